@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { HealthSchema, POOLS } from '@flashbooth/contracts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { type DatabaseHandle, openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { AppError } from './errors.js';
+import { AccessTokens } from './modules/auth/access-tokens.js';
+import { deriveKey } from './modules/auth/auth.crypto.js';
+import { createAuthenticate } from './modules/auth/auth.hooks.js';
+import { AuthRepository } from './modules/auth/auth.repository.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { devSmsRoutes } from './modules/sms/sms.routes.js';
+import { OutboxSmsSender, type SmsSender, SnsSmsSender } from './modules/sms/sms.sender.js';
+import { UsersRepository } from './modules/users/users.repository.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { UsersService } from './modules/users/users.service.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerWebApp } from './plugins/web-app.js';
+import { seed } from './seed/seed.js';
+
+export interface AppDependencies {
+  /** An open database; when absent the app opens (and later closes) its own from config. */
+  database?: DatabaseHandle;
+  sms?: SmsSender;
+  /** The clock, injectable so tests can move time (code expiry, throttling windows). */
+  now?: () => Date;
+  /** Skip pino output (tests). */
+  logger?: boolean;
+}
+
+export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+          },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const database = deps.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  if (!deps.database) app.addHook('onClose', () => database.close());
+  await migrate(database.db);
+
+  const now = deps.now ?? (() => new Date());
+  const outbox = new OutboxSmsSender(database.db);
+  const sms =
+    deps.sms ??
+    (config.sms.provider === 'sns'
+      ? new SnsSmsSender({ region: config.sms.awsRegion }, config.sms.senderId)
+      : outbox);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        frameSrc: ["'self'", ...frameOrigin(config.web.demoFormUrl)],
+        connectSrc: ["'self'"],
+        formAction: ["'self'", 'mailto:'],
+        upgradeInsecureRequests: config.isProduction ? [] : null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.isProduction,
+  });
+  await app.register(fastifyCookie);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Flashbooth API',
+        version: '1.0.0',
+        description:
+          'Visitor API under /api/regular, staff API under /api/enterprise. Errors are { message, code }.',
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const tokens = new AccessTokens(config.authSecret, config.auth.accessTokenTtlSeconds, now);
+  const usersRepository = new UsersRepository(database.db);
+  const usersService = new UsersService(usersRepository);
+  const authService = new AuthService({
+    db: database.db,
+    auth: new AuthRepository(database.db),
+    users: usersRepository,
+    usersService,
+    sms,
+    tokens,
+    otpKey: deriveKey(config.authSecret, 'otp'),
+    policy: { ...config.auth },
+    now,
+    log: app.log,
+  });
+
+  for (const pool of POOLS) {
+    await app.register(
+      async (scope) => {
+        const authenticate = createAuthenticate(tokens, pool);
+        await scope.register(authRoutes, { pool, auth: authService, cookieSecure: config.auth.cookieSecure });
+        await scope.register(usersRoutes, { pool, users: usersService, authenticate });
+      },
+      { prefix: `/api/${pool}` },
+    );
+  }
+
+  if (!config.isProduction && sms.kind === 'outbox') {
+    await app.register(devSmsRoutes, { prefix: '/api/dev', outbox });
+  }
+
+  app.get(
+    '/api/health',
+    { schema: { tags: ['health'], summary: 'Ready when the database answers', response: { 200: HealthSchema } } },
+    async () => {
+      try {
+        await database.ping();
+      } catch (error) {
+        throw new AppError('service_unavailable', 'The database is not reachable.', { cause: error });
+      }
+      return { status: 'ok' as const };
+    },
+  );
+
+  await registerWebApp(app, config);
+  await seed({ db: database.db, users: usersRepository, config, log: app.log });
+  return app;
+}
+
+function frameOrigin(url: string): string[] {
+  try {
+    return /^https?:\/\//.test(url) ? [new URL(url).origin] : [];
+  } catch {
+    return [];
+  }
+}

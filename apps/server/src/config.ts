@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { E164_PATTERN } from '@flashbooth/contracts';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Environment variables: DESIGN.md's fixed names first, then the product's own. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  MQTT_URL: z.string().regex(/^mqtts?:\/\/|^wss?:\/\//, 'must be an mqtt:// URL').optional(),
+  SUPER_USER_PHONES: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((phone) => phone.trim())
+        .filter(Boolean),
+    )
+    .refine((phones) => phones.every((phone) => E164_PATTERN.test(phone)), {
+      message: 'must be comma-separated E.164 numbers like +919876543210',
+    }),
+  /** Signs access tokens and keys the OTP hashes. Required in production. */
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: positiveInt(900),
+  REFRESH_TOKEN_TTL_DAYS: positiveInt(30),
+  OTP_TTL_SECONDS: positiveInt(300),
+  OTP_MAX_ATTEMPTS: positiveInt(3),
+  /** Codes sent to one phone per window. */
+  OTP_SEND_LIMIT_PER_PHONE: positiveInt(5),
+  /** Codes requested from one client address per window. */
+  OTP_SEND_LIMIT_PER_IP: positiveInt(30),
+  OTP_SEND_WINDOW_SECONDS: positiveInt(900),
+  /** Failed verifications on one phone (any code) before it is locked for the window. */
+  OTP_LOCKOUT_FAILURES: positiveInt(10),
+  OTP_LOCKOUT_SECONDS: positiveInt(900),
+  SMS_PROVIDER: z.enum(['outbox', 'sns']).optional(),
+  AWS_REGION: z.string().default('ap-south-1'),
+  SMS_SENDER_ID: z.string().max(11).optional(),
+  DEMO_DATA: bool(true),
+  SUPPORT_EMAIL: z.email().default('support@flashbooth.example'),
+  PARTNERSHIP_EMAIL: z.email().default('partners@flashbooth.example'),
+  DEMO_FORM_URL: z.string().default('/book-a-demo.html'),
+  TRUST_PROXY: bool(false),
+  COOKIE_SECURE: bool(false).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  mqttUrl: string | undefined;
+  superUserPhones: string[];
+  authSecret: string;
+  auth: {
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlDays: number;
+    otpTtlSeconds: number;
+    otpMaxAttempts: number;
+    sendLimitPerPhone: number;
+    sendLimitPerIp: number;
+    sendWindowSeconds: number;
+    lockoutFailures: number;
+    lockoutSeconds: number;
+    cookieSecure: boolean;
+  };
+  sms: { provider: 'outbox' | 'sns'; awsRegion: string; senderId: string | undefined };
+  demoData: boolean;
+  web: {
+    distDir: string;
+    supportEmail: string;
+    partnershipEmail: string;
+    demoFormUrl: string;
+  };
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** In development the secret is made once and kept in DATA_DIR so sessions survive restarts. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
+
+/** Reads and validates the environment once; names every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  const problems: string[] = [];
+  if (isProduction && !e.AUTH_SECRET) problems.push('  AUTH_SECRET: required when NODE_ENV=production');
+  if (isProduction && e.SMS_PROVIDER === undefined) {
+    problems.push('  SMS_PROVIDER: required when NODE_ENV=production (sns)');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    mqttUrl: e.MQTT_URL,
+    superUserPhones: e.SUPER_USER_PHONES,
+    authSecret: e.AUTH_SECRET ?? developmentSecret(dataDir),
+    auth: {
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+      otpTtlSeconds: e.OTP_TTL_SECONDS,
+      otpMaxAttempts: e.OTP_MAX_ATTEMPTS,
+      sendLimitPerPhone: e.OTP_SEND_LIMIT_PER_PHONE,
+      sendLimitPerIp: e.OTP_SEND_LIMIT_PER_IP,
+      sendWindowSeconds: e.OTP_SEND_WINDOW_SECONDS,
+      lockoutFailures: e.OTP_LOCKOUT_FAILURES,
+      lockoutSeconds: e.OTP_LOCKOUT_SECONDS,
+      cookieSecure: e.COOKIE_SECURE ?? isProduction,
+    },
+    sms: { provider: e.SMS_PROVIDER ?? 'outbox', awsRegion: e.AWS_REGION, senderId: e.SMS_SENDER_ID },
+    demoData: isProduction ? false : e.DEMO_DATA,
+    web: {
+      distDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,
+      supportEmail: e.SUPPORT_EMAIL,
+      partnershipEmail: e.PARTNERSHIP_EMAIL,
+      demoFormUrl: e.DEMO_FORM_URL,
+    },
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,98 @@
+import {
+  bigserial,
+  boolean,
+  date,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+/** Drizzle mirror of migrations/*.sql (the SQL files are the source of truth). */
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  pool: text('pool', { enum: ['regular', 'enterprise'] }).notNull(),
+  phone: text('phone').notNull(),
+  name: text('name').notNull(),
+  email: text('email'),
+  dob: date('dob', { mode: 'string' }),
+  gender: text('gender'),
+  isSuperUser: boolean('is_super_user').notNull().default(false),
+  isFlashboothAdmin: boolean('is_flashbooth_admin').notNull().default(false),
+  creditsPaise: integer('credits_paise').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type UserRow = typeof users.$inferSelect;
+
+export const organizations = pgTable('organizations', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email'),
+  phone: text('phone'),
+  address: text('address'),
+  logoKey: text('logo_key'),
+  createdAt: createdAt(),
+});
+
+export const organizationMembers = pgTable(
+  'organization_members',
+  {
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['member', 'admin'] }).notNull(),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.userId] })],
+);
+
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    pool: text('pool').notNull(),
+    phone: text('phone').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.pool, table.phone] })],
+);
+
+export const otpEvents = pgTable('otp_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  pool: text('pool').notNull(),
+  phone: text('phone').notNull(),
+  ip: text('ip').notNull(),
+  kind: text('kind', { enum: ['send', 'fail'] }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const refreshTokens = pgTable('refresh_tokens', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  pool: text('pool', { enum: ['regular', 'enterprise'] }).notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  familyId: text('family_id').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const smsOutbox = pgTable('sms_outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  phone: text('phone').notNull(),
+  text: text('text').notNull(),
+  code: text('code'),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,33 @@
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { OTP_LENGTH } from '@flashbooth/contracts';
+
+/** Separate keys for separate uses, all derived from the one configured secret. */
+export function deriveKey(secret: string, purpose: string): Buffer {
+  return createHmac('sha256', secret).update(`flashbooth:${purpose}`).digest();
+}
+
+/** A uniformly random 4-digit code from the CSPRNG. */
+export function generateCode(): string {
+  return randomInt(0, 10 ** OTP_LENGTH)
+    .toString()
+    .padStart(OTP_LENGTH, '0');
+}
+
+/** Keyed hash of a code, bound to its pool and phone so a stored hash is useless elsewhere. */
+export function hashCode(key: Buffer, pool: string, phone: string, code: string): string {
+  return createHmac('sha256', key).update(`${pool}\n${phone}\n${code}`).digest('hex');
+}
+
+export function safeEqualHex(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export function generateRefreshToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}

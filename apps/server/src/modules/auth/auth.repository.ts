@@ -1,0 +1,133 @@
+import type { Pool } from '@flashbooth/contracts';
+import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { otpCodes, otpEvents, refreshTokens } from '../../db/schema.js';
+
+export class AuthRepository {
+  constructor(private readonly db: Executor) {}
+
+  with(executor: Executor): AuthRepository {
+    return new AuthRepository(executor);
+  }
+
+  /** Serialises sign-in work on one phone of one pool until the transaction ends. */
+  async lockPhone(pool: Pool, phone: string): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`otp:${pool}:${phone}`}))`);
+  }
+
+  async countPhoneEvents(pool: Pool, phone: string, kind: 'send' | 'fail', since: Date) {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(otpEvents)
+      .where(
+        and(
+          eq(otpEvents.pool, pool),
+          eq(otpEvents.phone, phone),
+          eq(otpEvents.kind, kind),
+          gte(otpEvents.createdAt, since),
+        ),
+      );
+    return row?.n ?? 0;
+  }
+
+  async countIpSends(ip: string, since: Date) {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(otpEvents)
+      .where(and(eq(otpEvents.ip, ip), eq(otpEvents.kind, 'send'), gte(otpEvents.createdAt, since)));
+    return row?.n ?? 0;
+  }
+
+  async recordEvent(event: { pool: Pool; phone: string; ip: string; kind: 'send' | 'fail'; at: Date }) {
+    await this.db.insert(otpEvents).values({
+      pool: event.pool,
+      phone: event.phone,
+      ip: event.ip,
+      kind: event.kind,
+      createdAt: event.at,
+    });
+  }
+
+  async pruneEvents(before: Date) {
+    await this.db.delete(otpEvents).where(lt(otpEvents.createdAt, before));
+  }
+
+  /** Stores the phone's new code, replacing any earlier one. */
+  async replaceCode(code: { pool: Pool; phone: string; codeHash: string; expiresAt: Date; at: Date }) {
+    await this.db
+      .insert(otpCodes)
+      .values({
+        pool: code.pool,
+        phone: code.phone,
+        codeHash: code.codeHash,
+        attempts: 0,
+        expiresAt: code.expiresAt,
+        createdAt: code.at,
+      })
+      .onConflictDoUpdate({
+        target: [otpCodes.pool, otpCodes.phone],
+        set: { codeHash: code.codeHash, attempts: 0, expiresAt: code.expiresAt, createdAt: code.at },
+      });
+  }
+
+  async findCode(pool: Pool, phone: string) {
+    const [row] = await this.db
+      .select()
+      .from(otpCodes)
+      .where(and(eq(otpCodes.pool, pool), eq(otpCodes.phone, phone)));
+    return row;
+  }
+
+  async setAttempts(pool: Pool, phone: string, attempts: number) {
+    await this.db
+      .update(otpCodes)
+      .set({ attempts })
+      .where(and(eq(otpCodes.pool, pool), eq(otpCodes.phone, phone)));
+  }
+
+  async deleteCode(pool: Pool, phone: string) {
+    await this.db.delete(otpCodes).where(and(eq(otpCodes.pool, pool), eq(otpCodes.phone, phone)));
+  }
+
+  async insertRefreshToken(token: {
+    userId: number;
+    pool: Pool;
+    tokenHash: string;
+    familyId: string;
+    expiresAt: Date;
+    at: Date;
+  }) {
+    await this.db.insert(refreshTokens).values({
+      userId: token.userId,
+      pool: token.pool,
+      tokenHash: token.tokenHash,
+      familyId: token.familyId,
+      expiresAt: token.expiresAt,
+      createdAt: token.at,
+    });
+  }
+
+  /** Reads a refresh token row and locks it against a concurrent rotation. */
+  async findRefreshTokenForUpdate(tokenHash: string) {
+    const [row] = await this.db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, tokenHash))
+      .for('update');
+    return row;
+  }
+
+  async revokeRefreshToken(id: number, at: Date) {
+    await this.db
+      .update(refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.revokedAt)));
+  }
+
+  async revokeFamily(familyId: string, at: Date) {
+    await this.db
+      .update(refreshTokens)
+      .set({ revokedAt: at })
+      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+  }
+}

@@ -1,0 +1,69 @@
+import type { Pool, ProfilePatch, User } from '@flashbooth/contracts';
+import type { UserRow } from '../../db/schema.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import { paiseToRupees, toIsoDate } from '../../lib/time.js';
+import type { AccessClaims } from '../auth/access-tokens.js';
+import type { UsersRepository } from './users.repository.js';
+
+export class UsersService {
+  constructor(private readonly users: UsersRepository) {}
+
+  /** The spec's User entity: credits for visitors only, organizations for staff only. */
+  async toDto(row: UserRow): Promise<User> {
+    const base: User = {
+      id: row.id,
+      phone: row.phone,
+      name: row.name,
+      email: row.email,
+      dob: toIsoDate(row.dob),
+      gender: row.gender,
+      type: row.pool,
+      is_super_user: row.isSuperUser,
+      is_flashbooth_admin: row.isFlashboothAdmin,
+    };
+    if (row.pool === 'regular') return { ...base, credits_rupees: paiseToRupees(row.creditsPaise) };
+    return { ...base, organizations: await this.users.organizationsOf(row.id) };
+  }
+
+  async getDto(id: number): Promise<User> {
+    const row = await this.users.findById(id);
+    if (!row) throw notFound('User not found.');
+    return this.toDto(row);
+  }
+
+  /** Loads the caller's own record; a token for a deleted account is refused. */
+  async caller(claims: AccessClaims): Promise<UserRow> {
+    const row = await this.users.findById(claims.userId);
+    if (!row || row.pool !== claims.pool) throw new AppError('unauthorized', 'Please sign in again.');
+    return row;
+  }
+
+  private isPrivileged(row: UserRow): boolean {
+    return row.isSuperUser || row.isFlashboothAdmin;
+  }
+
+  /**
+   * Resolves users/{id|self}. Visitors only ever see themselves; staff super users and
+   * product admins may read other staff accounts. Accounts of the other pool do not exist here.
+   */
+  private async target(claims: AccessClaims, id: 'self' | number, pool: Pool, write: boolean) {
+    const me = await this.caller(claims);
+    if (id === 'self' || id === me.id) return me;
+    const mayReach = pool === 'enterprise' && (write ? me.isSuperUser : this.isPrivileged(me));
+    if (!mayReach) throw forbidden('You can only view or change your own profile.');
+    const other = await this.users.findById(id);
+    if (!other || other.pool !== pool) throw notFound('User not found.');
+    return other;
+  }
+
+  async get(claims: AccessClaims, id: 'self' | number): Promise<User> {
+    return this.toDto(await this.target(claims, id, claims.pool, false));
+  }
+
+  async patch(claims: AccessClaims, id: 'self' | number, patch: ProfilePatch): Promise<User> {
+    const target = await this.target(claims, id, claims.pool, true);
+    const updated = await this.users.update(target.id, patch);
+    if (!updated) throw notFound('User not found.');
+    return this.toDto(updated);
+  }
+}

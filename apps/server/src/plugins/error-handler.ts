@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+
+interface ValidationIssue {
+  message?: string;
+  instancePath?: string;
+}
+
+/** zod's generic texts name no field; custom (spec) messages are shown exactly as written. */
+function validationMessage(issues: ValidationIssue[], context: string | undefined): string {
+  const first = issues[0];
+  const text = first?.message ?? 'Invalid request.';
+  if (!/^Invalid input|^Invalid option|^Too (big|small)|^Unrecognized key/.test(text)) return text;
+  const field = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+  return field ? `${field}: ${text}` : `${context ?? 'request'}: ${text}`;
+}
+
+/** Every error leaves as { message, code }; 5xx details stay in the log. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
+      return reply.status(error.statusCode).send({ message: error.message, code: error.code });
+    }
+    if ('validation' in error && error.validation) {
+      return reply.status(400).send({
+        message: validationMessage(error.validation as ValidationIssue[], error.validationContext),
+        code: 'validation_error',
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) {
+      return reply.status(status).send({
+        message: error.message,
+        code: (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase(),
+      });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply
+      .status(500)
+      .send({ message: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
+  });
+}

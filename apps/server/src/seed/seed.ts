@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { organizationMembers, organizations } from '../db/schema.js';
+import type { UsersRepository } from '../modules/users/users.repository.js';
+
+/** The demo staff administrator's phone, printed at start so a newcomer can sign in at once. */
+export const DEMO_ADMIN_PHONE = '+919000000001';
+export const DEMO_ORGANIZATION_NAME = 'Flashbooth Demo Café';
+
+interface SeedContext {
+  db: Database;
+  users: UsersRepository;
+  config: Config;
+  log: FastifyBaseLogger;
+}
+
+/** Idempotent: safe on every start and with several instances starting together. */
+export async function seed({ db, users, config, log }: SeedContext): Promise<void> {
+  for (const phone of config.superUserPhones) {
+    await users.ensureSuperUser(phone, 'Administrator');
+  }
+  if (config.superUserPhones.length > 0) {
+    log.info({ count: config.superUserPhones.length }, 'super users from SUPER_USER_PHONES ensured');
+  }
+  if (!config.demoData) return;
+
+  const admin = await users.ensureSuperUser(DEMO_ADMIN_PHONE, 'Demo Administrator');
+  await db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.name, DEMO_ORGANIZATION_NAME));
+    const orgId =
+      existing?.id ??
+      (
+        await tx
+          .insert(organizations)
+          .values({
+            name: DEMO_ORGANIZATION_NAME,
+            email: 'hello@democafe.example',
+            phone: '+918040000000',
+            address: '12 Church Street, Bengaluru, Karnataka 560001, India',
+          })
+          .returning({ id: organizations.id })
+      )[0]!.id;
+    await tx
+      .insert(organizationMembers)
+      .values({ orgId, userId: admin.id, role: 'admin' })
+      .onConflictDoNothing();
+  });
+  log.info(
+    { phone: DEMO_ADMIN_PHONE, outbox: '/api/dev/sms?phone=%2B919000000001' },
+    `demo data ready: sign in at /enterprise/login as ${DEMO_ADMIN_PHONE} (country code +91, number 9000000001); read the code from the dev SMS outbox`,
+  );
+}

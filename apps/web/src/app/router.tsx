@@ -1,0 +1,34 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppShell } from '@/components/layout/app-shell';
+import { RouteGuard } from './route-guard';
+import { RouteError } from './routes/route-error';
+
+/** Route modules are lazy so a visitor on a phone downloads only the screens they open. */
+const lazyRoute = (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
+  async () => ({ Component: (await load()).default });
+
+export const routes: RouteObject[] = [
+  {
+    element: <RouteGuard />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        element: <AppShell />,
+        children: [
+          { index: true, lazy: lazyRoute(() => import('./routes/landing')) },
+          { path: 'brochure', lazy: lazyRoute(() => import('./routes/landing')) },
+          { path: 'terms-and-conditions', lazy: lazyRoute(() => import('./routes/legal-terms')) },
+          { path: 'refund-policy', lazy: lazyRoute(() => import('./routes/legal-refund')) },
+          { path: 'privacy-policy', lazy: lazyRoute(() => import('./routes/legal-privacy')) },
+          { path: 'regular/login', lazy: lazyRoute(() => import('./routes/regular/login')) },
+          { path: 'regular/profile', lazy: lazyRoute(() => import('./routes/regular/profile')) },
+          { path: 'enterprise/login', lazy: lazyRoute(() => import('./routes/enterprise/login')) },
+          { path: 'enterprise/profile', lazy: lazyRoute(() => import('./routes/enterprise/profile')) },
+          { path: '*', lazy: lazyRoute(() => import('./routes/not-found')) },
+        ],
+      },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

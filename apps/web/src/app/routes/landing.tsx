@@ -1,0 +1,3 @@
+import { LandingPage } from '@/features/landing/components/landing-page';
+
+export default LandingPage;

@@ -1,0 +1,28 @@
+/**
+ * Runtime configuration the server injects into index.html (so one build serves every
+ * installation): support address and the Book a Demo form address.
+ */
+export interface AppConfig {
+  supportEmail: string;
+  demoFormUrl: string;
+  partnershipEmail: string;
+}
+
+const DEFAULTS: AppConfig = {
+  supportEmail: 'support@flashbooth.example',
+  partnershipEmail: 'partners@flashbooth.example',
+  demoFormUrl: '/book-a-demo.html',
+};
+
+function read(): AppConfig {
+  if (typeof document === 'undefined') return DEFAULTS;
+  const element = document.getElementById('app-config');
+  if (!element?.textContent) return DEFAULTS;
+  try {
+    return { ...DEFAULTS, ...(JSON.parse(element.textContent) as Partial<AppConfig>) };
+  } catch {
+    return DEFAULTS;
+  }
+}
+
+export const appConfig: AppConfig = read();

@@ -1,0 +1,118 @@
+import type { Pool, RefreshResponse } from '@flashbooth/contracts';
+
+/** An API failure: `message` is the server's message when it sent one (spec: read it first). */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+interface AccessToken {
+  pool: Pool;
+  token: string;
+  expiresAt: number;
+}
+
+let accessToken: AccessToken | null = null;
+let refreshing: Promise<string> | null = null;
+
+export function setAccessToken(pool: Pool, token: string, expiresInSeconds: number): void {
+  accessToken = { pool, token, expiresAt: Date.now() + expiresInSeconds * 1000 };
+}
+
+export function clearAccessToken(): void {
+  accessToken = null;
+}
+
+async function parseError(response: Response, fallback: string): Promise<ApiError> {
+  let message = fallback;
+  let code = 'error';
+  try {
+    const body = (await response.json()) as { message?: unknown; code?: unknown };
+    if (typeof body.message === 'string' && body.message) message = body.message;
+    if (typeof body.code === 'string') code = body.code;
+  } catch {
+    // Not JSON: keep the fallback.
+  }
+  return new ApiError(message, response.status, code);
+}
+
+/** Trades the HttpOnly refresh cookie for a new access token; concurrent callers share one call. */
+export function refreshAccessToken(pool: Pool): Promise<string> {
+  refreshing ??= (async () => {
+    try {
+      const response = await fetch(`/api/${pool}/auth/refresh`, {
+        method: 'POST',
+        credentials: 'same-origin',
+      });
+      if (!response.ok) {
+        clearAccessToken();
+        throw await parseError(response, 'Your session has ended. Please sign in again.');
+      }
+      const body = (await response.json()) as RefreshResponse;
+      setAccessToken(pool, body.access_token, body.expires_in);
+      return body.access_token;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+async function tokenFor(pool: Pool): Promise<string> {
+  // Renew a little early so a request never leaves with a token about to lapse.
+  if (accessToken && accessToken.pool === pool && accessToken.expiresAt - 15_000 > Date.now()) {
+    return accessToken.token;
+  }
+  return refreshAccessToken(pool);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+  /** Message when the server sends none. */
+  fallbackMessage?: string;
+  signal?: AbortSignal;
+}
+
+function buildUrl(pool: Pool, path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return `/api/${pool}/${path}${qs ? `?${qs}` : ''}`;
+}
+
+/** The one API client: attaches the token, reads `message` from errors, refreshes once on 401. */
+export async function apiRequest<T>(pool: Pool, path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, query, auth = true, fallbackMessage = 'Something went wrong.' } =
+    options;
+  const send = async (token: string | null) => {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = `Bearer ${token}`;
+    return fetch(buildUrl(pool, path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  };
+  let response = await send(auth ? await tokenFor(pool) : null);
+  if (auth && response.status === 401) {
+    response = await send(await refreshAccessToken(pool));
+  }
+  if (!response.ok) throw await parseError(response, fallbackMessage);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}

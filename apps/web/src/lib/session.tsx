@@ -1,0 +1,97 @@
+import type { Pool, User, VerifyResponse } from '@flashbooth/contracts';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ApiError, apiRequest, clearAccessToken, refreshAccessToken, setAccessToken } from './api-client';
+import type { AuthState } from './route-guard';
+import { readStoredUser, writeStoredUser } from './storage';
+
+export interface SessionValue {
+  auth: AuthState;
+  user: User | null;
+  /** Stores the verified session (OTP verify response) for the given pool. */
+  establish: (pool: Pool, response: VerifyResponse) => void;
+  /** Replaces the stored user record (after a profile update or reload). */
+  updateUser: (user: User) => void;
+  /** Ends the session locally and on the server; rejects if the server call failed. */
+  signOut: () => Promise<void>;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+/** The auth check of the route guard: renew the access token from the cookie, reload the user. */
+async function checkSession(stored: User): Promise<User> {
+  await refreshAccessToken(stored.type);
+  return apiRequest<User>(stored.type, 'users/self');
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null>(() => readStoredUser());
+  const [auth, setAuth] = useState<AuthState>(() =>
+    readStoredUser() ? { status: 'checking' } : { status: 'anonymous' },
+  );
+
+  useEffect(() => {
+    const stored = readStoredUser();
+    if (!stored) return;
+    let cancelled = false;
+    checkSession(stored).then(
+      (fresh) => {
+        if (cancelled) return;
+        writeStoredUser(fresh);
+        setUser(fresh);
+        setAuth({ status: 'authenticated', userType: fresh.type });
+      },
+      (error: unknown) => {
+        if (cancelled) return;
+        if (error instanceof ApiError && error.status === 401) {
+          writeStoredUser(null);
+          setUser(null);
+          setAuth({ status: 'anonymous' });
+        } else {
+          setAuth({ status: 'error' });
+        }
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const establish = useCallback((pool: Pool, response: VerifyResponse) => {
+    setAccessToken(pool, response.access_token, response.expires_in);
+    writeStoredUser(response.user);
+    setUser(response.user);
+    setAuth({ status: 'authenticated', userType: response.user.type });
+  }, []);
+
+  const updateUser = useCallback((next: User) => {
+    writeStoredUser(next);
+    setUser(next);
+  }, []);
+
+  const signOut = useCallback(async () => {
+    const pool = user?.type ?? readStoredUser()?.type ?? 'regular';
+    let failure: unknown = null;
+    try {
+      await apiRequest(pool, 'auth/sign-out', { method: 'POST', auth: false });
+    } catch (error) {
+      failure = error;
+    }
+    clearAccessToken();
+    writeStoredUser(null);
+    setUser(null);
+    setAuth({ status: 'anonymous' });
+    if (failure) throw failure;
+  }, [user]);
+
+  const value = useMemo(
+    () => ({ auth, user, establish, updateUser, signOut }),
+    [auth, user, establish, updateUser, signOut],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession must be used inside SessionProvider');
+  return value;
+}

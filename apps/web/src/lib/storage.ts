@@ -1,0 +1,32 @@
+import type { User } from '@flashbooth/contracts';
+
+/** Spec: local storage key `user` holds the signed-in user. */
+export const USER_STORAGE_KEY = 'user';
+/** Spec: a session storage key holds the redirect-after-login path. */
+export const REDIRECT_STORAGE_KEY = 'redirectAfterLogin';
+
+export function readStoredUser(): User | null {
+  try {
+    const raw = localStorage.getItem(USER_STORAGE_KEY);
+    return raw ? (JSON.parse(raw) as User) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeStoredUser(user: User | null): void {
+  if (user) localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(user));
+  else localStorage.removeItem(USER_STORAGE_KEY);
+}
+
+export function rememberRedirect(path: string): void {
+  sessionStorage.setItem(REDIRECT_STORAGE_KEY, path);
+}
+
+/** Returns and forgets the stored redirect-after-login path. */
+export function takeRedirect(): string | null {
+  const value = sessionStorage.getItem(REDIRECT_STORAGE_KEY);
+  sessionStorage.removeItem(REDIRECT_STORAGE_KEY);
+  // Only same-site paths: never follow a stored absolute URL.
+  return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
+}

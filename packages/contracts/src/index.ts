@@ -1,0 +1,4 @@
+export * from './common.js';
+export * from './phone.js';
+export * from './users.js';
+export * from './auth.js';
