@@ -38,6 +38,8 @@ export interface AppDependencies {
   now?: () => Date;
   /** Skip pino output (tests). */
   logger?: boolean;
+  /** Where pino writes (tests read it); stdout when absent. */
+  loggerStream?: NodeJS.WritableStream;
 }
 
 export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<FastifyInstance> {
@@ -48,6 +50,7 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            ...(deps.loggerStream ? { stream: deps.loggerStream } : {}),
           },
     genReqId: (request) => {
       const given = request.headers['x-request-id'];

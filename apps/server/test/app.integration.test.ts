@@ -1,0 +1,152 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { SnsSmsSender } from '../src/modules/sms/sms.sender.js';
+import { DEMO_ADMIN_PHONE } from '../src/seed/seed.js';
+import { latestCode, newPhone, post, startApp, testConfig } from './harness.js';
+
+describe('application', () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await openDatabase({});
+  });
+  afterAll(() => database.close());
+
+  it('reports health, serves the OpenAPI document, and answers unknown API paths with the error body', async () => {
+    const { app } = await startApp(database);
+    expect((await app.inject('/api/health')).json()).toEqual({ status: 'ok' });
+    const spec = (await app.inject('/api/docs/json')).json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(['/api/regular/auth/verify', '/api/enterprise/users/{id}', '/api/health']),
+    );
+    const missing = await app.inject('/api/regular/nothing-here');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'Not found.', code: 'not_found' });
+    const headers = (await app.inject('/api/health')).headers;
+    expect(headers['x-request-id']).toBeTruthy();
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['content-security-policy']).toContain("default-src 'self'");
+    await app.close();
+  });
+
+  it('seeds the demo organization and its administrator, idempotently', async () => {
+    const { app } = await startApp(database, { DEMO_DATA: 'true' });
+    await app.close();
+    const again = await startApp(database, { DEMO_DATA: 'true' });
+    await post(again.app, '/api/enterprise/auth/sign-in', { phone: DEMO_ADMIN_PHONE });
+    const code = await latestCode(again.app, DEMO_ADMIN_PHONE);
+    const verify = await post(again.app, '/api/enterprise/auth/verify', { phone: DEMO_ADMIN_PHONE, code });
+    expect(verify.json()).toMatchObject({
+      user: { is_super_user: true, organizations: [{ role: 'admin' }] },
+    });
+    await again.app.close();
+  });
+
+  it('has no development outbox in production', async () => {
+    const config = testConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sns', COOKIE_SECURE: 'true' });
+    const sent: string[] = [];
+    const app = await buildApp(config, {
+      database,
+      logger: false,
+      sms: { kind: 'sns', send: async (m) => void sent.push(m.phone) },
+    });
+    const phone = newPhone();
+    const signUp = await post(app, '/api/regular/auth/sign-up', { phone, name: 'Prod' });
+    expect(signUp.statusCode).toBe(201);
+    expect(signUp.cookies).toEqual([]);
+    expect(sent).toEqual([phone]);
+    expect((await app.inject({ url: '/api/dev/sms', query: { phone } })).statusCode).toBe(404);
+    await app.close();
+  });
+
+  it('never writes a code to the logs', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const config = testConfig({ LOG_LEVEL: 'trace' });
+    const app = await buildApp(config, { database, loggerStream: stream });
+    const phone = newPhone();
+    await post(app, '/api/regular/auth/sign-up', { phone, name: 'Logged' });
+    const code = await latestCode(app, phone);
+    await post(app, '/api/regular/auth/verify', { phone, code });
+    await app.close();
+    const log = lines.join('');
+    expect(log.length).toBeGreaterThan(0);
+    expect(log).not.toContain(`"${code}"`);
+    expect(log).not.toContain(`${code} is your`);
+  });
+
+  it('reports an SMS provider failure as a clear 503', async () => {
+    const { app } = await startApp(database, {}, {
+      sms: {
+        kind: 'sns',
+        send: async () => {
+          throw new Error('provider down');
+        },
+      },
+    });
+    const response = await post(app, '/api/regular/auth/sign-up', { phone: newPhone(), name: 'Down' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ message: 'Failed to send OTP. Please try again.', code: 'service_unavailable' });
+    await app.close();
+  });
+});
+
+describe('configuration', () => {
+  it('names every bad variable', () => {
+    expect(() => testConfig({ PORT: 'eighty', SUPER_USER_PHONES: '98765' })).toThrow(/PORT[\s\S]*SUPER_USER_PHONES/);
+  });
+  it('requires AUTH_SECRET and an SMS provider in production', () => {
+    expect(() => testConfig({ NODE_ENV: 'production', AUTH_SECRET: '' })).toThrow();
+    expect(() =>
+      testConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) }),
+    ).toThrow(/SMS_PROVIDER/);
+  });
+  it('turns demo data off in production', () => {
+    const config = testConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sns', DEMO_DATA: 'true' });
+    expect(config.demoData).toBe(false);
+  });
+});
+
+describe('AWS SNS sender', () => {
+  let server: Server;
+  const requests: URLSearchParams[] = [];
+  beforeAll(async () => {
+    // A local stand-in for the SNS query API: records the form and answers like SNS does.
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        requests.push(new URLSearchParams(body));
+        res.writeHead(200, { 'content-type': 'text/xml' });
+        res.end(
+          '<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult><MessageId>m-1</MessageId></PublishResult><ResponseMetadata><RequestId>r-1</RequestId></ResponseMetadata></PublishResponse>',
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('publishes a transactional SMS to the phone', async () => {
+    process.env.AWS_ACCESS_KEY_ID = 'test';
+    process.env.AWS_SECRET_ACCESS_KEY = 'test';
+    const port = (server.address() as AddressInfo).port;
+    const sender = new SnsSmsSender({ region: 'ap-south-1', endpoint: `http://127.0.0.1:${port}` }, 'FLSHBT');
+    await sender.send({ phone: '+919876543210', text: '1234 is your Flashbooth sign-in code.', code: '1234' });
+    sender.close();
+    const form = requests[0]!;
+    expect(form.get('Action')).toBe('Publish');
+    expect(form.get('PhoneNumber')).toBe('+919876543210');
+    expect(form.get('Message')).toBe('1234 is your Flashbooth sign-in code.');
+    const attributes = [...form.entries()].map(([, value]) => value);
+    expect(attributes).toEqual(expect.arrayContaining(['AWS.SNS.SMS.SMSType', 'Transactional', 'FLSHBT']));
+  });
+});
