@@ -6,5 +6,5 @@ export default defineConfig({
   plugins: [react()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { proxy: { '/api': 'http://localhost:8080' } },
-  build: { outDir: 'dist', sourcemap: false, target: 'es2022' },
+  build: { outDir: 'dist', sourcemap: false, target: 'es2022', manifest: true },
 });

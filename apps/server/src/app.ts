@@ -42,14 +42,21 @@ export interface AppDependencies {
   loggerStream?: NodeJS.WritableStream;
 }
 
-export async function buildApp(config: Config, deps: AppDependencies = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  deps: AppDependencies = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       deps.logger === false
         ? false
         : {
             level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            redact: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              'res.headers["set-cookie"]',
+            ],
             ...(deps.loggerStream ? { stream: deps.loggerStream } : {}),
           },
     genReqId: (request) => {
@@ -67,7 +74,8 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     reply.header('x-request-id', request.id);
   });
 
-  const database = deps.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    deps.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   if (!deps.database) app.addHook('onClose', () => database.close());
   await migrate(database.db);
 
@@ -133,7 +141,11 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
     await app.register(
       async (scope) => {
         const authenticate = createAuthenticate(tokens, pool);
-        await scope.register(authRoutes, { pool, auth: authService, cookieSecure: config.auth.cookieSecure });
+        await scope.register(authRoutes, {
+          pool,
+          auth: authService,
+          cookieSecure: config.auth.cookieSecure,
+        });
         await scope.register(usersRoutes, { pool, users: usersService, authenticate });
       },
       { prefix: `/api/${pool}` },
@@ -146,12 +158,20 @@ export async function buildApp(config: Config, deps: AppDependencies = {}): Prom
 
   app.get(
     '/api/health',
-    { schema: { tags: ['health'], summary: 'Ready when the database answers', response: { 200: HealthSchema } } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Ready when the database answers',
+        response: { 200: HealthSchema },
+      },
+    },
     async () => {
       try {
         await database.ping();
       } catch (error) {
-        throw new AppError('service_unavailable', 'The database is not reachable.', { cause: error });
+        throw new AppError('service_unavailable', 'The database is not reachable.', {
+          cause: error,
+        });
       }
       return { status: 'ok' as const };
     },

@@ -22,7 +22,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  MQTT_URL: z.string().regex(/^mqtts?:\/\/|^wss?:\/\//, 'must be an mqtt:// URL').optional(),
+  MQTT_URL: z
+    .string()
+    .regex(/^mqtts?:\/\/|^wss?:\/\//, 'must be an mqtt:// URL')
+    .optional(),
   SUPER_USER_PHONES: z
     .string()
     .default('')
@@ -120,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
   const problems: string[] = [];
-  if (isProduction && !e.AUTH_SECRET) problems.push('  AUTH_SECRET: required when NODE_ENV=production');
+  if (isProduction && !e.AUTH_SECRET)
+    problems.push('  AUTH_SECRET: required when NODE_ENV=production');
   if (isProduction && e.SMS_PROVIDER === undefined) {
     problems.push('  SMS_PROVIDER: required when NODE_ENV=production (sns)');
   }
@@ -149,7 +153,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockoutSeconds: e.OTP_LOCKOUT_SECONDS,
       cookieSecure: e.COOKIE_SECURE ?? isProduction,
     },
-    sms: { provider: e.SMS_PROVIDER ?? 'outbox', awsRegion: e.AWS_REGION, senderId: e.SMS_SENDER_ID },
+    sms: {
+      provider: e.SMS_PROVIDER ?? 'outbox',
+      awsRegion: e.AWS_REGION,
+      senderId: e.SMS_SENDER_ID,
+    },
     demoData: isProduction ? false : e.DEMO_DATA,
     web: {
       distDir: e.WEB_DIST_DIR ? path.resolve(e.WEB_DIST_DIR) : defaultWebDist,

@@ -20,7 +20,11 @@ describe('application', () => {
     expect((await app.inject('/api/health')).json()).toEqual({ status: 'ok' });
     const spec = (await app.inject('/api/docs/json')).json<{ paths: Record<string, unknown> }>();
     expect(Object.keys(spec.paths)).toEqual(
-      expect.arrayContaining(['/api/regular/auth/verify', '/api/enterprise/users/{id}', '/api/health']),
+      expect.arrayContaining([
+        '/api/regular/auth/verify',
+        '/api/enterprise/users/{id}',
+        '/api/health',
+      ]),
     );
     const missing = await app.inject('/api/regular/nothing-here');
     expect(missing.statusCode).toBe(404);
@@ -38,7 +42,10 @@ describe('application', () => {
     const again = await startApp(database, { DEMO_DATA: 'true' });
     await post(again.app, '/api/enterprise/auth/sign-in', { phone: DEMO_ADMIN_PHONE });
     const code = await latestCode(again.app, DEMO_ADMIN_PHONE);
-    const verify = await post(again.app, '/api/enterprise/auth/verify', { phone: DEMO_ADMIN_PHONE, code });
+    const verify = await post(again.app, '/api/enterprise/auth/verify', {
+      phone: DEMO_ADMIN_PHONE,
+      code,
+    });
     expect(verify.json()).toMatchObject({
       user: { is_super_user: true, organizations: [{ role: 'admin' }] },
     });
@@ -46,7 +53,11 @@ describe('application', () => {
   });
 
   it('has no development outbox in production', async () => {
-    const config = testConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sns', COOKIE_SECURE: 'true' });
+    const config = testConfig({
+      NODE_ENV: 'production',
+      SMS_PROVIDER: 'sns',
+      COOKIE_SECURE: 'true',
+    });
     const sent: string[] = [];
     const app = await buildApp(config, {
       database,
@@ -84,30 +95,42 @@ describe('application', () => {
   });
 
   it('reports an SMS provider failure as a clear 503', async () => {
-    const { app } = await startApp(database, {}, {
-      sms: {
-        kind: 'sns',
-        send: async () => {
-          throw new Error('provider down');
+    const { app } = await startApp(
+      database,
+      {},
+      {
+        sms: {
+          kind: 'sns',
+          send: async () => {
+            throw new Error('provider down');
+          },
         },
       },
+    );
+    const response = await post(app, '/api/regular/auth/sign-up', {
+      phone: newPhone(),
+      name: 'Down',
     });
-    const response = await post(app, '/api/regular/auth/sign-up', { phone: newPhone(), name: 'Down' });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ message: 'Failed to send OTP. Please try again.', code: 'service_unavailable' });
+    expect(response.json()).toEqual({
+      message: 'Failed to send OTP. Please try again.',
+      code: 'service_unavailable',
+    });
     await app.close();
   });
 });
 
 describe('configuration', () => {
   it('names every bad variable', () => {
-    expect(() => testConfig({ PORT: 'eighty', SUPER_USER_PHONES: '98765' })).toThrow(/PORT[\s\S]*SUPER_USER_PHONES/);
+    expect(() => testConfig({ PORT: 'eighty', SUPER_USER_PHONES: '98765' })).toThrow(
+      /PORT[\s\S]*SUPER_USER_PHONES/,
+    );
   });
   it('requires AUTH_SECRET and an SMS provider in production', () => {
     expect(() => testConfig({ NODE_ENV: 'production', AUTH_SECRET: '' })).toThrow();
-    expect(() =>
-      testConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) }),
-    ).toThrow(/SMS_PROVIDER/);
+    expect(() => testConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) })).toThrow(
+      /SMS_PROVIDER/,
+    );
   });
   it('turns demo data off in production', () => {
     const config = testConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sns', DEMO_DATA: 'true' });
@@ -139,14 +162,23 @@ describe('AWS SNS sender', () => {
     process.env.AWS_ACCESS_KEY_ID = 'test';
     process.env.AWS_SECRET_ACCESS_KEY = 'test';
     const port = (server.address() as AddressInfo).port;
-    const sender = new SnsSmsSender({ region: 'ap-south-1', endpoint: `http://127.0.0.1:${port}` }, 'FLSHBT');
-    await sender.send({ phone: '+919876543210', text: '1234 is your Flashbooth sign-in code.', code: '1234' });
+    const sender = new SnsSmsSender(
+      { region: 'ap-south-1', endpoint: `http://127.0.0.1:${port}` },
+      'FLSHBT',
+    );
+    await sender.send({
+      phone: '+919876543210',
+      text: '1234 is your Flashbooth sign-in code.',
+      code: '1234',
+    });
     sender.close();
     const form = requests[0]!;
     expect(form.get('Action')).toBe('Publish');
     expect(form.get('PhoneNumber')).toBe('+919876543210');
     expect(form.get('Message')).toBe('1234 is your Flashbooth sign-in code.');
     const attributes = [...form.entries()].map(([, value]) => value);
-    expect(attributes).toEqual(expect.arrayContaining(['AWS.SNS.SMS.SMSType', 'Transactional', 'FLSHBT']));
+    expect(attributes).toEqual(
+      expect.arrayContaining(['AWS.SNS.SMS.SMSType', 'Transactional', 'FLSHBT']),
+    );
   });
 });

@@ -2,7 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.js';
 import { databaseTargets } from './databases.js';
-import { bearer, latestCode, newPhone, post, signedIn, startApp, type TestClock } from './harness.js';
+import {
+  bearer,
+  latestCode,
+  newPhone,
+  post,
+  signedIn,
+  startApp,
+  type TestClock,
+} from './harness.js';
 
 describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
   let database: DatabaseHandle;
@@ -36,9 +44,15 @@ describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
   });
 
   it('requires a name to sign up, with the spec message', async () => {
-    const response = await post(app, '/api/regular/auth/sign-up', { phone: newPhone(), name: '   ' });
+    const response = await post(app, '/api/regular/auth/sign-up', {
+      phone: newPhone(),
+      name: '   ',
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Please enter your full name.', code: 'validation_error' });
+    expect(response.json()).toEqual({
+      message: 'Please enter your full name.',
+      code: 'validation_error',
+    });
   });
 
   it('rejects a phone that is not E.164 and stores the normalised form', async () => {
@@ -48,7 +62,9 @@ describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
 
     const phone = newPhone();
     const spaced = `${phone.slice(0, 3)} ${phone.slice(3, 8)}-${phone.slice(8)}`;
-    expect((await post(app, '/api/regular/auth/sign-up', { phone: spaced, name: 'Spaced' })).statusCode).toBe(201);
+    expect(
+      (await post(app, '/api/regular/auth/sign-up', { phone: spaced, name: 'Spaced' })).statusCode,
+    ).toBe(201);
     const session = await signedIn(app, 'regular', phone);
     const me = await app.inject({ url: '/api/regular/users/self', headers: bearer(session.token) });
     expect(me.json()).toMatchObject({ phone });
@@ -63,7 +79,14 @@ describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
     const body = verify.json();
     expect(body).toMatchObject({
       expires_in: 900,
-      user: { phone, name: 'Ravi', type: 'regular', credits_rupees: 0, is_super_user: false, is_flashbooth_admin: false },
+      user: {
+        phone,
+        name: 'Ravi',
+        type: 'regular',
+        credits_rupees: 0,
+        is_super_user: false,
+        is_flashbooth_admin: false,
+      },
     });
     expect(body.user).not.toHaveProperty('organizations');
     const cookie = verify.cookies.find((c) => c.name === 'flashbooth_refresh');
@@ -82,7 +105,9 @@ describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
     const first = await post(app, '/api/regular/auth/verify', { phone, code: wrong });
     expect(first.statusCode).toBe(401);
     expect(first.json()).toMatchObject({ code: 'code_mismatch' });
-    expect((await post(app, '/api/regular/auth/verify', { phone, code: wrong })).statusCode).toBe(401);
+    expect((await post(app, '/api/regular/auth/verify', { phone, code: wrong })).statusCode).toBe(
+      401,
+    );
     const third = await post(app, '/api/regular/auth/verify', { phone, code: wrong });
     expect(third.statusCode).toBe(429);
     expect(third.json()).toMatchObject({ code: 'too_many_attempts' });
@@ -112,21 +137,38 @@ describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
       await post(app, '/api/regular/auth/sign-in', { phone });
       newCode = await latestCode(app, phone);
     }
-    expect((await post(app, '/api/regular/auth/verify', { phone, code: oldCode })).json()).toMatchObject({
+    expect(
+      (await post(app, '/api/regular/auth/verify', { phone, code: oldCode })).json(),
+    ).toMatchObject({
       code: 'code_mismatch',
     });
-    expect((await post(app, '/api/regular/auth/verify', { phone, code: newCode })).statusCode).toBe(200);
+    expect((await post(app, '/api/regular/auth/verify', { phone, code: newCode })).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses a token of one pool on the other pool', async () => {
     const visitor = await signedIn(app, 'regular');
     const staff = await signedIn(app, 'enterprise');
-    expect((await app.inject({ url: '/api/regular/users/self', headers: bearer(visitor.token) })).statusCode).toBe(200);
-    const crossed = await app.inject({ url: '/api/enterprise/users/self', headers: bearer(visitor.token) });
+    expect(
+      (await app.inject({ url: '/api/regular/users/self', headers: bearer(visitor.token) }))
+        .statusCode,
+    ).toBe(200);
+    const crossed = await app.inject({
+      url: '/api/enterprise/users/self',
+      headers: bearer(visitor.token),
+    });
     expect(crossed.statusCode).toBe(401);
     expect(crossed.json()).toMatchObject({ code: 'invalid_token' });
-    expect((await app.inject({ url: '/api/regular/users/self', headers: bearer(staff.token) })).statusCode).toBe(401);
-    expect((await app.inject({ url: '/api/enterprise/users/self', headers: bearer(staff.token) })).json()).toMatchObject({
+    expect(
+      (await app.inject({ url: '/api/regular/users/self', headers: bearer(staff.token) }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await app.inject({ url: '/api/enterprise/users/self', headers: bearer(staff.token) })
+      ).json(),
+    ).toMatchObject({
       type: 'enterprise',
       organizations: [],
     });
@@ -143,7 +185,10 @@ describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
     expect((await app.inject({ url: '/api/regular/users/self' })).statusCode).toBe(401);
     const session = await signedIn(app, 'regular');
     clock.advance(901);
-    const expired = await app.inject({ url: '/api/regular/users/self', headers: bearer(session.token) });
+    const expired = await app.inject({
+      url: '/api/regular/users/self',
+      headers: bearer(session.token),
+    });
     expect(expired.statusCode).toBe(401);
   });
 
@@ -182,7 +227,10 @@ describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
     const cookies = { flashbooth_refresh: session.refreshCookie };
     const out = await app.inject({ method: 'POST', url: '/api/enterprise/auth/sign-out', cookies });
     expect(out.statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/api/enterprise/auth/refresh', cookies })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/enterprise/auth/refresh', cookies }))
+        .statusCode,
+    ).toBe(401);
   });
 });
 
@@ -234,7 +282,8 @@ describe.each(databaseTargets)('sign-in throttling on $name', ({ open }) => {
   it('locks a phone after repeated failures, even with a fresh correct code', async () => {
     const phone = newPhone();
     const remoteAddress = '10.0.0.3';
-    const call = (url: string, payload: object) => app.inject({ method: 'POST', url, payload, remoteAddress });
+    const call = (url: string, payload: object) =>
+      app.inject({ method: 'POST', url, payload, remoteAddress });
     await call('/api/regular/auth/sign-up', { phone, name: 'Locked' });
     let code = await latestCode(app, phone);
     const wrong = (c: string) => (c === '0000' ? '1111' : '0000');

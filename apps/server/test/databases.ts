@@ -3,12 +3,16 @@ import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 
 /** The PostgreSQL server the integration tests use (trust auth on the dev and CI machines). */
-export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_POSTGRES_URL =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** In CI the PostgreSQL suite must run: an unreachable server fails the run instead of skipping. */
 export const REQUIRE_POSTGRES = process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
 
 async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  const client = new pg.Client({
+    connectionString: TEST_POSTGRES_URL,
+    connectionTimeoutMillis: 2000,
+  });
   try {
     await client.connect();
     await client.query('select 1');

@@ -61,12 +61,22 @@ export async function latestCode(app: FastifyInstance, phone: string): Promise<s
   return code;
 }
 
-export function post(app: FastifyInstance, url: string, payload?: unknown, headers: Record<string, string> = {}) {
+export function post(
+  app: FastifyInstance,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
   return app.inject({ method: 'POST', url, payload: payload as object, headers });
 }
 
 /** Signs up (or in) through the public contract and returns the access token and cookie. */
-export async function signedIn(app: FastifyInstance, pool: Pool, phone = newPhone(), name = 'Test Person') {
+export async function signedIn(
+  app: FastifyInstance,
+  pool: Pool,
+  phone = newPhone(),
+  name = 'Test Person',
+) {
   const signUp = await post(app, `/api/${pool}/auth/sign-up`, { phone, name });
   if (signUp.statusCode === 409) await post(app, `/api/${pool}/auth/sign-in`, { phone });
   const code = await latestCode(app, phone);

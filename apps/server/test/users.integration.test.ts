@@ -7,7 +7,9 @@ import { bearer, signedIn, startApp } from './harness.js';
 /** An ISO date `years` years and `days` days before today (UTC). */
 function yearsAgo(years: number, days = 0): string {
   const now = new Date();
-  const date = new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate() - days));
+  const date = new Date(
+    Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate() - days),
+  );
   return date.toISOString().slice(0, 10);
 }
 
@@ -28,7 +30,12 @@ describe.each(databaseTargets)('users API on $name', ({ open }) => {
   });
 
   const patch = (pool: string, token: string, payload: object, id: string | number = 'self') =>
-    app.inject({ method: 'PATCH', url: `/api/${pool}/users/${id}`, payload, headers: bearer(token) });
+    app.inject({
+      method: 'PATCH',
+      url: `/api/${pool}/users/${id}`,
+      payload,
+      headers: bearer(token),
+    });
 
   it('reads and updates the caller profile', async () => {
     const { token } = await signedIn(app, 'regular', undefined, 'Nisha');
@@ -40,7 +47,12 @@ describe.each(databaseTargets)('users API on $name', ({ open }) => {
       gender: 'Non-binary',
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ name: 'Nisha Kapoor', email: 'nisha@example.com', dob, gender: 'Non-binary' });
+    expect(response.json()).toMatchObject({
+      name: 'Nisha Kapoor',
+      email: 'nisha@example.com',
+      dob,
+      gender: 'Non-binary',
+    });
     const read = await app.inject({ url: '/api/regular/users/self', headers: bearer(token) });
     expect(read.json()).toMatchObject({ name: 'Nisha Kapoor', dob, credits_rupees: 0 });
     const cleared = await patch('regular', token, { email: '', dob: null });
@@ -83,27 +95,59 @@ describe.each(databaseTargets)('users API on $name', ({ open }) => {
     const { token } = await signedIn(app, 'regular');
     const response = await patch('regular', token, { credits_rupees: 1000 });
     expect(response.statusCode).toBe(400);
-    const flags = await patch('enterprise', (await signedIn(app, 'enterprise')).token, { is_super_user: true });
+    const flags = await patch('enterprise', (await signedIn(app, 'enterprise')).token, {
+      is_super_user: true,
+    });
     expect(flags.statusCode).toBe(400);
   });
 
   it('lets a visitor reach only their own record', async () => {
     const me = await signedIn(app, 'regular');
     const other = await signedIn(app, 'regular');
-    expect((await app.inject({ url: `/api/regular/users/${me.userId}`, headers: bearer(me.token) })).statusCode).toBe(200);
-    expect((await app.inject({ url: `/api/regular/users/${other.userId}`, headers: bearer(me.token) })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ url: `/api/regular/users/${me.userId}`, headers: bearer(me.token) }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await app.inject({ url: `/api/regular/users/${other.userId}`, headers: bearer(me.token) }))
+        .statusCode,
+    ).toBe(403);
     expect((await patch('regular', me.token, { name: 'X' }, other.userId)).statusCode).toBe(403);
   });
 
   it('gives SUPER_USER_PHONES staff accounts the super-user flag, and lets them read staff records', async () => {
     const admin = await signedIn(app, 'enterprise', '+919999900001');
-    const self = await app.inject({ url: '/api/enterprise/users/self', headers: bearer(admin.token) });
+    const self = await app.inject({
+      url: '/api/enterprise/users/self',
+      headers: bearer(admin.token),
+    });
     expect(self.json()).toMatchObject({ is_super_user: true, type: 'enterprise' });
     const member = await signedIn(app, 'enterprise');
-    expect((await app.inject({ url: `/api/enterprise/users/${member.userId}`, headers: bearer(admin.token) })).statusCode).toBe(200);
-    expect((await app.inject({ url: `/api/enterprise/users/${admin.userId}`, headers: bearer(member.token) })).statusCode).toBe(403);
+    expect(
+      (
+        await app.inject({
+          url: `/api/enterprise/users/${member.userId}`,
+          headers: bearer(admin.token),
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await app.inject({
+          url: `/api/enterprise/users/${admin.userId}`,
+          headers: bearer(member.token),
+        })
+      ).statusCode,
+    ).toBe(403);
     // Visitor accounts are not reachable through the staff API.
     const visitor = await signedIn(app, 'regular');
-    expect((await app.inject({ url: `/api/enterprise/users/${visitor.userId}`, headers: bearer(admin.token) })).statusCode).toBe(404);
+    expect(
+      (
+        await app.inject({
+          url: `/api/enterprise/users/${visitor.userId}`,
+          headers: bearer(admin.token),
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });

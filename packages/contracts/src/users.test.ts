@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, formatDobForDisplay, isValidEmail, parseDisplayDob, profilePatchSchema } from './users.js';
+import {
+  ageOn,
+  formatDobForDisplay,
+  isValidEmail,
+  parseDisplayDob,
+  profilePatchSchema,
+} from './users.js';
 import { normalizePhoneInput, PhoneSchema } from './phone.js';
 
 const today = new Date(Date.UTC(2026, 10, 21));
@@ -17,13 +23,26 @@ describe('profile validators', () => {
   });
 
   it('parses dd/mm/yyyy with the spec messages', () => {
-    expect(parseDisplayDob('regular', '14/05/1995', today)).toEqual({ iso: '1995-05-14', error: null });
-    expect(parseDisplayDob('regular', '1995-05-14', today).error).toBe('Please enter the date in dd/mm/yyyy format');
+    expect(parseDisplayDob('regular', '14/05/1995', today)).toEqual({
+      iso: '1995-05-14',
+      error: null,
+    });
+    expect(parseDisplayDob('regular', '1995-05-14', today).error).toBe(
+      'Please enter the date in dd/mm/yyyy format',
+    );
     expect(parseDisplayDob('regular', '31/02/1995', today).error).toBe('Please enter a valid date');
-    expect(parseDisplayDob('regular', '22/11/2016', today).error).toBe('Age must be between 10 and 100 years');
-    expect(parseDisplayDob('regular', '20/11/1925', today).error).toBe('Age must be between 10 and 100 years');
-    expect(parseDisplayDob('enterprise', '22/11/2016', today).error).toBe('You must be at least 10 years old');
-    expect(parseDisplayDob('enterprise', '20/11/1925', today).error).toBe('Please enter a valid date of birth');
+    expect(parseDisplayDob('regular', '22/11/2016', today).error).toBe(
+      'Age must be between 10 and 100 years',
+    );
+    expect(parseDisplayDob('regular', '20/11/1925', today).error).toBe(
+      'Age must be between 10 and 100 years',
+    );
+    expect(parseDisplayDob('enterprise', '22/11/2016', today).error).toBe(
+      'You must be at least 10 years old',
+    );
+    expect(parseDisplayDob('enterprise', '20/11/1925', today).error).toBe(
+      'Please enter a valid date of birth',
+    );
     expect(parseDisplayDob('enterprise', '21/11/2016', today).error).toBeNull();
   });
 

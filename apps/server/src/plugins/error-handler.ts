@@ -38,6 +38,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unexpected error');
     return reply
       .status(500)
-      .send({ message: 'Something went wrong on our side. Please try again.', code: 'internal_error' });
+      .send({
+        message: 'Something went wrong on our side. Please try again.',
+        code: 'internal_error',
+      });
   });
 }

@@ -16,7 +16,8 @@ function scriptSafeJson(value: unknown): string {
 export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
   const indexFile = path.join(config.web.distDir, 'index.html');
   const built = existsSync(indexFile);
-  if (!built) app.log.warn({ distDir: config.web.distDir }, 'web app not built: run `npm run build`');
+  if (!built)
+    app.log.warn({ distDir: config.web.distDir }, 'web app not built: run `npm run build`');
 
   const runtimeConfig = {
     supportEmail: config.web.supportEmail,
@@ -50,6 +51,9 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
       return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
     }
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .send(indexHtml);
   });
 }

@@ -22,7 +22,10 @@ export async function seed({ db, users, config, log }: SeedContext): Promise<voi
     await users.ensureSuperUser(phone, 'Administrator');
   }
   if (config.superUserPhones.length > 0) {
-    log.info({ count: config.superUserPhones.length }, 'super users from SUPER_USER_PHONES ensured');
+    log.info(
+      { count: config.superUserPhones.length },
+      'super users from SUPER_USER_PHONES ensured',
+    );
   }
   if (!config.demoData) return;
 

@@ -4,7 +4,8 @@ import { RouteGuard } from './route-guard';
 import { RouteError } from './routes/route-error';
 
 /** Route modules are lazy so a visitor on a phone downloads only the screens they open. */
-const lazyRoute = (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
+const lazyRoute =
+  (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
   async () => ({ Component: (await load()).default });
 
 export const routes: RouteObject[] = [
@@ -23,7 +24,10 @@ export const routes: RouteObject[] = [
           { path: 'regular/login', lazy: lazyRoute(() => import('./routes/regular/login')) },
           { path: 'regular/profile', lazy: lazyRoute(() => import('./routes/regular/profile')) },
           { path: 'enterprise/login', lazy: lazyRoute(() => import('./routes/enterprise/login')) },
-          { path: 'enterprise/profile', lazy: lazyRoute(() => import('./routes/enterprise/profile')) },
+          {
+            path: 'enterprise/profile',
+            lazy: lazyRoute(() => import('./routes/enterprise/profile')),
+          },
           { path: '*', lazy: lazyRoute(() => import('./routes/not-found')) },
         ],
       },

@@ -26,15 +26,24 @@ export const paths = {
   enterprise: {
     login: { path: '/enterprise/login', getHref: () => '/enterprise/login' },
     profile: { path: '/enterprise/profile', getHref: () => '/enterprise/profile' },
-    organizations: { path: '/enterprise/organizations', getHref: () => '/enterprise/organizations' },
+    organizations: {
+      path: '/enterprise/organizations',
+      getHref: () => '/enterprise/organizations',
+    },
     devices: { path: '/enterprise/devices', getHref: () => '/enterprise/devices' },
     templates: { path: '/enterprise/templates', getHref: () => '/enterprise/templates' },
     templateStudio: {
       path: '/enterprise/template-studio',
       getHref: () => '/enterprise/template-studio',
     },
-    channels: { path: '/enterprise/software/channels', getHref: () => '/enterprise/software/channels' },
-    releases: { path: '/enterprise/software/releases', getHref: () => '/enterprise/software/releases' },
+    channels: {
+      path: '/enterprise/software/channels',
+      getHref: () => '/enterprise/software/channels',
+    },
+    releases: {
+      path: '/enterprise/software/releases',
+      getHref: () => '/enterprise/software/releases',
+    },
     allMedia: { path: '/enterprise/media/all', getHref: () => '/enterprise/media/all' },
   },
 } as const;

@@ -93,9 +93,18 @@ function buildUrl(pool: Pool, path: string, query: RequestOptions['query']): str
 }
 
 /** The one API client: attaches the token, reads `message` from errors, refreshes once on 401. */
-export async function apiRequest<T>(pool: Pool, path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, query, auth = true, fallbackMessage = 'Something went wrong.' } =
-    options;
+export async function apiRequest<T>(
+  pool: Pool,
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
+  const {
+    method = 'GET',
+    body,
+    query,
+    auth = true,
+    fallbackMessage = 'Something went wrong.',
+  } = options;
   const send = async (token: string | null) => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';

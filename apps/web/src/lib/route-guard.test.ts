@@ -6,13 +6,18 @@ const visitor: AuthState = { status: 'authenticated', userType: 'regular' };
 const staff: AuthState = { status: 'authenticated', userType: 'enterprise' };
 
 describe('route guard', () => {
-  it.each(['/', '/brochure', '/regular/login', '/enterprise/login', '/terms-and-conditions', '/refund-policy', '/privacy-policy'])(
-    'lets anyone open %s',
-    (path) => {
-      expect(decideRoute(path, path, anonymous)).toEqual({ kind: 'allow' });
-      expect(decideRoute(path, path, { status: 'checking' })).toEqual({ kind: 'allow' });
-    },
-  );
+  it.each([
+    '/',
+    '/brochure',
+    '/regular/login',
+    '/enterprise/login',
+    '/terms-and-conditions',
+    '/refund-policy',
+    '/privacy-policy',
+  ])('lets anyone open %s', (path) => {
+    expect(decideRoute(path, path, anonymous)).toEqual({ kind: 'allow' });
+    expect(decideRoute(path, path, { status: 'checking' })).toEqual({ kind: 'allow' });
+  });
 
   it('sends visitors-area paths to the regular login and remembers the full path', () => {
     expect(decideRoute('/b/12', '/b/12?x=1#top', anonymous)).toEqual({
@@ -20,7 +25,9 @@ describe('route guard', () => {
       to: '/regular/login',
       remember: '/b/12?x=1#top',
     });
-    expect(decideRoute('/regular/media', '/regular/media', anonymous)).toMatchObject({ to: '/regular/login' });
+    expect(decideRoute('/regular/media', '/regular/media', anonymous)).toMatchObject({
+      to: '/regular/login',
+    });
     expect(decideRoute('/payment-status', '/payment-status?txn_id=1', anonymous)).toMatchObject({
       to: '/regular/login',
       remember: '/payment-status?txn_id=1',
@@ -43,7 +50,9 @@ describe('route guard', () => {
   });
 
   it('waits while the auth check runs on a protected path', () => {
-    expect(decideRoute('/regular/wall', '/regular/wall', { status: 'checking' })).toEqual({ kind: 'wait' });
+    expect(decideRoute('/regular/wall', '/regular/wall', { status: 'checking' })).toEqual({
+      kind: 'wait',
+    });
   });
 
   it('blocks staff accounts from /regular/* and /b/*', () => {
@@ -53,7 +62,9 @@ describe('route guard', () => {
         to: '/enterprise/profile?blocked=regular',
       });
     }
-    expect(decideRoute('/enterprise/devices', '/enterprise/devices', staff)).toEqual({ kind: 'allow' });
+    expect(decideRoute('/enterprise/devices', '/enterprise/devices', staff)).toEqual({
+      kind: 'allow',
+    });
   });
 
   it('allows visitors their area and does not treat look-alike prefixes as areas', () => {

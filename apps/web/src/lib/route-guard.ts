@@ -8,9 +8,7 @@ export type AuthState =
   | { status: 'authenticated'; userType: Pool };
 
 export type GuardDecision =
-  | { kind: 'allow' }
-  | { kind: 'wait' }
-  | { kind: 'redirect'; to: string; remember?: string };
+  { kind: 'allow' } | { kind: 'wait' } | { kind: 'redirect'; to: string; remember?: string };
 
 function under(pathname: string, prefix: string): boolean {
   return pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -23,7 +21,11 @@ export function isPublicPath(pathname: string): boolean {
 
 /** Visitor areas that staff accounts may not use (spec: blocked from /regular/* and /b/*). */
 export function isRegularArea(pathname: string): boolean {
-  return under(pathname, '/regular') || under(pathname, '/b') || under(pathname, paths.paymentStatus.path);
+  return (
+    under(pathname, '/regular') ||
+    under(pathname, '/b') ||
+    under(pathname, paths.paymentStatus.path)
+  );
 }
 
 export function loginPathFor(pathname: string): string {

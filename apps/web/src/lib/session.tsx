@@ -1,6 +1,20 @@
 import type { Pool, User, VerifyResponse } from '@flashbooth/contracts';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, apiRequest, clearAccessToken, refreshAccessToken, setAccessToken } from './api-client';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+import {
+  ApiError,
+  apiRequest,
+  clearAccessToken,
+  refreshAccessToken,
+  setAccessToken,
+} from './api-client';
 import type { AuthState } from './route-guard';
 import { readStoredUser, writeStoredUser } from './storage';
 

@@ -34,11 +34,19 @@ export class AuthRepository {
     const [row] = await this.db
       .select({ n: count() })
       .from(otpEvents)
-      .where(and(eq(otpEvents.ip, ip), eq(otpEvents.kind, 'send'), gte(otpEvents.createdAt, since)));
+      .where(
+        and(eq(otpEvents.ip, ip), eq(otpEvents.kind, 'send'), gte(otpEvents.createdAt, since)),
+      );
     return row?.n ?? 0;
   }
 
-  async recordEvent(event: { pool: Pool; phone: string; ip: string; kind: 'send' | 'fail'; at: Date }) {
+  async recordEvent(event: {
+    pool: Pool;
+    phone: string;
+    ip: string;
+    kind: 'send' | 'fail';
+    at: Date;
+  }) {
     await this.db.insert(otpEvents).values({
       pool: event.pool,
       phone: event.phone,
@@ -53,7 +61,13 @@ export class AuthRepository {
   }
 
   /** Stores the phone's new code, replacing any earlier one. */
-  async replaceCode(code: { pool: Pool; phone: string; codeHash: string; expiresAt: Date; at: Date }) {
+  async replaceCode(code: {
+    pool: Pool;
+    phone: string;
+    codeHash: string;
+    expiresAt: Date;
+    at: Date;
+  }) {
     await this.db
       .insert(otpCodes)
       .values({
@@ -66,7 +80,12 @@ export class AuthRepository {
       })
       .onConflictDoUpdate({
         target: [otpCodes.pool, otpCodes.phone],
-        set: { codeHash: code.codeHash, attempts: 0, expiresAt: code.expiresAt, createdAt: code.at },
+        set: {
+          codeHash: code.codeHash,
+          attempts: 0,
+          expiresAt: code.expiresAt,
+          createdAt: code.at,
+        },
       });
   }
 

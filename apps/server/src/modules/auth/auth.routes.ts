@@ -78,7 +78,11 @@ export const authRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const session = await auth.verify(pool, request.body.phone, request.body.code, request.ip);
       setRefreshCookie(reply, session);
-      return { access_token: session.accessToken, expires_in: session.expiresIn, user: session.user };
+      return {
+        access_token: session.accessToken,
+        expires_in: session.expiresIn,
+        user: session.user,
+      };
     },
   );
 

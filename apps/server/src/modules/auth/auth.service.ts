@@ -7,7 +7,13 @@ import type { SmsSender } from '../sms/sms.sender.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import type { AccessTokens } from './access-tokens.js';
-import { generateCode, generateRefreshToken, hashCode, safeEqualHex, sha256Hex } from './auth.crypto.js';
+import {
+  generateCode,
+  generateRefreshToken,
+  hashCode,
+  safeEqualHex,
+  sha256Hex,
+} from './auth.crypto.js';
 import type { AuthRepository } from './auth.repository.js';
 
 export interface AuthPolicy {
@@ -29,8 +35,7 @@ export interface IssuedSession {
   user: User;
 }
 
-const TOO_MANY_SENDS =
-  'Too many codes were requested. Please wait a few minutes and try again.';
+const TOO_MANY_SENDS = 'Too many codes were requested. Please wait a few minutes and try again.';
 const TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again later.';
 
 type VerifyOutcome =
@@ -88,10 +93,18 @@ export class AuthService {
 
   private async assertMaySend(repo: AuthRepository, pool: Pool, phone: string, ip: string) {
     const { policy } = this.deps;
-    const failures = await repo.countPhoneEvents(pool, phone, 'fail', this.secondsAgo(policy.lockoutSeconds));
-    if (failures >= policy.lockoutFailures) throw new AppError('too_many_attempts', TOO_MANY_ATTEMPTS);
+    const failures = await repo.countPhoneEvents(
+      pool,
+      phone,
+      'fail',
+      this.secondsAgo(policy.lockoutSeconds),
+    );
+    if (failures >= policy.lockoutFailures)
+      throw new AppError('too_many_attempts', TOO_MANY_ATTEMPTS);
     const windowStart = this.secondsAgo(policy.sendWindowSeconds);
-    if ((await repo.countPhoneEvents(pool, phone, 'send', windowStart)) >= policy.sendLimitPerPhone) {
+    if (
+      (await repo.countPhoneEvents(pool, phone, 'send', windowStart)) >= policy.sendLimitPerPhone
+    ) {
       throw new AppError('too_many_attempts', TOO_MANY_SENDS);
     }
     if ((await repo.countIpSends(ip, windowStart)) >= policy.sendLimitPerIp) {
@@ -126,10 +139,14 @@ export class AuthService {
       });
     } catch (error) {
       this.deps.log.error({ err: error, provider: this.deps.sms.kind }, 'sms send failed');
-      throw new AppError('service_unavailable', 'Failed to send OTP. Please try again.', { cause: error });
+      throw new AppError('service_unavailable', 'Failed to send OTP. Please try again.', {
+        cause: error,
+      });
     }
     // Old throttle rows are no longer needed; trimming here keeps the table small without a job.
-    await this.deps.auth.pruneEvents(this.secondsAgo(Math.max(policy.sendWindowSeconds, policy.lockoutSeconds) * 2));
+    await this.deps.auth.pruneEvents(
+      this.secondsAgo(Math.max(policy.sendWindowSeconds, policy.lockoutSeconds) * 2),
+    );
   }
 
   async verify(pool: Pool, phone: string, code: string, ip: string): Promise<IssuedSession> {
@@ -139,7 +156,12 @@ export class AuthService {
       const repo = this.deps.auth.with(tx);
       await repo.lockPhone(pool, phone);
       const at = now();
-      const failures = await repo.countPhoneEvents(pool, phone, 'fail', this.secondsAgo(policy.lockoutSeconds));
+      const failures = await repo.countPhoneEvents(
+        pool,
+        phone,
+        'fail',
+        this.secondsAgo(policy.lockoutSeconds),
+      );
       if (failures >= policy.lockoutFailures) return { kind: 'locked' };
       const stored = await repo.findCode(pool, phone);
       if (!stored) return { kind: 'expired' };
@@ -167,7 +189,10 @@ export class AuthService {
       case 'exhausted':
         throw new AppError('too_many_attempts', TOO_MANY_ATTEMPTS);
       case 'expired':
-        throw new AppError('code_expired', 'This code has expired or was already used. Please request a new one.');
+        throw new AppError(
+          'code_expired',
+          'This code has expired or was already used. Please request a new one.',
+        );
       case 'mismatch':
         throw new AppError('code_mismatch', 'Invalid OTP. Please try again.');
       case 'ok':
@@ -178,7 +203,9 @@ export class AuthService {
   private async issueSession(pool: Pool, userId: number, familyId: string): Promise<IssuedSession> {
     const at = this.deps.now();
     const refreshToken = generateRefreshToken();
-    const refreshExpiresAt = new Date(at.getTime() + this.deps.policy.refreshTokenTtlDays * 86_400_000);
+    const refreshExpiresAt = new Date(
+      at.getTime() + this.deps.policy.refreshTokenTtlDays * 86_400_000,
+    );
     await this.deps.auth.insertRefreshToken({
       userId,
       pool,
@@ -219,7 +246,8 @@ export class AuthService {
     if (result === 'reused') {
       this.deps.log.warn({ pool }, 'refresh token reuse detected; session family revoked');
     }
-    if (!result || result === 'reused') throw new AppError('invalid_token', 'Please sign in again.');
+    if (!result || result === 'reused')
+      throw new AppError('invalid_token', 'Please sign in again.');
     return this.issueSession(pool, result.userId, result.familyId);
   }
 

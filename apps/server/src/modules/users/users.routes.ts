@@ -1,4 +1,9 @@
-import { type Pool, profilePatchSchema, UserIdParamSchema, UserSchema } from '@flashbooth/contracts';
+import {
+  type Pool,
+  profilePatchSchema,
+  UserIdParamSchema,
+  UserSchema,
+} from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Authenticate } from '../auth/auth.hooks.js';
 import type { UsersService } from './users.service.js';

@@ -34,7 +34,8 @@ export class UsersService {
   /** Loads the caller's own record; a token for a deleted account is refused. */
   async caller(claims: AccessClaims): Promise<UserRow> {
     const row = await this.users.findById(claims.userId);
-    if (!row || row.pool !== claims.pool) throw new AppError('unauthorized', 'Please sign in again.');
+    if (!row || row.pool !== claims.pool)
+      throw new AppError('unauthorized', 'Please sign in again.');
     return row;
   }
 

@@ -14,7 +14,14 @@ interface DialogProps {
  * A modal built on the native <dialog>: focus moves in and back, Escape closes,
  * the page behind is inert — all from the browser.
  */
-export function Dialog({ open, title, onClose, children, closeOnBackdrop = true, className }: DialogProps) {
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+  closeOnBackdrop = true,
+  className,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 

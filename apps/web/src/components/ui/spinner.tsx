@@ -1,4 +1,10 @@
-export function Spinner({ label = 'Loading…', small = false }: { label?: string; small?: boolean }) {
+export function Spinner({
+  label = 'Loading…',
+  small = false,
+}: {
+  label?: string;
+  small?: boolean;
+}) {
   return (
     <span role="status" aria-live="polite" style={{ display: 'inline-flex' }}>
       <span className={small ? 'spinner spinner-sm' : 'spinner'} aria-hidden="true" />

@@ -1,0 +1,74 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 8091);
+export const BASE_URL = `http://localhost:${PORT}`;
+// A fresh data folder per run: the product starts exactly as on a new machine.
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-e2e-'));
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: BASE_URL,
+    launchOptions: chromium,
+    trace: 'off',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'phone',
+      use: {
+        ...devices['Pixel 7'],
+        viewport: { width: 390, height: 844 },
+        launchOptions: chromium,
+      },
+    },
+    {
+      name: 'desktop',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        launchOptions: chromium,
+      },
+    },
+  ],
+  webServer: {
+    command: 'node --import tsx ../apps/server/src/server.ts',
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      // Every browser test signs in from 127.0.0.1: lift the per-address sending limit.
+      OTP_SEND_LIMIT_PER_IP: '100000',
+      OTP_SEND_LIMIT_PER_PHONE: '50',
+      SUPER_USER_PHONES: '+919000000099',
+    },
+  },
+});

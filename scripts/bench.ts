@@ -1,0 +1,201 @@
+/**
+ * Prints the figures the docs record (docs/benchmarks.md):
+ *  1. sign-in API throughput and latency (send code, verify code) on PGlite and on PostgreSQL;
+ *  2. the web app's initial JavaScript (gzip) for the visitor routes.
+ * Bounded: a fixed number of requests per run against servers on 127.0.0.1 only.
+ * Usage: npm run bench  (PostgreSQL from TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test)
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { type DatabaseHandle, openDatabase } from '../apps/server/src/db/client.js';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Result {
+  label: string;
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Runs `total` calls with `concurrency` in flight and measures each call. */
+async function load(
+  label: string,
+  total: number,
+  call: (i: number) => Promise<boolean>,
+): Promise<Result> {
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        const ok = await call(i).catch(() => false);
+        latencies.push(performance.now() - t);
+        if (!ok) errors += 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    label,
+    requests: total,
+    seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+  };
+}
+
+async function benchSignIn(kind: string, database: DatabaseHandle): Promise<Result[]> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'flashbooth-bench-')),
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    OTP_SEND_LIMIT_PER_PHONE: '1000000',
+    OTP_SEND_LIMIT_PER_IP: '1000000',
+  });
+  const app = await buildApp(config, { database, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const post = (url: string, body: unknown) =>
+    fetch(`${base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  const phones = Array.from({ length: REQUESTS }, (_, i) => `+9160${String(i).padStart(8, '0')}`);
+  // Accounts exist beforehand: the figure is the sign-in path, not sign-up.
+  for (let i = 0; i < phones.length; i += 200) {
+    await Promise.all(
+      phones
+        .slice(i, i + 200)
+        .map((phone) => post('/api/regular/auth/sign-up', { phone, name: 'Bench' })),
+    );
+  }
+  const signIn = await load(`${kind}: POST auth/sign-in`, REQUESTS, async (i) => {
+    const response = await post('/api/regular/auth/sign-in', { phone: phones[i] });
+    await response.arrayBuffer();
+    return response.status === 200;
+  });
+  const codes = new Map<string, string>();
+  for (const phone of phones) {
+    const response = await fetch(`${base}/api/dev/sms?phone=${encodeURIComponent(phone)}`);
+    const body = (await response.json()) as { items: { code: string }[] };
+    codes.set(phone, body.items[0]!.code);
+  }
+  const verify = await load(`${kind}: POST auth/verify`, REQUESTS, async (i) => {
+    const phone = phones[i]!;
+    const response = await post('/api/regular/auth/verify', { phone, code: codes.get(phone) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  });
+  await app.close();
+  return [signIn, verify];
+}
+
+async function temporaryPostgres(): Promise<DatabaseHandle | null> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `flashbooth_bench_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ url: url.toString() });
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      const dropper = new pg.Client({ connectionString: POSTGRES_URL });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+}
+
+/** gzip bytes of a route's initial JavaScript: the entry, the route chunk and their static imports. */
+function webSizes(): { route: string; bytes: number }[] {
+  const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
+  const manifest = JSON.parse(
+    readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
+  ) as Record<string, ManifestChunk>;
+  const gz = (file: string) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
+  const collect = (key: string, seen: Set<string>) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const dep of manifest[key]?.imports ?? []) collect(dep, seen);
+  };
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
+  const routes: [string, string][] = [
+    ['/ (landing)', 'src/app/routes/landing.tsx'],
+    ['/regular/login', 'src/app/routes/regular/login.tsx'],
+    ['/regular/profile', 'src/app/routes/regular/profile.tsx'],
+    ['/privacy-policy', 'src/app/routes/legal-privacy.tsx'],
+  ];
+  return routes.map(([route, key]) => {
+    const seen = new Set<string>();
+    collect(entryKey, seen);
+    if (manifest[key]) collect(key, seen);
+    const bytes = [...seen].reduce((sum, k) => sum + gz(manifest[k]!.file), 0);
+    return { route, bytes };
+  });
+}
+
+const format = (r: Result) =>
+  `${r.label.padEnd(34)} ${(r.requests / r.seconds).toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   errors ${r.errors}`;
+
+console.log(
+  `Sign-in API: ${REQUESTS} requests per figure, ${CONCURRENCY} in flight, one server process on ${os.cpus().length} cores`,
+);
+const pglite = await openDatabase({});
+for (const result of await benchSignIn('PGlite', pglite)) console.log(format(result));
+await pglite.close();
+const postgres = await temporaryPostgres();
+if (postgres) {
+  for (const result of await benchSignIn('PostgreSQL', postgres)) console.log(format(result));
+  await postgres.close();
+} else {
+  console.log(`PostgreSQL: not reachable at ${POSTGRES_URL}, skipped`);
+}
+
+console.log('\nWeb app initial JavaScript (gzip -9), budget 150 KB for visitor routes:');
+for (const { route, bytes } of webSizes()) {
+  console.log(
+    `${route.padEnd(20)} ${(bytes / 1024).toFixed(1).padStart(7)} KB${bytes > 150 * 1024 ? '  OVER BUDGET' : ''}`,
+  );
+}
