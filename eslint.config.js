@@ -32,7 +32,23 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.tsx', 'apps/web/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Runtime rules come from the zod-free subpath so zod never reaches a visitor's download.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@flashbooth/contracts',
+              allowTypeImports: true,
+              message:
+                "Import runtime values from '@flashbooth/contracts/rules' (types are fine here).",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Features do not import each other; compose them in src/app (bulletproof-react).

@@ -76,14 +76,19 @@ async function benchSignIn(kind: string, database: DatabaseHandle): Promise<Resu
     PORT: '0',
     OTP_SEND_LIMIT_PER_PHONE: '1000000',
     OTP_SEND_LIMIT_PER_IP: '1000000',
+    // Each simulated visitor comes from its own address, as at real booths.
+    TRUST_PROXY: 'true',
   });
   const app = await buildApp(config, { database, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const post = (url: string, body: unknown) =>
+  const post = (url: string, body: unknown, client = 0) =>
     fetch(`${base}${url}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`,
+      },
       body: JSON.stringify(body),
     });
 
@@ -93,11 +98,13 @@ async function benchSignIn(kind: string, database: DatabaseHandle): Promise<Resu
     await Promise.all(
       phones
         .slice(i, i + 200)
-        .map((phone) => post('/api/regular/auth/sign-up', { phone, name: 'Bench' })),
+        .map((phone) =>
+          post('/api/regular/auth/sign-up', { phone, name: 'Bench' }, Number(phone.slice(-6))),
+        ),
     );
   }
   const signIn = await load(`${kind}: POST auth/sign-in`, REQUESTS, async (i) => {
-    const response = await post('/api/regular/auth/sign-in', { phone: phones[i] });
+    const response = await post('/api/regular/auth/sign-in', { phone: phones[i] }, i);
     await response.arrayBuffer();
     return response.status === 200;
   });
@@ -109,7 +116,7 @@ async function benchSignIn(kind: string, database: DatabaseHandle): Promise<Resu
   }
   const verify = await load(`${kind}: POST auth/verify`, REQUESTS, async (i) => {
     const phone = phones[i]!;
-    const response = await post('/api/regular/auth/verify', { phone, code: codes.get(phone) });
+    const response = await post('/api/regular/auth/verify', { phone, code: codes.get(phone) }, i);
     await response.arrayBuffer();
     return response.status === 200;
   });

@@ -177,6 +177,15 @@ export async function buildApp(
     },
   );
 
+  // Housekeeping every 10 minutes; any instance may do it, the delete is idempotent.
+  const housekeeping = setInterval(() => {
+    authService
+      .pruneEvents()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'pruning failed'));
+  }, 600_000);
+  housekeeping.unref();
+  app.addHook('onClose', async () => clearInterval(housekeeping));
+
   await registerWebApp(app, config);
   await seed({ db: database.db, users: usersRepository, config, log: app.log });
   return app;

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PhoneSchema } from './phone.js';
+import { OTP_LENGTH } from './rules.js';
 import { UserSchema } from './users.js';
-
-export const OTP_LENGTH = 4;
 
 export const SignInRequestSchema = z.object({ phone: PhoneSchema });
 export const SignInResponseSchema = z.object({ status: z.literal('code_sent') });
@@ -19,7 +18,7 @@ export const SignUpResponseSchema = z.object({ status: z.literal('code_sent') })
 
 export const VerifyRequestSchema = z.object({
   phone: PhoneSchema,
-  code: z.string().regex(/^\d{4}$/, 'Please enter the 4-digit OTP.'),
+  code: z.string().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), 'Please enter the 4-digit OTP.'),
 });
 export const VerifyResponseSchema = z.object({
   access_token: z.string(),

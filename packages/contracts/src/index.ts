@@ -2,3 +2,4 @@ export * from './common.js';
 export * from './phone.js';
 export * from './users.js';
 export * from './auth.js';
+export * from './rules.js';

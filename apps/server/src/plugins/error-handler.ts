@@ -36,11 +36,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       });
     }
     request.log.error({ err: error }, 'unexpected error');
-    return reply
-      .status(500)
-      .send({
-        message: 'Something went wrong on our side. Please try again.',
-        code: 'internal_error',
-      });
+    return reply.status(500).send({
+      message: 'Something went wrong on our side. Please try again.',
+      code: 'internal_error',
+    });
   });
 }

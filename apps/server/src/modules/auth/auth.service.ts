@@ -143,7 +143,11 @@ export class AuthService {
         cause: error,
       });
     }
-    // Old throttle rows are no longer needed; trimming here keeps the table small without a job.
+  }
+
+  /** Deletes throttling rows older than any window still looks at (run periodically). */
+  async pruneEvents(): Promise<void> {
+    const { policy } = this.deps;
     await this.deps.auth.pruneEvents(
       this.secondsAgo(Math.max(policy.sendWindowSeconds, policy.lockoutSeconds) * 2),
     );

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { PhoneSchema } from './phone.js';
 import {
   ageOn,
   formatDobForDisplay,
   isValidEmail,
+  normalizePhoneInput,
   parseDisplayDob,
-  profilePatchSchema,
-} from './users.js';
-import { normalizePhoneInput, PhoneSchema } from './phone.js';
+} from './rules.js';
+import { profilePatchSchema } from './users.js';
 
 const today = new Date(Date.UTC(2026, 10, 21));
 

@@ -1,0 +1,93 @@
+/**
+ * Rules shared by the server and the web app that need no schema library, so the web bundle
+ * can import them (`@flashbooth/contracts/rules`) without pulling zod into a visitor's download.
+ */
+export type RulesPool = 'regular' | 'enterprise';
+
+export const OTP_LENGTH = 4;
+
+/**
+ * E.164: a plus, a country code that does not start with 0, and at most 15 digits in all.
+ * The login screen sends country code + number with everything except digits and plus removed.
+ */
+export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
+
+/** What the login screen does before sending: keep only digits and plus. */
+export function normalizePhoneInput(countryCode: string, number: string): string {
+  return `${countryCode}${number}`.replace(/[^\d+]/g, '');
+}
+
+export const PROFILE_MESSAGES = {
+  email: 'Please enter a valid email address',
+  dobFormat: 'Please enter the date in dd/mm/yyyy format',
+  dobInvalid: 'Please enter a valid date',
+  regularAge: 'Age must be between 10 and 100 years',
+  enterpriseTooYoung: 'You must be at least 10 years old',
+  enterpriseTooOld: 'Please enter a valid date of birth',
+  name: 'Please enter your full name.',
+} as const;
+
+export const MIN_AGE = 10;
+export const MAX_AGE = 100;
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isValidEmail(value: string): boolean {
+  return EMAIL_PATTERN.test(value) && value.length <= 254;
+}
+
+/** Whole years between a yyyy-mm-dd date of birth and today (UTC). */
+export function ageOn(dobIso: string, today: Date): number {
+  const [y, m, d] = dobIso.split('-').map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  const beforeBirthday =
+    today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d);
+  if (beforeBirthday) age -= 1;
+  return age;
+}
+
+/** True when y-m-d names a day that exists. */
+export function isRealDate(y: number, m: number, d: number): boolean {
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** The age rule differs by pool: one message for visitors, two for staff. */
+export function ageError(pool: RulesPool, age: number): string | null {
+  if (pool === 'regular') {
+    return age < MIN_AGE || age > MAX_AGE ? PROFILE_MESSAGES.regularAge : null;
+  }
+  if (age < MIN_AGE) return PROFILE_MESSAGES.enterpriseTooYoung;
+  if (age > MAX_AGE) return PROFILE_MESSAGES.enterpriseTooOld;
+  return null;
+}
+
+/** Validates a yyyy-mm-dd date of birth as the server receives it. */
+export function isoDobError(pool: RulesPool, iso: string, today: Date): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!match) return PROFILE_MESSAGES.dobFormat;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (!isRealDate(y, m, d)) return PROFILE_MESSAGES.dobInvalid;
+  return ageError(pool, ageOn(iso, today));
+}
+
+/** Parses the screen's dd/mm/yyyy into yyyy-mm-dd, or returns the spec's message. */
+export function parseDisplayDob(
+  pool: RulesPool,
+  display: string,
+  today: Date,
+): { iso: string; error: null } | { iso: null; error: string } {
+  const match = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(display.trim());
+  if (!match) return { iso: null, error: PROFILE_MESSAGES.dobFormat };
+  const iso = `${match[3]}-${match[2]}-${match[1]}`;
+  const error = isoDobError(pool, iso, today);
+  return error ? { iso: null, error } : { iso, error: null };
+}
+
+/** yyyy-mm-dd → dd/mm/yyyy for display; empty when absent. */
+export function formatDobForDisplay(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : '';
+}
