@@ -31,7 +31,11 @@ export async function latestCode(
 
 export type Pool = 'regular' | 'enterprise';
 
-/** Signs up or in through the login screen; leaves the browser wherever the app redirects. */
+/**
+ * Signs up or in through the login screen; leaves the browser wherever the app redirects.
+ * On a guarded page of the pool it waits for the guard's redirect (which remembers the page);
+ * anywhere else it opens the login page.
+ */
 export async function signInThroughUi(
   page: Page,
   pool: Pool,
@@ -39,17 +43,23 @@ export async function signInThroughUi(
   name = 'Test Visitor',
 ) {
   const phone = `+91${mobile}`;
-  if (!page.url().includes(`/${pool}/login`)) await page.goto(`/${pool}/login`);
+  const loginPath = `/${pool}/login`;
+  const current = page.url().startsWith('http') ? new URL(page.url()).pathname : '';
+  const onGuardedPage = current.startsWith(`/${pool}/`) && current !== loginPath;
+  if (!onGuardedPage && current !== loginPath) await page.goto(loginPath);
+  await expect(page).toHaveURL(new RegExp(`${loginPath}$`));
   await page.getByLabel('Mobile number').fill(mobile);
-  await page.getByRole('button', { name: /continue/i }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
   const nameField = page.getByLabel('Full name');
   const codeField = page.getByLabel('One-time code');
   await expect(nameField.or(codeField)).toBeVisible();
   if (await nameField.isVisible()) {
     await nameField.fill(name);
-    await page.getByRole('button', { name: /create|sign up|continue/i }).click();
+    await page.getByRole('button', { name: 'Create account' }).click();
   }
   await expect(codeField).toBeVisible();
   const code = await latestCode(page.request, phone);
+  // Four digits submit the code on their own (spec: auto-submit).
   await codeField.fill(code);
+  return code;
 }

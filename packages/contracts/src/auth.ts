@@ -35,15 +35,6 @@ export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
 
 export const SignOutResponseSchema = z.object({ status: z.literal('signed_out') });
 
-/** Error codes of the sign-in contract (DESIGN.md). */
-export const AUTH_ERROR_CODES = {
-  userNotFound: 'user_not_found',
-  phoneRegistered: 'phone_registered',
-  codeMismatch: 'code_mismatch',
-  codeExpired: 'code_expired',
-  tooManyAttempts: 'too_many_attempts',
-} as const;
-
 export const DevSmsQuerySchema = z.object({ phone: PhoneSchema });
 export const DevSmsItemSchema = z.object({
   phone: z.string(),

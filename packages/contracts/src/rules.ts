@@ -6,6 +6,15 @@ export type RulesPool = 'regular' | 'enterprise';
 
 export const OTP_LENGTH = 4;
 
+/** Error codes of the sign-in contract (DESIGN.md). */
+export const AUTH_ERROR_CODES = {
+  userNotFound: 'user_not_found',
+  phoneRegistered: 'phone_registered',
+  codeMismatch: 'code_mismatch',
+  codeExpired: 'code_expired',
+  tooManyAttempts: 'too_many_attempts',
+} as const;
+
 /**
  * E.164: a plus, a country code that does not start with 0, and at most 15 digits in all.
  * The login screen sends country code + number with everything except digits and plus removed.

@@ -1,5 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppShell } from '@/components/layout/app-shell';
+import { PageSpinner } from '@/components/ui/spinner';
 import { RouteGuard } from './route-guard';
 import { RouteError } from './routes/route-error';
 
@@ -12,6 +13,8 @@ export const routes: RouteObject[] = [
   {
     element: <RouteGuard />,
     errorElement: <RouteError />,
+    // Shown while the first lazy route module loads.
+    HydrateFallback: PageSpinner,
     children: [
       {
         element: <AppShell />,

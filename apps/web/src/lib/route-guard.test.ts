@@ -49,6 +49,15 @@ describe('route guard', () => {
     });
   });
 
+  it('sends a person who just signed out home, without remembering the page', () => {
+    expect(
+      decideRoute('/regular/profile', '/regular/profile', { status: 'anonymous', signedOut: true }),
+    ).toEqual({
+      kind: 'redirect',
+      to: '/',
+    });
+  });
+
   it('waits while the auth check runs on a protected path', () => {
     expect(decideRoute('/regular/wall', '/regular/wall', { status: 'checking' })).toEqual({
       kind: 'wait',

@@ -3,7 +3,8 @@ import { PUBLIC_PATHS, paths } from '@/config/paths';
 
 export type AuthState =
   | { status: 'checking' }
-  | { status: 'anonymous' }
+  /** `signedOut`: the person just signed out here; protected pages send them home, not to login. */
+  | { status: 'anonymous'; signedOut?: boolean }
   | { status: 'error' }
   | { status: 'authenticated'; userType: Pool };
 
@@ -41,6 +42,8 @@ export const BLOCKED_REGULAR_HREF = `${paths.enterprise.profile.path}?blocked=re
 export function decideRoute(pathname: string, fullPath: string, auth: AuthState): GuardDecision {
   if (isPublicPath(pathname)) return { kind: 'allow' };
   if (auth.status === 'checking') return { kind: 'wait' };
+  if (auth.status === 'anonymous' && auth.signedOut)
+    return { kind: 'redirect', to: paths.home.path };
   if (auth.status === 'anonymous' || auth.status === 'error') {
     return { kind: 'redirect', to: loginPathFor(pathname), remember: fullPath };
   }

@@ -27,6 +27,10 @@ export interface SessionValue {
   updateUser: (user: User) => void;
   /** Ends the session locally and on the server; rejects if the server call failed. */
   signOut: () => Promise<void>;
+  /** Forgets the session in this browser only (after the server session was ended elsewhere). */
+  clearLocal: () => void;
+  /** Ends the just-signed-out state once the person is on a public page (see the route guard). */
+  acknowledgeSignOut: () => void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -82,24 +86,27 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(next);
   }, []);
 
-  const signOut = useCallback(async () => {
-    const pool = user?.type ?? readStoredUser()?.type ?? 'regular';
-    let failure: unknown = null;
-    try {
-      await apiRequest(pool, 'auth/sign-out', { method: 'POST', auth: false });
-    } catch (error) {
-      failure = error;
-    }
+  const clearLocal = useCallback(() => {
     clearAccessToken();
     writeStoredUser(null);
     setUser(null);
-    setAuth({ status: 'anonymous' });
-    if (failure) throw failure;
-  }, [user]);
+    setAuth({ status: 'anonymous', signedOut: true });
+  }, []);
+
+  const acknowledgeSignOut = useCallback(() => setAuth({ status: 'anonymous' }), []);
+
+  const signOut = useCallback(async () => {
+    const pool = user?.type ?? readStoredUser()?.type ?? 'regular';
+    try {
+      await apiRequest(pool, 'auth/sign-out', { method: 'POST', auth: false });
+    } finally {
+      clearLocal();
+    }
+  }, [user, clearLocal]);
 
   const value = useMemo(
-    () => ({ auth, user, establish, updateUser, signOut }),
-    [auth, user, establish, updateUser, signOut],
+    () => ({ auth, user, establish, updateUser, signOut, clearLocal, acknowledgeSignOut }),
+    [auth, user, establish, updateUser, signOut, clearLocal, acknowledgeSignOut],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,0 +1,311 @@
+import type { Pool, VerifyResponse } from '@flashbooth/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { BrandLogo } from '@/components/layout/brand-logo';
+import { Spinner } from '@/components/ui/spinner';
+import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
+import { paths } from '@/config/paths';
+import { useSession } from '@/lib/session';
+import { takeRedirect } from '@/lib/storage';
+import { useSignIn } from '../api/sign-in';
+import { useSignUp } from '../api/sign-up';
+import { useVerifyCode } from '../api/verify';
+import {
+  AUTH_CODES,
+  DEFAULT_COUNTRY_CODE,
+  hasErrorCode,
+  isCompleteOtp,
+  LOGIN_MESSAGES,
+  messageOf,
+  phoneToSend,
+} from '../login-model';
+import { OtpStep, PhoneStep, SignUpStep } from './login-steps';
+import './login-screen.css';
+
+type Step = 'phone' | 'signup' | 'otp';
+
+/** Spec: login messages hide after 5 s. */
+const STATUS_MS = 5000;
+
+const TITLES: Record<Pool, string> = {
+  regular: 'Sign in to Flashbooth',
+  enterprise: 'Venue Portal sign in',
+};
+
+/**
+ * The sign-in screen for both pools (spec: Login screen): phone entry, an optional
+ * Create Your Account step, then the 4-digit code, which submits itself when complete.
+ */
+export function LoginScreen({ pool }: { pool: Pool }) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const { status, show, clear } = useTimedStatus(STATUS_MS);
+
+  const [step, setStep] = useState<Step>('phone');
+  const [countryCode, setCountryCode] = useState(DEFAULT_COUNTRY_CODE);
+  const [number, setNumber] = useState('');
+  const [phone, setPhone] = useState('');
+  const [name, setName] = useState('');
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [completing, setCompleting] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+
+  const signIn = useSignIn(pool);
+  const signUp = useSignUp(pool);
+  const verify = useVerifyCode(pool);
+  const busy = signIn.isPending || signUp.isPending || verify.isPending || completing;
+
+  const firstFieldRef = useRef<HTMLInputElement>(null);
+  const numberRef = useRef<HTMLInputElement>(null);
+
+  const authenticated = session.auth.status === 'authenticated' && session.user !== null;
+  const checking = session.auth.status === 'checking';
+  const showForm = !completing && !authenticated && !checking;
+
+  // Each step starts with its first field focused (also after returning to phone entry).
+  useEffect(() => {
+    if (showForm) firstFieldRef.current?.focus();
+  }, [step, showForm]);
+
+  const goToStep = (next: Step) => {
+    setFieldError(null);
+    if (next !== 'signup') setName('');
+    setCode('');
+    setStep(next);
+  };
+
+  /** Asks for a fresh code after a failed verification; too many attempts ends at phone entry. */
+  const resendCode = async () => {
+    try {
+      await signIn.mutateAsync(phone);
+    } catch (error) {
+      if (hasErrorCode(error, AUTH_CODES.tooManyAttempts)) {
+        show('error', LOGIN_MESSAGES.tooManyAttempts);
+        goToStep('phone');
+      } else {
+        show('error', messageOf(error, LOGIN_MESSAGES.sendFailed));
+      }
+    }
+  };
+
+  const submitPhone = async () => {
+    if (busy) return;
+    const target = phoneToSend(countryCode, number);
+    if (!target) {
+      setFieldError(LOGIN_MESSAGES.invalidPhone);
+      numberRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    clear();
+    setPhone(target);
+    try {
+      await signIn.mutateAsync(target);
+      goToStep('otp');
+    } catch (error) {
+      if (hasErrorCode(error, AUTH_CODES.userNotFound)) goToStep('signup');
+      else show('error', messageOf(error, LOGIN_MESSAGES.sendFailed));
+    }
+  };
+
+  const submitSignUp = async () => {
+    if (busy) return;
+    const fullName = name.trim();
+    if (!fullName) {
+      setFieldError(LOGIN_MESSAGES.nameRequired);
+      firstFieldRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    clear();
+    try {
+      // The server sends the first code as part of sign-up.
+      await signUp.mutateAsync({ phone, name: fullName });
+      goToStep('otp');
+    } catch (error) {
+      if (hasErrorCode(error, AUTH_CODES.phoneRegistered)) {
+        show('info', LOGIN_MESSAGES.phoneRegistered);
+        try {
+          await signIn.mutateAsync(phone);
+          goToStep('otp');
+        } catch {
+          show('error', LOGIN_MESSAGES.createdButNotSent);
+          goToStep('phone');
+        }
+      } else if (hasErrorCode(error, AUTH_CODES.tooManyAttempts)) {
+        show('error', LOGIN_MESSAGES.tooManyAttempts);
+      } else {
+        show('error', LOGIN_MESSAGES.signUpFailed);
+      }
+    }
+  };
+
+  const submitCode = async (value: string) => {
+    if (busy) return;
+    if (!isCompleteOtp(value)) {
+      setFieldError(LOGIN_MESSAGES.otpRequired);
+      firstFieldRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    clear();
+    let response: VerifyResponse;
+    try {
+      response = await verify.mutateAsync({ phone, code: value });
+    } catch (error) {
+      setCode('');
+      firstFieldRef.current?.focus();
+      if (hasErrorCode(error, AUTH_CODES.codeMismatch)) {
+        show('error', LOGIN_MESSAGES.codeMismatch);
+        await resendCode();
+      } else if (hasErrorCode(error, AUTH_CODES.codeExpired)) {
+        show('error', LOGIN_MESSAGES.codeExpired);
+        await resendCode();
+      } else if (hasErrorCode(error, AUTH_CODES.tooManyAttempts)) {
+        show('error', LOGIN_MESSAGES.tooManyAttempts);
+        goToStep('phone');
+      } else {
+        show('error', LOGIN_MESSAGES.verifyFailed);
+      }
+      return;
+    }
+    setCompleting(true);
+    session.establish(pool, response);
+    await navigate(takeRedirect() ?? paths.home.getHref(), { replace: true });
+  };
+
+  const onCodeChange = (value: string) => {
+    setCode(value);
+    if (fieldError) setFieldError(null);
+    // Spec: the code submits itself once all four digits are in.
+    if (isCompleteOtp(value) && !busy) void submitCode(value);
+  };
+
+  const signOut = async () => {
+    setSigningOut(true);
+    clear();
+    try {
+      await session.signOut();
+    } catch {
+      show('error', LOGIN_MESSAGES.signOutFailed);
+    } finally {
+      setSigningOut(false);
+    }
+  };
+
+  const changeNumber = () => {
+    clear();
+    goToStep('phone');
+  };
+
+  let body;
+  if (checking || completing) {
+    body = (
+      <div className="login-waiting">
+        <Spinner label={completing ? 'Signing you in…' : 'Checking your session…'} />
+        <p aria-hidden="true">{completing ? 'Signing you in…' : 'Checking your session…'}</p>
+      </div>
+    );
+  } else if (authenticated) {
+    body = (
+      <div className="login-signed-in">
+        <p className="login-signed-in-text">You&apos;re signed in as {session.user?.name}</p>
+        <div className="login-signed-in-actions">
+          <button
+            type="button"
+            className="btn btn-primary btn-block"
+            onClick={() => void signOut()}
+            disabled={signingOut}
+            aria-busy={signingOut}
+          >
+            {signingOut && <Spinner small label="Signing out…" />}
+            <span>Sign Out</span>
+          </button>
+          <Link className="btn btn-secondary btn-block" to={paths.home.getHref()}>
+            Go to home
+          </Link>
+        </div>
+      </div>
+    );
+  } else if (step === 'phone') {
+    body = (
+      <PhoneStep
+        countryCode={countryCode}
+        number={number}
+        error={fieldError}
+        busy={busy}
+        firstFieldRef={firstFieldRef}
+        numberRef={numberRef}
+        onCountryCodeChange={(value) => {
+          setCountryCode(value);
+          setFieldError(null);
+        }}
+        onNumberChange={(value) => {
+          setNumber(value);
+          setFieldError(null);
+        }}
+        onSubmit={() => void submitPhone()}
+      />
+    );
+  } else if (step === 'signup') {
+    body = (
+      <SignUpStep
+        phone={phone}
+        name={name}
+        error={fieldError}
+        busy={busy}
+        firstFieldRef={firstFieldRef}
+        onNameChange={(value) => {
+          setName(value);
+          setFieldError(null);
+        }}
+        onSubmit={() => void submitSignUp()}
+        onChangeNumber={changeNumber}
+      />
+    );
+  } else {
+    body = (
+      <OtpStep
+        phone={phone}
+        code={code}
+        error={fieldError}
+        busy={busy}
+        firstFieldRef={firstFieldRef}
+        onCodeChange={onCodeChange}
+        onSubmit={() => void submitCode(code)}
+        onChangeNumber={changeNumber}
+      />
+    );
+  }
+
+  return (
+    <main className="login-page" id="main" data-pool={pool}>
+      <div className="login-wrap">
+        <BrandLogo size={44} className="login-logo" />
+        <section className="card login-card" aria-labelledby="login-title">
+          <h1 id="login-title" className="login-title">
+            {TITLES[pool]}
+          </h1>
+          {body}
+          <StatusMessage status={status} />
+        </section>
+        <p className="login-legal">
+          By continuing you agree to our{' '}
+          <a href={paths.terms.getHref()} target="_blank" rel="noopener noreferrer">
+            Terms<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+          ,{' '}
+          <a href={paths.refund.getHref()} target="_blank" rel="noopener noreferrer">
+            Refund Policy<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>{' '}
+          and{' '}
+          <a href={paths.privacy.getHref()} target="_blank" rel="noopener noreferrer">
+            Privacy Policy<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+          . You must be 18 or older.
+        </p>
+      </div>
+    </main>
+  );
+}

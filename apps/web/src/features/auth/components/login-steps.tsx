@@ -1,0 +1,223 @@
+import { useId, type FormEvent, type RefObject } from 'react';
+import { Spinner } from '@/components/ui/spinner';
+import {
+  COUNTRY_CODE_MAX_LENGTH,
+  OTP_LENGTH,
+  PHONE_NUMBER_MAX_LENGTH,
+  sanitizeOtp,
+} from '../login-model';
+
+function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+}) {
+  return (
+    <button type="submit" className="btn btn-primary btn-block" disabled={busy} aria-busy={busy}>
+      {busy && <Spinner small label={busyLabel} />}
+      <span>{label}</span>
+    </button>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message: string | null }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="field-error">
+      {message}
+    </p>
+  );
+}
+
+interface PhoneStepProps {
+  countryCode: string;
+  number: string;
+  error: string | null;
+  busy: boolean;
+  firstFieldRef: RefObject<HTMLInputElement | null>;
+  numberRef: RefObject<HTMLInputElement | null>;
+  onCountryCodeChange: (value: string) => void;
+  onNumberChange: (value: string) => void;
+  onSubmit: () => void;
+}
+
+export function PhoneStep({ firstFieldRef, numberRef, ...props }: PhoneStepProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onSubmit();
+  };
+  return (
+    <form className="login-form" onSubmit={submit} noValidate>
+      <h2 id={`${id}-heading`} className="login-step-title">
+        Sign in with your phone
+      </h2>
+      <p id={hintId} className="login-step-hint">
+        We&apos;ll text you a 4-digit one-time code. New here? We&apos;ll set up your account.
+      </p>
+      <div className="phone-row">
+        <div className="field phone-cc">
+          <label htmlFor={`${id}-cc`}>Country code</label>
+          <input
+            ref={firstFieldRef}
+            id={`${id}-cc`}
+            className="input"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel-country-code"
+            maxLength={COUNTRY_CODE_MAX_LENGTH}
+            value={props.countryCode}
+            onChange={(event) => props.onCountryCodeChange(event.target.value)}
+            aria-invalid={props.error ? true : undefined}
+            aria-describedby={props.error ? errorId : undefined}
+          />
+        </div>
+        <div className="field phone-number">
+          <label htmlFor={`${id}-number`}>Mobile number</label>
+          <input
+            ref={numberRef}
+            id={`${id}-number`}
+            className="input"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel-national"
+            maxLength={PHONE_NUMBER_MAX_LENGTH}
+            placeholder="98765 43210"
+            value={props.number}
+            onChange={(event) => props.onNumberChange(event.target.value)}
+            aria-invalid={props.error ? true : undefined}
+            aria-describedby={props.error ? `${errorId} ${hintId}` : hintId}
+          />
+        </div>
+      </div>
+      <FieldError id={errorId} message={props.error} />
+      <SubmitButton busy={props.busy} label="Continue" busyLabel="Sending code…" />
+    </form>
+  );
+}
+
+interface SignUpStepProps {
+  phone: string;
+  name: string;
+  error: string | null;
+  busy: boolean;
+  firstFieldRef: RefObject<HTMLInputElement | null>;
+  onNameChange: (value: string) => void;
+  onSubmit: () => void;
+  onChangeNumber: () => void;
+}
+
+export function SignUpStep({ firstFieldRef, ...props }: SignUpStepProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onSubmit();
+  };
+  return (
+    <form className="login-form" onSubmit={submit} noValidate>
+      <h2 id={`${id}-heading`} className="login-step-title">
+        Create Your Account
+      </h2>
+      <p className="login-step-hint">
+        No account uses <strong className="login-phone">{props.phone}</strong> yet. Tell us your
+        name and we&apos;ll text you a code.
+      </p>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Full name</label>
+        <input
+          ref={firstFieldRef}
+          id={`${id}-name`}
+          className="input"
+          type="text"
+          autoComplete="name"
+          autoCapitalize="words"
+          maxLength={100}
+          value={props.name}
+          onChange={(event) => props.onNameChange(event.target.value)}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={props.error ? errorId : undefined}
+        />
+        <FieldError id={errorId} message={props.error} />
+      </div>
+      <SubmitButton busy={props.busy} label="Create account" busyLabel="Creating your account…" />
+      <div className="login-secondary">
+        <button
+          type="button"
+          className="btn btn-link"
+          onClick={props.onChangeNumber}
+          disabled={props.busy}
+        >
+          Change number
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface OtpStepProps {
+  phone: string;
+  code: string;
+  error: string | null;
+  busy: boolean;
+  firstFieldRef: RefObject<HTMLInputElement | null>;
+  onCodeChange: (value: string) => void;
+  onSubmit: () => void;
+  onChangeNumber: () => void;
+}
+
+export function OtpStep({ firstFieldRef, ...props }: OtpStepProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    props.onSubmit();
+  };
+  return (
+    <form className="login-form" onSubmit={submit} noValidate>
+      <h2 id={`${id}-heading`} className="login-step-title">
+        Enter OTP
+      </h2>
+      <p id={hintId} className="login-step-hint">
+        Enter the 4-digit code we sent to <strong className="login-phone">{props.phone}</strong>.
+      </p>
+      <div className="field">
+        <label htmlFor={`${id}-code`}>One-time code</label>
+        <input
+          ref={firstFieldRef}
+          id={`${id}-code`}
+          className="input otp-input"
+          type="text"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          autoComplete="one-time-code"
+          maxLength={OTP_LENGTH}
+          placeholder="••••"
+          value={props.code}
+          onChange={(event) => props.onCodeChange(sanitizeOtp(event.target.value))}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={props.error ? `${errorId} ${hintId}` : hintId}
+        />
+        <FieldError id={errorId} message={props.error} />
+      </div>
+      <SubmitButton busy={props.busy} label="Verify" busyLabel="Checking your code…" />
+      <div className="login-secondary">
+        <button
+          type="button"
+          className="btn btn-link"
+          onClick={props.onChangeNumber}
+          disabled={props.busy}
+        >
+          Change number
+        </button>
+      </div>
+    </form>
+  );
+}

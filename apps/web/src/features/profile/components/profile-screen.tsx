@@ -1,0 +1,134 @@
+import type { Pool } from '@flashbooth/contracts';
+import { useState } from 'react';
+import { ConfirmDialog } from '@/components/ui/dialog';
+import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
+import { useSession } from '@/lib/session';
+import { useSelf } from '../api/get-self';
+import { useSignOutOnServer } from '../api/sign-out';
+import { PROFILE_SCREEN_MESSAGES } from '../profile-form';
+import { ProfileDetailsForm } from './profile-details-form';
+import './profile-screen.css';
+
+/** Spec: profile messages hide after 2 s. */
+const STATUS_MS = 2000;
+/** Spec: after a failed sign-out the screen goes home after 1 second. */
+const SIGN_OUT_FAILURE_DELAY_MS = 1000;
+
+const TITLES: Record<Pool, string> = { regular: 'Profile', enterprise: 'Enterprise Profile' };
+
+function ProfileSkeleton() {
+  return (
+    <div className="card profile-card" aria-busy="true" data-testid="profile-skeleton">
+      <span className="visually-hidden" role="status">
+        Loading profile…
+      </span>
+      <div className="profile-summary" aria-hidden="true">
+        <div className="skeleton profile-avatar" />
+        <div className="profile-summary-text">
+          <div className="skeleton skeleton-line" style={{ width: '55%' }} />
+          <div className="skeleton skeleton-line" style={{ width: '35%' }} />
+        </div>
+      </div>
+      <div className="profile-grid" aria-hidden="true">
+        {Array.from({ length: 6 }, (_, index) => (
+          <div key={index} className="skeleton-field">
+            <div className="skeleton skeleton-label" />
+            <div className="skeleton skeleton-input" />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The signed-in user's profile for either pool (spec: Regular profile, Enterprise profile). */
+export function ProfileScreen({ pool }: { pool: Pool }) {
+  const self = useSelf(pool);
+  const session = useSession();
+  const { status, show, clear } = useTimedStatus(STATUS_MS);
+  const signOutOnServer = useSignOutOnServer(pool);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  const signOut = async () => {
+    setLeaving(true);
+    clear();
+    try {
+      await signOutOnServer.mutateAsync();
+    } catch {
+      setConfirmOpen(false);
+      show('error', PROFILE_SCREEN_MESSAGES.signOutFailed);
+      await new Promise((resolve) => setTimeout(resolve, SIGN_OUT_FAILURE_DELAY_MS));
+    }
+    // The route guard sends a person who just signed out from a guarded page home.
+    session.clearLocal();
+  };
+
+  return (
+    <main className="page profile-page" id="main">
+      <h1 className="page-title">{TITLES[pool]}</h1>
+
+      {self.isPending ? (
+        <ProfileSkeleton />
+      ) : self.isError ? (
+        <div className="card profile-card profile-load-error" role="alert">
+          <p>{PROFILE_SCREEN_MESSAGES.loadFailed}</p>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void self.refetch()}
+            disabled={self.isFetching}
+          >
+            Try again
+          </button>
+        </div>
+      ) : (
+        <ProfileDetailsForm
+          key={self.data.id}
+          user={self.data}
+          pool={pool}
+          onStatus={show}
+          clearStatus={clear}
+        />
+      )}
+
+      <StatusMessage status={status} />
+
+      <section className="profile-signout" aria-label="Sign out">
+        <button
+          type="button"
+          className="btn btn-secondary profile-signout-button"
+          onClick={() => setConfirmOpen(true)}
+          disabled={leaving}
+        >
+          <svg
+            viewBox="0 0 24 24"
+            width="18"
+            height="18"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            aria-hidden="true"
+            focusable="false"
+          >
+            <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 16l-4-4 4-4M6 12h10" />
+          </svg>
+          Sign Out
+        </button>
+      </section>
+
+      <ConfirmDialog
+        open={confirmOpen}
+        title="Sign Out"
+        message={PROFILE_SCREEN_MESSAGES.signOutConfirm}
+        confirmLabel="Yes, Sign Out"
+        cancelLabel="Cancel"
+        busy={leaving}
+        onConfirm={() => void signOut()}
+        onCancel={() => setConfirmOpen(false)}
+      />
+    </main>
+  );
+}

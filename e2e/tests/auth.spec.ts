@@ -1,0 +1,92 @@
+import { expect, test } from '@playwright/test';
+import { latestCode, newMobile, signInThroughUi } from './support';
+
+test.describe('sign-in', () => {
+  test('a new visitor signs up through the outbox and lands home, signed in', async ({ page }) => {
+    const mobile = newMobile();
+    await page.goto('/regular/login');
+    await signInThroughUi(page, 'regular', mobile, 'Priya Sharma');
+    await expect(page).toHaveURL('/');
+    await expect(page.getByText('Welcome, Priya Sharma')).toBeVisible();
+    await expect(page.getByText('Use the navigation to explore.')).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav).toBeVisible();
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null'));
+    expect(stored).toMatchObject({ name: 'Priya Sharma', type: 'regular', phone: `+91${mobile}` });
+  });
+
+  test('returns to the page the visitor first asked for', async ({ page }) => {
+    await page.goto('/regular/profile?tab=1');
+    await expect(page).toHaveURL(/\/regular\/login$/);
+    await signInThroughUi(page, 'regular', newMobile(), 'Rohan Mehta');
+    await expect(page).toHaveURL('/regular/profile?tab=1');
+    await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+  });
+
+  test('staff sign up on the venue login and are kept out of visitor pages', async ({ page }) => {
+    await page.goto('/enterprise/profile');
+    await expect(page).toHaveURL(/\/enterprise\/login$/);
+    await signInThroughUi(page, 'enterprise', newMobile(), 'Staff Member');
+    await expect(page.getByRole('heading', { level: 1, name: 'Enterprise Profile' })).toBeVisible();
+
+    for (const path of ['/regular/media', '/b/1']) {
+      await page.goto(path);
+      await expect(page).toHaveURL('/enterprise/profile?blocked=regular');
+      const banner = page.getByRole('alert').filter({ hasText: 'Venue Portal' });
+      await expect(banner).toBeVisible();
+    }
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page).toHaveURL('/enterprise/profile');
+    await expect(page.getByRole('alert').filter({ hasText: 'Venue Portal' })).toHaveCount(0);
+  });
+
+  test('checks the phone number before sending', async ({ page }) => {
+    await page.goto('/regular/login');
+    await expect(page.getByLabel('Country code')).toHaveValue('+91');
+    await page.getByLabel('Mobile number').fill('12345');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Please enter a valid phone number.')).toBeVisible();
+  });
+
+  test('a wrong code clears the field and sends a new code', async ({ page }) => {
+    const mobile = newMobile();
+    const phone = `+91${mobile}`;
+    await page.goto('/regular/login');
+    await page.getByLabel('Mobile number').fill(mobile);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Full name').fill('Wrong Code');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const codeField = page.getByLabel('One-time code');
+    await expect(codeField).toBeVisible();
+    const first = await latestCode(page.request, phone);
+    await codeField.fill(first === '0000' ? '1111' : '0000');
+    await expect(
+      page.getByText('Invalid OTP. A new OTP is being sent to your phone.'),
+    ).toBeVisible();
+    await expect(codeField).toHaveValue('');
+    const second = await latestCode(page.request, phone, first);
+    await codeField.fill(second);
+    await expect(page).toHaveURL('/');
+  });
+
+  test('a signed-in person sees who they are on the login page and can sign out there', async ({
+    page,
+  }) => {
+    await signInThroughUi(page, 'regular', newMobile(), 'Already In');
+    await expect(page).toHaveURL('/');
+    await page.goto('/regular/login');
+    await expect(page.getByText("You're signed in as Already In")).toBeVisible();
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await expect(page.getByLabel('Mobile number')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+  });
+
+  test('the legal links open in a new tab', async ({ page }) => {
+    await page.goto('/enterprise/login');
+    for (const name of ['Terms', 'Refund Policy', 'Privacy Policy']) {
+      await expect(
+        page.getByRole('link', { name: `${name} (opens in a new tab)`, exact: true }),
+      ).toHaveAttribute('target', '_blank');
+    }
+  });
+});

@@ -1,0 +1,113 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('landing page', () => {
+  test('shows every section in order with the hero links', async ({ page }) => {
+    await page.goto('/');
+    const ids = await page
+      .locator('main section[id]')
+      .evaluateAll((sections) => sections.map((s) => s.id));
+    expect(ids).toEqual(['hero', 'benefits', 'branding', 'experience', 'technology', 'contact']);
+    const hero = page.locator('#hero');
+    await expect(hero.getByRole('link', { name: 'User Login' })).toHaveAttribute(
+      'href',
+      '/regular/login',
+    );
+    await expect(hero.getByRole('link', { name: 'Venue Login' })).toHaveAttribute(
+      'href',
+      '/enterprise/login',
+    );
+    await expect(hero.getByRole('link', { name: /Book a Demo/ })).toHaveAttribute(
+      'href',
+      '#contact',
+    );
+    const nav = page.getByRole('navigation', { name: 'Page sections' });
+    for (const label of ['Benefits', 'Branding', 'Experience', 'Technology']) {
+      await expect(nav.getByRole('link', { name: label })).toBeVisible();
+    }
+    // No bottom navigation for a signed-out visitor on home.
+    await expect(page.getByRole('navigation', { name: /main/i })).toHaveCount(0);
+    // Every image loads.
+    const broken = await page
+      .locator('img')
+      .evaluateAll(
+        (images) =>
+          (images as HTMLImageElement[]).filter(
+            (img) => img.loading !== 'lazy' && img.complete && img.naturalWidth === 0,
+          ).length,
+      );
+    expect(broken).toBe(0);
+  });
+
+  test('advances the template carousel every 3.5 seconds', async ({ page }) => {
+    await page.goto('/');
+    const current = page.locator('[aria-current="true"][aria-label^="Show template"]');
+    await expect(current).toHaveAttribute('aria-label', /Show template 1 of 4/);
+    await expect(current).toHaveAttribute('aria-label', /Show template 2 of 4/, { timeout: 6000 });
+  });
+
+  test('highlights the section in view and offers scroll-to-top after 400px', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Scroll to top' })).toHaveCount(0);
+    await page.locator('#technology').scrollIntoViewIfNeeded();
+    await expect(
+      page
+        .getByRole('navigation', { name: 'Page sections' })
+        .getByRole('link', { name: 'Technology' }),
+    ).toHaveAttribute('aria-current', 'true');
+    const toTop = page.getByRole('button', { name: 'Scroll to top' });
+    await expect(toTop).toBeVisible();
+    await toTop.click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(400);
+  });
+
+  test('opens Book a Demo in a modal that closes on Escape, the close button and the overlay', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const open = () =>
+      page
+        .locator('#contact')
+        .getByRole('button', { name: /Book a demo/i })
+        .click();
+    const dialog = page.getByRole('dialog');
+
+    await open();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.locator('iframe[title="Book a demo form"]')).toBeAttached();
+    await expect(dialog.locator('[aria-busy="false"]')).toBeAttached();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    await open();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+
+    await open();
+    await expect(dialog).toBeVisible();
+    await page.mouse.click(5, 5);
+    await expect(dialog).toBeHidden();
+  });
+
+  test('links the legal pages from the footer and renders them from Markdown', async ({ page }) => {
+    await page.goto('/brochure');
+    const footer = page.getByRole('contentinfo');
+    for (const [name, title] of [
+      ['Terms', 'Terms and Conditions'],
+      ['Refund', 'Refund Policy'],
+      ['Privacy', 'Privacy Policy'],
+    ] as const) {
+      await page.goto('/brochure');
+      await footer
+        .getByRole('link', { name: new RegExp(name) })
+        .first()
+        .click();
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expect(page.getByText('Effective 14 May 2025')).toBeVisible();
+    }
+    const privacy = page.locator('.legal-content');
+    for (const item of ['mobile number', 'full name', 'email', 'age range', 'gender']) {
+      await expect(privacy).toContainText(new RegExp(item, 'i'));
+    }
+    await expect(privacy).not.toContainText('{email}');
+  });
+});
