@@ -11,10 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { type DatabaseHandle, openDatabase } from '../apps/server/src/db/client.js';
+import {
+  openTemporaryPostgres,
+  postgresReachable,
+} from '../apps/server/test/temporary-postgres.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -124,31 +127,6 @@ async function benchSignIn(kind: string, database: DatabaseHandle): Promise<Resu
   return [signIn, verify];
 }
 
-async function temporaryPostgres(): Promise<DatabaseHandle | null> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `flashbooth_bench_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString() });
-  return {
-    ...handle,
-    close: async () => {
-      await handle.close();
-      const dropper = new pg.Client({ connectionString: POSTGRES_URL });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
-
 interface ManifestChunk {
   file: string;
   imports?: string[];
@@ -192,7 +170,9 @@ console.log(
 const pglite = await openDatabase({});
 for (const result of await benchSignIn('PGlite', pglite)) console.log(format(result));
 await pglite.close();
-const postgres = await temporaryPostgres();
+const postgres = (await postgresReachable(POSTGRES_URL))
+  ? await openTemporaryPostgres(POSTGRES_URL, 'flashbooth_bench')
+  : null;
 if (postgres) {
   for (const result of await benchSignIn('PostgreSQL', postgres)) console.log(format(result));
   await postgres.close();

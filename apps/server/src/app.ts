@@ -58,6 +58,10 @@ export async function buildApp(
               'res.headers["set-cookie"]',
             ],
             ...(deps.loggerStream ? { stream: deps.loggerStream } : {}),
+            // Readable lines for a person at a terminal in development; JSON everywhere else.
+            ...(!deps.loggerStream && !config.isProduction && process.stdout.isTTY
+              ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
+              : {}),
           },
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -132,7 +136,7 @@ export async function buildApp(
     sms,
     tokens,
     otpKey: deriveKey(config.authSecret, 'otp'),
-    policy: { ...config.auth },
+    policy: config.auth,
     now,
     log: app.log,
   });

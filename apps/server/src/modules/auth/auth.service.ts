@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, User } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import type { SmsSender } from '../sms/sms.sender.js';
@@ -16,16 +17,8 @@ import {
 } from './auth.crypto.js';
 import type { AuthRepository } from './auth.repository.js';
 
-export interface AuthPolicy {
-  otpTtlSeconds: number;
-  otpMaxAttempts: number;
-  sendLimitPerPhone: number;
-  sendLimitPerIp: number;
-  sendWindowSeconds: number;
-  lockoutFailures: number;
-  lockoutSeconds: number;
-  refreshTokenTtlDays: number;
-}
+/** Code lifetimes, attempt, sending and lockout limits (configuration, see README). */
+export type AuthPolicy = Config['auth'];
 
 export interface IssuedSession {
   accessToken: string;
