@@ -81,6 +81,21 @@ test.describe('sign-in', () => {
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
   });
 
+  test('a session whose refresh cookie is gone returns to the login, remembering the page', async ({
+    page,
+    context,
+  }) => {
+    await signInThroughUi(page, 'regular', newMobile(), 'Expired Session');
+    await expect(page).toHaveURL('/');
+    await context.clearCookies();
+    await page.goto('/regular/profile');
+    await expect(page).toHaveURL(/\/regular\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+    expect(await page.evaluate(() => sessionStorage.getItem('redirectAfterLogin'))).toBe(
+      '/regular/profile',
+    );
+  });
+
   test('the legal links open in a new tab', async ({ page }) => {
     await page.goto('/enterprise/login');
     for (const name of ['Terms', 'Refund Policy', 'Privacy Policy']) {

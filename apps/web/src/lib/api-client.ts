@@ -20,6 +20,12 @@ interface AccessToken {
 
 let accessToken: AccessToken | null = null;
 let refreshing: Promise<string> | null = null;
+let sessionExpired: (() => void) | null = null;
+
+/** Called when the server refuses the refresh cookie: the session is over (the guard takes over). */
+export function onSessionExpired(handler: (() => void) | null): void {
+  sessionExpired = handler;
+}
 
 export function setAccessToken(pool: Pool, token: string, expiresInSeconds: number): void {
   accessToken = { pool, token, expiresAt: Date.now() + expiresInSeconds * 1000 };
@@ -52,7 +58,9 @@ export function refreshAccessToken(pool: Pool): Promise<string> {
       });
       if (!response.ok) {
         clearAccessToken();
-        throw await parseError(response, 'Your session has ended. Please sign in again.');
+        const error = await parseError(response, 'Your session has ended. Please sign in again.');
+        if (response.status === 401) sessionExpired?.();
+        throw error;
       }
       const body = (await response.json()) as RefreshResponse;
       setAccessToken(pool, body.access_token, body.expires_in);

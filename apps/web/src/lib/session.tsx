@@ -12,6 +12,7 @@ import {
   ApiError,
   apiRequest,
   clearAccessToken,
+  onSessionExpired,
   refreshAccessToken,
   setAccessToken,
 } from './api-client';
@@ -72,6 +73,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true;
     };
+  }, []);
+
+  // A refused refresh cookie ends the session here too, so the guard sends the person to login.
+  useEffect(() => {
+    onSessionExpired(() => {
+      writeStoredUser(null);
+      setUser(null);
+      setAuth({ status: 'anonymous' });
+    });
+    return () => onSessionExpired(null);
   }, []);
 
   const establish = useCallback((pool: Pool, response: VerifyResponse) => {
