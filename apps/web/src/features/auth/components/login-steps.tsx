@@ -1,4 +1,4 @@
-import { useId, type FormEvent, type RefObject } from 'react';
+import { useId, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import {
   COUNTRY_CODE_MAX_LENGTH,
@@ -33,6 +33,56 @@ function FieldError({ id, message }: { id: string; message: string | null }) {
   );
 }
 
+interface StepFormProps {
+  id: string;
+  title: string;
+  hint: ReactNode;
+  submitLabel: string;
+  busyLabel: string;
+  busy: boolean;
+  onSubmit: () => void;
+  /** Shows the "Change number" link back to phone entry. */
+  onChangeNumber?: () => void;
+  children: ReactNode;
+}
+
+/** The frame every login step shares: heading, hint, fields, submit and the way back. */
+function StepForm({
+  id,
+  title,
+  hint,
+  submitLabel,
+  busyLabel,
+  busy,
+  onSubmit,
+  onChangeNumber,
+  children,
+}: StepFormProps) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form className="login-form" onSubmit={submit} noValidate aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="login-step-title">
+        {title}
+      </h2>
+      <p id={`${id}-hint`} className="login-step-hint">
+        {hint}
+      </p>
+      {children}
+      <SubmitButton busy={busy} label={submitLabel} busyLabel={busyLabel} />
+      {onChangeNumber && (
+        <div className="login-secondary">
+          <button type="button" className="btn btn-link" onClick={onChangeNumber} disabled={busy}>
+            Change number
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}
+
 interface PhoneStepProps {
   countryCode: string;
   number: string;
@@ -49,18 +99,16 @@ export function PhoneStep({ firstFieldRef, numberRef, ...props }: PhoneStepProps
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    props.onSubmit();
-  };
   return (
-    <form className="login-form" onSubmit={submit} noValidate>
-      <h2 id={`${id}-heading`} className="login-step-title">
-        Sign in with your phone
-      </h2>
-      <p id={hintId} className="login-step-hint">
-        We&apos;ll text you a 4-digit one-time code. New here? We&apos;ll set up your account.
-      </p>
+    <StepForm
+      id={id}
+      title="Sign in with your phone"
+      hint="We'll text you a 4-digit one-time code. New here? We'll set up your account."
+      submitLabel="Continue"
+      busyLabel="Sending code…"
+      busy={props.busy}
+      onSubmit={props.onSubmit}
+    >
       <div className="phone-row">
         <div className="field phone-cc">
           <label htmlFor={`${id}-cc`}>Country code</label>
@@ -97,8 +145,7 @@ export function PhoneStep({ firstFieldRef, numberRef, ...props }: PhoneStepProps
         </div>
       </div>
       <FieldError id={errorId} message={props.error} />
-      <SubmitButton busy={props.busy} label="Continue" busyLabel="Sending code…" />
-    </form>
+    </StepForm>
   );
 }
 
@@ -116,19 +163,22 @@ interface SignUpStepProps {
 export function SignUpStep({ firstFieldRef, ...props }: SignUpStepProps) {
   const id = useId();
   const errorId = `${id}-error`;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    props.onSubmit();
-  };
   return (
-    <form className="login-form" onSubmit={submit} noValidate>
-      <h2 id={`${id}-heading`} className="login-step-title">
-        Create Your Account
-      </h2>
-      <p className="login-step-hint">
-        No account uses <strong className="login-phone">{props.phone}</strong> yet. Tell us your
-        name and we&apos;ll text you a code.
-      </p>
+    <StepForm
+      id={id}
+      title="Create Your Account"
+      hint={
+        <>
+          No account uses <strong className="login-phone">{props.phone}</strong> yet. Tell us your
+          name and we&apos;ll text you a code.
+        </>
+      }
+      submitLabel="Create account"
+      busyLabel="Creating your account…"
+      busy={props.busy}
+      onSubmit={props.onSubmit}
+      onChangeNumber={props.onChangeNumber}
+    >
       <div className="field">
         <label htmlFor={`${id}-name`}>Full name</label>
         <input
@@ -146,18 +196,7 @@ export function SignUpStep({ firstFieldRef, ...props }: SignUpStepProps) {
         />
         <FieldError id={errorId} message={props.error} />
       </div>
-      <SubmitButton busy={props.busy} label="Create account" busyLabel="Creating your account…" />
-      <div className="login-secondary">
-        <button
-          type="button"
-          className="btn btn-link"
-          onClick={props.onChangeNumber}
-          disabled={props.busy}
-        >
-          Change number
-        </button>
-      </div>
-    </form>
+    </StepForm>
   );
 }
 
@@ -176,18 +215,21 @@ export function OtpStep({ firstFieldRef, ...props }: OtpStepProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    props.onSubmit();
-  };
   return (
-    <form className="login-form" onSubmit={submit} noValidate>
-      <h2 id={`${id}-heading`} className="login-step-title">
-        Enter OTP
-      </h2>
-      <p id={hintId} className="login-step-hint">
-        Enter the 4-digit code we sent to <strong className="login-phone">{props.phone}</strong>.
-      </p>
+    <StepForm
+      id={id}
+      title="Enter OTP"
+      hint={
+        <>
+          Enter the 4-digit code we sent to <strong className="login-phone">{props.phone}</strong>.
+        </>
+      }
+      submitLabel="Verify"
+      busyLabel="Checking your code…"
+      busy={props.busy}
+      onSubmit={props.onSubmit}
+      onChangeNumber={props.onChangeNumber}
+    >
       <div className="field">
         <label htmlFor={`${id}-code`}>One-time code</label>
         <input
@@ -207,17 +249,6 @@ export function OtpStep({ firstFieldRef, ...props }: OtpStepProps) {
         />
         <FieldError id={errorId} message={props.error} />
       </div>
-      <SubmitButton busy={props.busy} label="Verify" busyLabel="Checking your code…" />
-      <div className="login-secondary">
-        <button
-          type="button"
-          className="btn btn-link"
-          onClick={props.onChangeNumber}
-          disabled={props.busy}
-        >
-          Change number
-        </button>
-      </div>
-    </form>
+    </StepForm>
   );
 }
