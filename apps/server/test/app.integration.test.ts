@@ -1,4 +1,7 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +120,40 @@ describe('application', () => {
       code: 'service_unavailable',
     });
     await app.close();
+  });
+});
+
+describe('web app serving', () => {
+  it('serves the built app with the runtime configuration injected, for every client-side route', async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      '<html><head><!--app-config--></head><body></body></html>',
+    );
+    writeFileSync(path.join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
+    const database = await openDatabase({});
+    const { app } = await startApp(database, {
+      WEB_DIST_DIR: dist,
+      SUPPORT_EMAIL: 'help@venue.example',
+      DEMO_FORM_URL: 'https://forms.example.com/x?</script>',
+    });
+    for (const url of ['/', '/regular/profile', '/enterprise/devices/3']) {
+      const page = await app.inject(url);
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain('"supportEmail":"help@venue.example"');
+      // A configured value can never close the script element.
+      expect(page.body).not.toContain('?</script>');
+    }
+    const asset = await app.inject('/assets/app-1234.js');
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await app.inject({ method: 'POST', url: '/somewhere' })).statusCode).toBe(404);
+    expect((await app.inject('/api/health')).headers['content-security-policy']).toContain(
+      'frame-src',
+    );
+    await app.close();
+    await database.close();
   });
 });
 

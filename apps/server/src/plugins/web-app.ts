@@ -36,6 +36,8 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
       root: config.web.distDir,
       index: false,
       wildcard: false,
+      // Our setHeaders decides caching; the plugin's own header would override it.
+      cacheControl: false,
       setHeaders: (res, filePath) => {
         // Hashed bundles never change; everything else is revalidated.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {

@@ -1,0 +1,163 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { toApiTimestamp } from '../../lib/time.js';
+import {
+  assertContentType,
+  assertUrlLifetime,
+  assertValidObjectKey,
+  attachmentDisposition,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PresignedUpload,
+  type StoredObject,
+} from './storage.js';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** MinIO, R2, s3rver…; absent = AWS S3. */
+  endpoint?: string | undefined;
+  /** Bucket in the path instead of the host name (MinIO and most local S3 servers need it). */
+  forcePathStyle?: boolean;
+  /** Absent = the SDK's default chain (environment, profile, instance or task role). */
+  credentials?: S3ClientConfig['credentials'];
+  now?: () => Date;
+}
+
+/** Objects in an S3-compatible bucket; clients upload and download directly with presigned URLs. */
+export class S3Storage implements ObjectStorage {
+  readonly kind = 's3';
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly now: () => Date;
+
+  constructor(options: S3StorageOptions) {
+    this.bucket = options.bucket;
+    this.now = options.now ?? (() => new Date());
+    this.client = new S3Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      forcePathStyle: options.forcePathStyle ?? false,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      // The SDK otherwise adds CRC32 checksums to every PUT; a presigned URL would then carry the
+      // checksum of an empty body, and several S3-compatible servers reject the extra headers.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  /**
+   * The Content-Type header is signed, so S3 refuses an upload with any other type. A presigned
+   * PUT cannot cap the size (only a POST policy can), so `maxBytes` is not enforced here: the step
+   * that confirms an upload must compare `head(key).size` and delete what is too large.
+   */
+  async presignUpload(
+    key: string,
+    contentType: string,
+    expiresInSeconds: number,
+    _maxBytes?: number,
+  ): Promise<PresignedUpload> {
+    assertValidObjectKey(key);
+    assertContentType(contentType);
+    assertUrlLifetime(expiresInSeconds);
+    const signingDate = this.now();
+    const url = await getSignedUrl(
+      this.client,
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
+      // The presigner leaves content-type unsigned by default; naming it makes it binding.
+      { expiresIn: expiresInSeconds, signingDate, signableHeaders: new Set(['content-type']) },
+    );
+    return {
+      url,
+      method: 'PUT',
+      headers: { 'Content-Type': contentType },
+      expires_at: toApiTimestamp(new Date(signingDate.getTime() + expiresInSeconds * 1000)),
+    };
+  }
+
+  async presignDownload(
+    key: string,
+    expiresInSeconds: number,
+    downloadFileName?: string,
+  ): Promise<string> {
+    assertValidObjectKey(key);
+    assertUrlLifetime(expiresInSeconds);
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ...(downloadFileName !== undefined
+          ? { ResponseContentDisposition: attachmentDisposition(downloadFileName) }
+          : {}),
+      }),
+      { expiresIn: expiresInSeconds, signingDate: this.now() },
+    );
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    assertValidObjectKey(key);
+    assertContentType(contentType);
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
+  }
+
+  async get(key: string): Promise<StoredObject | null> {
+    assertValidObjectKey(key);
+    try {
+      const output = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!output.Body) return null;
+      return {
+        body: Buffer.from(await output.Body.transformToByteArray()),
+        contentType: output.ContentType ?? 'application/octet-stream',
+      };
+    } catch (error) {
+      return missingAsNull(error);
+    }
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    assertValidObjectKey(key);
+    try {
+      const output = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
+      return {
+        size: output.ContentLength ?? 0,
+        contentType: output.ContentType ?? 'application/octet-stream',
+      };
+    } catch (error) {
+      return missingAsNull(error);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidObjectKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** The bucket exists and these credentials may use it. */
+  async ping(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}
+
+/** NoSuchKey (GET) and NotFound (HEAD, which has no body to name the error) both mean missing. */
+function missingAsNull(error: unknown): null {
+  if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
+  throw error;
+}
