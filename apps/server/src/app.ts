@@ -23,6 +23,10 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { devSmsRoutes } from './modules/sms/sms.routes.js';
 import { OutboxSmsSender, type SmsSender, SnsSmsSender } from './modules/sms/sms.sender.js';
+import { createStorage } from './modules/storage/create-storage.js';
+import { LocalStorage } from './modules/storage/local-storage.js';
+import type { ObjectStorage } from './modules/storage/storage.js';
+import { storageRoutes } from './modules/storage/storage.routes.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -34,6 +38,8 @@ export interface AppDependencies {
   /** An open database; when absent the app opens (and later closes) its own from config. */
   database?: DatabaseHandle;
   sms?: SmsSender;
+  /** An object store; when absent the app makes (and later closes) its own from config. */
+  storage?: ObjectStorage;
   /** The clock, injectable so tests can move time (code expiry, throttling windows). */
   now?: () => Date;
   /** Skip pino output (tests). */
@@ -90,6 +96,8 @@ export async function buildApp(
     (config.sms.provider === 'sns'
       ? new SnsSmsSender({ region: config.sms.awsRegion }, config.sms.senderId)
       : outbox);
+  const storage = deps.storage ?? (await createStorage(config, now));
+  if (!deps.storage) app.addHook('onClose', () => storage.close());
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -159,13 +167,17 @@ export async function buildApp(
   if (!config.isProduction && sms.kind === 'outbox') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', outbox });
   }
+  // Only the local store is served by this server; S3 URLs point at the bucket itself.
+  if (storage instanceof LocalStorage) {
+    await app.register(storageRoutes, { prefix: '/api/storage', storage });
+  }
 
   app.get(
     '/api/health',
     {
       schema: {
         tags: ['health'],
-        summary: 'Ready when the database answers',
+        summary: 'Ready when the database and the object store answer',
         response: { 200: HealthSchema },
       },
     },
@@ -174,6 +186,13 @@ export async function buildApp(
         await database.ping();
       } catch (error) {
         throw new AppError('service_unavailable', 'The database is not reachable.', {
+          cause: error,
+        });
+      }
+      try {
+        await storage.ping();
+      } catch (error) {
+        throw new AppError('service_unavailable', 'The object store is not reachable.', {
           cause: error,
         });
       }

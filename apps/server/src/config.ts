@@ -63,6 +63,16 @@ const EnvSchema = z.object({
   COOKIE_SECURE: bool(false).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+    .optional(),
+  S3_REGION: z.string().min(1).default('ap-south-1'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  S3_FORCE_PATH_STYLE: bool(false),
+  /** Base of absolute URLs the server hands out (local object store); absent = relative paths. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
 });
 
 export interface Config {
@@ -97,6 +107,15 @@ export interface Config {
   };
   trustProxy: boolean;
   logLevel: string;
+  storage: {
+    driver: 'local' | 's3';
+    /** DATA_DIR/objects */
+    localDir: string;
+    /** bucket is '' unless the driver is s3. */
+    s3: { bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean };
+  };
+  /** Without a trailing slash. */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +146,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('  AUTH_SECRET: required when NODE_ENV=production');
   if (isProduction && e.SMS_PROVIDER === undefined) {
     problems.push('  SMS_PROVIDER: required when NODE_ENV=production (sns)');
+  }
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
+    problems.push('  S3_BUCKET: required when STORAGE_DRIVER=s3');
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
@@ -167,5 +189,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      localDir: path.join(dataDir, 'objects'),
+      s3: {
+        bucket: e.S3_BUCKET ?? '',
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      },
+    },
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
   };
 }

@@ -11,6 +11,7 @@ const STATUS_BY_CODE = {
   user_not_found: 404,
   phone_registered: 409,
   conflict: 409,
+  payload_too_large: 413,
   unprocessable: 422,
   too_many_attempts: 429,
   rate_limited: 429,

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { access, mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -145,10 +145,7 @@ export class LocalStorage implements ObjectStorage {
     if (expires === null || contentType === undefined || (query.max !== undefined && !maxBytes)) {
       throw invalidLink();
     }
-    this.verify(
-      { method: 'PUT', key, expires, contentType, maxBytes, fileName: null },
-      query.sig,
-    );
+    this.verify({ method: 'PUT', key, expires, contentType, maxBytes, fileName: null }, query.sig);
     return { contentType, maxBytes: Math.min(maxBytes ?? Infinity, LOCAL_MAX_UPLOAD_BYTES) };
   }
 
@@ -166,7 +163,9 @@ export class LocalStorage implements ObjectStorage {
 
   /**
    * Streams an upload into place. More than `maxBytes` aborts with 413 and leaves nothing behind;
-   * so does a broken connection (the previous object, if any, stays as it was).
+   * so does a broken connection (the previous object, if any, stays as it was). The request stream
+   * is piped, not pipelined: on a 413 it must stay open so the response can still be sent (the
+   * route then closes the connection instead of reading the rest).
    */
   async write(key: string, body: Readable, contentType: string, maxBytes: number): Promise<number> {
     assertValidObjectKey(key);
@@ -177,14 +176,25 @@ export class LocalStorage implements ObjectStorage {
         done(size > maxBytes ? tooLarge(maxBytes) : null, chunk);
       },
     });
+    const abort = (error?: Error) => {
+      if (!body.readableEnded) limit.destroy(error ?? new Error('upload aborted'));
+    };
+    body.on('error', abort).on('close', abort);
     const temp = this.tempFile();
+    // Opened here, not lazily by the stream, so the cleanup below always finds the file.
+    const handle = await open(temp, 'wx');
     try {
+      body.pipe(limit);
       // flush: the data is on disk before the rename makes it visible (survives a power cut).
-      await pipeline(body, limit, createWriteStream(temp, { flags: 'wx', flush: true }));
+      await pipeline(limit, handle.createWriteStream({ flush: true }));
       await this.commit(key, temp, contentType);
     } catch (error) {
+      body.unpipe(limit);
+      await handle.close().catch(() => undefined);
       await rm(temp, { force: true });
       throw error;
+    } finally {
+      body.off('error', abort).off('close', abort);
     }
     return size;
   }
@@ -331,7 +341,7 @@ export class LocalStorage implements ObjectStorage {
 
 const invalidLink = () => forbidden('This link is not valid.');
 
-function tooLarge(maxBytes: number): AppError {
+export function tooLarge(maxBytes: number): AppError {
   const megabytes = Math.max(1, Math.floor(maxBytes / (1024 * 1024)));
   return new AppError(
     'payload_too_large',

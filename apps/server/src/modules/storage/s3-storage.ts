@@ -115,7 +115,9 @@ export class S3Storage implements ObjectStorage {
   async get(key: string): Promise<StoredObject | null> {
     assertValidObjectKey(key);
     try {
-      const output = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const output = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
       if (!output.Body) return null;
       return {
         body: Buffer.from(await output.Body.transformToByteArray()),

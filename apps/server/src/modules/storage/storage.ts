@@ -38,7 +38,11 @@ export interface ObjectStorage {
     maxBytes?: number,
   ): Promise<PresignedUpload>;
   /** A URL to GET one object; with a file name the browser saves it instead of showing it. */
-  presignDownload(key: string, expiresInSeconds: number, downloadFileName?: string): Promise<string>;
+  presignDownload(
+    key: string,
+    expiresInSeconds: number,
+    downloadFileName?: string,
+  ): Promise<string>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
   head(key: string): Promise<ObjectInfo | null>;
