@@ -69,6 +69,8 @@ export default defineConfig({
       OTP_SEND_LIMIT_PER_IP: '100000',
       OTP_SEND_LIMIT_PER_PHONE: '50',
       SUPER_USER_PHONES: '+919000000099',
+      // A free port for the embedded broker, so a running dev server (1884) does not clash.
+      MQTT_PORT: '0',
     },
   },
 });

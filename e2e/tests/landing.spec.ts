@@ -3,6 +3,8 @@ import { expect, test } from '@playwright/test';
 test.describe('landing page', () => {
   test('shows every section in order with the hero links', async ({ page }) => {
     await page.goto('/');
+    // The landing route loads lazily: wait for it before reading the DOM directly.
+    await expect(page.locator('#contact')).toBeAttached();
     const ids = await page
       .locator('main section[id]')
       .evaluateAll((sections) => sections.map((s) => s.id));

@@ -21,6 +21,12 @@ import { createAuthenticate } from './modules/auth/auth.hooks.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { DevicesRepository } from './modules/devices/devices.repository.js';
+import { devicesRoutes } from './modules/devices/devices.routes.js';
+import { DevicesService } from './modules/devices/devices.service.js';
+import { createDeviceLink } from './modules/mqtt/create-device-link.js';
+import type { DeviceLink } from './modules/mqtt/device-link.js';
+import { mqttHookRoutes } from './modules/mqtt/mqtt.routes.js';
 import { devSmsRoutes } from './modules/sms/sms.routes.js';
 import { OutboxSmsSender, type SmsSender, SnsSmsSender } from './modules/sms/sms.sender.js';
 import { createStorage } from './modules/storage/create-storage.js';
@@ -40,6 +46,9 @@ export interface AppDependencies {
   sms?: SmsSender;
   /** An object store; when absent the app makes (and later closes) its own from config. */
   storage?: ObjectStorage;
+  /** The line to the booths; when absent the app makes one from config. Started after the
+   * migrations and stopped when the app closes either way. */
+  deviceLink?: DeviceLink;
   /** The clock, injectable so tests can move time (code expiry, throttling windows). */
   now?: () => Date;
   /** Skip pino output (tests). */
@@ -99,6 +108,14 @@ export async function buildApp(
   const storage = deps.storage ?? (await createStorage(config, now));
   if (!deps.storage) app.addHook('onClose', () => storage.close());
 
+  const devicesRepository = new DevicesRepository(database.db);
+  const deviceSetup = createDeviceLink(
+    config,
+    (thingName) => devicesRepository.secretHashOf(thingName),
+    app.log,
+  );
+  const deviceLink = deps.deviceLink ?? deviceSetup.link;
+
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -136,6 +153,17 @@ export async function buildApp(
   const tokens = new AccessTokens(config.authSecret, config.auth.accessTokenTtlSeconds, now);
   const usersRepository = new UsersRepository(database.db);
   const usersService = new UsersService(usersRepository);
+  const devicesService = new DevicesService({
+    devices: devicesRepository,
+    users: usersService,
+    link: deviceLink,
+    commandTimeoutMs: config.devices.commandTimeoutMs,
+    now,
+  });
+  deviceLink.onStatus((thingName, report) => devicesService.recordStatus(thingName, report));
+  await deviceLink.start();
+  app.addHook('onClose', () => deviceLink.stop());
+
   const authService = new AuthService({
     db: database.db,
     auth: new AuthRepository(database.db),
@@ -159,6 +187,7 @@ export async function buildApp(
           cookieSecure: config.auth.cookieSecure,
         });
         await scope.register(usersRoutes, { pool, users: usersService, authenticate });
+        await scope.register(devicesRoutes, { pool, devices: devicesService, authenticate });
       },
       { prefix: `/api/${pool}` },
     );
@@ -166,6 +195,13 @@ export async function buildApp(
 
   if (!config.isProduction && sms.kind === 'outbox') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', outbox });
+  }
+  if (config.mqtt.hookSecret) {
+    await app.register(mqttHookRoutes, {
+      prefix: '/api/mqtt',
+      access: deviceSetup.access,
+      secret: config.mqtt.hookSecret,
+    });
   }
   // Only the local store is served by this server; S3 URLs point at the bucket itself.
   if (storage instanceof LocalStorage) {
@@ -177,7 +213,7 @@ export async function buildApp(
     {
       schema: {
         tags: ['health'],
-        summary: 'Ready when the database and the object store answer',
+        summary: 'Ready when the database, the object store and the MQTT broker answer',
         response: { 200: HealthSchema },
       },
     },
@@ -193,6 +229,13 @@ export async function buildApp(
         await storage.ping();
       } catch (error) {
         throw new AppError('service_unavailable', 'The object store is not reachable.', {
+          cause: error,
+        });
+      }
+      try {
+        await deviceLink.ping();
+      } catch (error) {
+        throw new AppError('service_unavailable', 'The device broker is not reachable.', {
           cause: error,
         });
       }

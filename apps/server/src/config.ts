@@ -26,6 +26,16 @@ const EnvSchema = z.object({
     .string()
     .regex(/^mqtts?:\/\/|^wss?:\/\//, 'must be an mqtt:// URL')
     .optional(),
+  /** Embedded broker's port (MQTT_URL absent); 1883 is usually a system Mosquitto. 0 = random. */
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  MQTT_HOST: z.string().min(1).default('0.0.0.0'),
+  /** The server's own credentials on an external broker (MQTT_URL). */
+  MQTT_USERNAME: z.string().min(1).optional(),
+  MQTT_PASSWORD: z.string().min(1).optional(),
+  /** Enables POST /api/mqtt/auth and /api/mqtt/acl for an external broker's HTTP auth plugin. */
+  MQTT_HOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How long the server waits for a booth's reply to a command (ping, capture, update). */
+  DEVICE_COMMAND_TIMEOUT_MS: positiveInt(5000),
   SUPER_USER_PHONES: z
     .string()
     .default('')
@@ -83,6 +93,17 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   mqttUrl: string | undefined;
+  mqtt: {
+    /** Absent = the embedded broker. */
+    url: string | undefined;
+    /** Embedded broker only; 0 = a random free port (tests). */
+    port: number;
+    host: string;
+    username: string | undefined;
+    password: string | undefined;
+    hookSecret: string | undefined;
+  };
+  devices: { commandTimeoutMs: number };
   superUserPhones: string[];
   authSecret: string;
   auth: {
@@ -161,6 +182,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
+    mqtt: {
+      url: e.MQTT_URL,
+      // Tests build many apps in parallel: each embedded broker takes a free port.
+      port: e.MQTT_PORT ?? (e.NODE_ENV === 'test' ? 0 : 1884),
+      host: e.MQTT_HOST,
+      username: e.MQTT_USERNAME,
+      password: e.MQTT_PASSWORD,
+      hookSecret: e.MQTT_HOOK_SECRET,
+    },
+    devices: { commandTimeoutMs: e.DEVICE_COMMAND_TIMEOUT_MS },
     superUserPhones: e.SUPER_USER_PHONES,
     authSecret: e.AUTH_SECRET ?? developmentSecret(dataDir),
     auth: {

@@ -3,3 +3,4 @@ export * from './phone.js';
 export * from './users.js';
 export * from './auth.js';
 export * from './rules.js';
+export * from './devices.js';

@@ -100,3 +100,28 @@ export function formatDobForDisplay(iso: string | null | undefined): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
   return match ? `${match[3]}/${match[2]}/${match[1]}` : '';
 }
+
+/** Devices (staff spec sections 5 and 9). */
+export const PRINTS_LEFT_MIN = 100;
+export const PRINTS_LEFT_MAX = 700;
+/** Below this many prints the device page warns staff. */
+export const PRINTS_LEFT_WARNING = 50;
+export const DEVICE_PRICE_MAX_RUPEES = 1000;
+
+export const DEVICE_MESSAGES = {
+  nameEmpty: 'Device name cannot be empty.',
+  printsLeft: 'Value must be a number between 100 and 700.',
+  price: 'Price must be a number between 0.00 and 1000.00.',
+  orgIdRequired: 'Organization ID is required.',
+  noChanges: 'No changes to save.',
+  oneChange: 'Change one field at a time: name, software_channel_id, prints_left or price_rupees.',
+  notFound: 'Device not found.',
+  noAnswer: 'The photobooth did not respond. Please try again.',
+  lowRoll: 'Warning: Media roll is critically low. Restock immediately!',
+} as const;
+
+/** A booth's status: idle and ready (any case) mean free; anything else is busy for visitors. */
+export function isDeviceFree(status: string): boolean {
+  const value = status.toLowerCase();
+  return value === 'idle' || value === 'ready';
+}

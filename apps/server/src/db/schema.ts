@@ -96,3 +96,29 @@ export const smsOutbox = pgTable('sms_outbox', {
   code: text('code'),
   createdAt: createdAt(),
 });
+
+export const devices = pgTable('devices', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+  thingName: text('thing_name').notNull().unique(),
+  secretHash: text('secret_hash').notNull(),
+  status: text('status').notNull().default('offline'),
+  softwareChannelId: integer('software_channel_id'),
+  softwareVersion: text('software_version'),
+  pricePaise: integer('price_paise').notNull().default(0),
+  printsLeft: integer('prints_left').notNull().default(700),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  pingedAt: timestamp('pinged_at', { withTimezone: true }),
+});
+export type DeviceRow = typeof devices.$inferSelect;
+
+export const deviceErrors = pgTable('device_errors', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  deviceId: integer('device_id')
+    .notNull()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  errorMessage: text('error_message').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,257 @@
+import {
+  DEVICE_MESSAGES,
+  type Device,
+  type DeviceError,
+  type DevicePatch,
+  type DeviceStatusMessage,
+  type RegisteredDevice,
+  type VisitorDevice,
+} from '@flashbooth/contracts';
+import type { UserRow } from '../../db/schema.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
+import type { AccessClaims } from '../auth/access-tokens.js';
+import type { DeviceLink } from '../mqtt/device-link.js';
+import type { UsersService } from '../users/users.service.js';
+import { hashDeviceSecret, newDeviceSecret, newThingName } from './device-credentials.js';
+import type {
+  DeviceChanges,
+  DevicesRepository,
+  DeviceWithOrg,
+  Page,
+} from './devices.repository.js';
+
+export interface DevicesServiceOptions {
+  devices: DevicesRepository;
+  users: UsersService;
+  link: DeviceLink;
+  commandTimeoutMs: number;
+  now: () => Date;
+}
+
+interface StaffCaller {
+  user: UserRow;
+  /** Super user or product admin. */
+  privileged: boolean;
+}
+
+const deviceNotFound = () => notFound(DEVICE_MESSAGES.notFound);
+const onlyAdmins = () =>
+  forbidden('Only super users and Flashbooth admins can do that with a device.');
+
+/**
+ * Devices and their permissions (staff spec section 6), enforced here: super users and product
+ * admins see and manage every device; other staff see the devices of their own organizations
+ * (a device elsewhere is "not found", never "forbidden"), organization admins may rename them,
+ * and every one who sees a device may ping it.
+ */
+export class DevicesService {
+  constructor(private readonly options: DevicesServiceOptions) {}
+
+  private get repo() {
+    return this.options.devices;
+  }
+
+  toDto(row: DeviceWithOrg): Device {
+    return {
+      id: row.id,
+      name: row.name,
+      org_id: row.orgId,
+      org_name: row.orgName,
+      thing_name: row.thingName,
+      status: row.status,
+      software_channel_id: row.softwareChannelId,
+      // Software channels arrive with the software issue.
+      software_channel_name: null,
+      software_version: row.softwareVersion,
+      price_rupees: paiseToRupees(row.pricePaise),
+      prints_left: row.printsLeft,
+      created_at: toApiTimestamp(row.createdAt),
+      updated_at: toApiTimestamp(row.updatedAt),
+      pinged_at: row.pingedAt ? toApiTimestamp(row.pingedAt) : null,
+    };
+  }
+
+  private async staff(claims: AccessClaims): Promise<StaffCaller> {
+    const user = await this.options.users.caller(claims);
+    return { user, privileged: user.isSuperUser || user.isFlashboothAdmin };
+  }
+
+  /** The device if the caller may see it; 404 otherwise (another organization's device too). */
+  private async visible(caller: StaffCaller, id: number): Promise<DeviceWithOrg> {
+    const row = await this.repo.findById(id);
+    if (!row) throw deviceNotFound();
+    if (caller.privileged) return row;
+    if (row.orgId === null || !(await this.repo.roleIn(caller.user.id, row.orgId))) {
+      throw deviceNotFound();
+    }
+    return row;
+  }
+
+  /** Visible, and the caller is a super user or product admin. */
+  private async managed(claims: AccessClaims, id: number): Promise<DeviceWithOrg> {
+    const caller = await this.staff(claims);
+    const row = await this.visible(caller, id);
+    if (!caller.privileged) throw onlyAdmins();
+    return row;
+  }
+
+  async register(claims: AccessClaims, name?: string): Promise<RegisteredDevice> {
+    const caller = await this.staff(claims);
+    if (!caller.privileged) throw onlyAdmins();
+    const secret = newDeviceSecret();
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const thingName = newThingName();
+      const id = await this.repo.create({
+        name: name ?? `Photobooth ${thingName}`,
+        thingName,
+        secretHash: hashDeviceSecret(secret),
+      });
+      if (id !== undefined) {
+        const row = await this.repo.findById(id);
+        if (!row) throw deviceNotFound();
+        return { ...this.toDto(row), secret };
+      }
+    }
+    throw new AppError('conflict', 'Could not pick a free serial. Please try again.');
+  }
+
+  async list(claims: AccessClaims, page: Page) {
+    const caller = await this.staff(claims);
+    const { rows, total } = await this.repo.list(
+      page,
+      caller.privileged ? undefined : caller.user.id,
+    );
+    return { items: rows.map((row) => this.toDto(row)), total_count: total };
+  }
+
+  async get(claims: AccessClaims, id: number): Promise<Device> {
+    return this.toDto(await this.visible(await this.staff(claims), id));
+  }
+
+  async patch(claims: AccessClaims, id: number, patch: DevicePatch): Promise<Device> {
+    const caller = await this.staff(claims);
+    const row = await this.visible(caller, id);
+    const changes: DeviceChanges = {};
+    if (patch.name !== undefined) {
+      const isOrgAdmin =
+        row.orgId !== null && (await this.repo.roleIn(caller.user.id, row.orgId)) === 'admin';
+      if (!caller.privileged && !isOrgAdmin) {
+        throw forbidden("Only the organization's admins can rename this device.");
+      }
+      changes.name = patch.name;
+    } else {
+      if (!caller.privileged) throw onlyAdmins();
+      if (patch.software_channel_id !== undefined) {
+        changes.softwareChannelId = patch.software_channel_id;
+      }
+      if (patch.prints_left !== undefined) changes.printsLeft = patch.prints_left;
+      if (patch.price_rupees !== undefined) {
+        changes.pricePaise = Math.round(patch.price_rupees * 100);
+      }
+    }
+    return this.save(id, { ...changes, updatedAt: this.options.now() });
+  }
+
+  async link(claims: AccessClaims, id: number, orgId: number): Promise<Device> {
+    await this.managed(claims, id);
+    if (!(await this.repo.organizationExists(orgId))) throw notFound('Organization not found.');
+    return this.save(id, { orgId, updatedAt: this.options.now() });
+  }
+
+  async unlink(claims: AccessClaims, id: number): Promise<Device> {
+    await this.managed(claims, id);
+    return this.save(id, { orgId: null, updatedAt: this.options.now() });
+  }
+
+  async remove(claims: AccessClaims, id: number): Promise<void> {
+    await this.managed(claims, id);
+    if (!(await this.repo.delete(id))) throw deviceNotFound();
+  }
+
+  async errors(
+    claims: AccessClaims,
+    id: number,
+    page: Page,
+  ): Promise<{ items: DeviceError[]; total_count: number }> {
+    await this.managed(claims, id);
+    const { rows, total } = await this.repo.errors(id, page);
+    return {
+      items: rows.map((row) => ({
+        id: row.id,
+        created_at: toApiTimestamp(row.createdAt),
+        error_message: row.errorMessage,
+      })),
+      total_count: total,
+    };
+  }
+
+  /** Staff ping: everyone who sees the device; returns the refreshed device. */
+  async ping(claims: AccessClaims, id: number): Promise<Device> {
+    const row = await this.visible(await this.staff(claims), id);
+    return this.toDto(await this.askStatus(row));
+  }
+
+  /** A visitor sees any device linked to an organization. */
+  private async linkedForVisitor(claims: AccessClaims, id: number): Promise<DeviceWithOrg> {
+    await this.options.users.caller(claims);
+    const row = await this.repo.findById(id);
+    if (!row || row.orgId === null) throw deviceNotFound();
+    return row;
+  }
+
+  async visitorGet(claims: AccessClaims, id: number): Promise<VisitorDevice> {
+    const row = await this.linkedForVisitor(claims, id);
+    return {
+      id: row.id,
+      name: row.name,
+      org_name: row.orgName,
+      price_rupees: paiseToRupees(row.pricePaise),
+      status: row.status,
+    };
+  }
+
+  async visitorPing(claims: AccessClaims, id: number): Promise<{ status: string }> {
+    const row = await this.askStatus(await this.linkedForVisitor(claims, id));
+    return { status: row.status };
+  }
+
+  /** A status report the booth published (MQTT). */
+  async recordStatus(thingName: string, report: DeviceStatusMessage): Promise<void> {
+    await this.repo.recordStatus(thingName, {
+      status: report.status,
+      softwareVersion: report.software_version ?? null,
+      printsLeft: report.prints_left ?? null,
+    });
+  }
+
+  /** Pings the booth; records its answer, or `offline` when it does not answer in time. */
+  private async askStatus(row: DeviceWithOrg): Promise<DeviceWithOrg> {
+    const { link, commandTimeoutMs, now } = this.options;
+    let reply;
+    try {
+      reply = await link.request(row.thingName, 'ping', {}, commandTimeoutMs);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'service_unavailable') {
+        await this.repo.update(row.id, { status: 'offline' });
+      }
+      throw error;
+    }
+    return this.update(row.id, {
+      status: reply.status ?? 'idle',
+      pingedAt: now(),
+      ...(reply.software_version != null ? { softwareVersion: reply.software_version } : {}),
+      ...(reply.prints_left != null ? { printsLeft: reply.prints_left } : {}),
+    });
+  }
+
+  private async save(id: number, changes: DeviceChanges): Promise<Device> {
+    return this.toDto(await this.update(id, changes));
+  }
+
+  private async update(id: number, changes: DeviceChanges): Promise<DeviceWithOrg> {
+    const row = await this.repo.update(id, changes);
+    if (!row) throw deviceNotFound();
+    return row;
+  }
+}

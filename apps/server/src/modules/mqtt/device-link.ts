@@ -1,0 +1,43 @@
+import {
+  DEVICE_MESSAGES,
+  type DeviceCommand,
+  type DeviceReplyMessage,
+  type DeviceStatusMessage,
+} from '@flashbooth/contracts';
+import { AppError } from '../../errors.js';
+
+export type StatusHandler = (
+  thingName: string,
+  status: DeviceStatusMessage,
+) => Promise<void> | void;
+
+/**
+ * The server's line to the booths: commands as request/response with correlation ids and a
+ * timeout, and the booths' status reports. One implementation (MQTT) serves the embedded broker
+ * and any external one; tests may pass their own.
+ */
+export interface DeviceLink {
+  readonly kind: 'embedded' | 'external' | 'test';
+  /** Connects (and, embedded, starts the broker). */
+  start(): Promise<void>;
+  /** Rejects every pending request, disconnects (and stops the embedded broker). */
+  stop(): Promise<void>;
+  /**
+   * Sends a command and resolves with the booth's reply. Rejects with `service_unavailable`
+   * (`DEVICE_MESSAGES.noAnswer`) when no reply arrives within `timeoutMs`, and with
+   * `unprocessable` carrying the booth's text when the booth answers with an error.
+   */
+  request(
+    thingName: string,
+    command: DeviceCommand,
+    payload: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<DeviceReplyMessage>;
+  /** Called for every status report (retained ones included, so a restart catches up). */
+  onStatus(handler: StatusHandler): void;
+  /** Throws when the broker is not reachable (health). */
+  ping(): Promise<void>;
+}
+
+export const noAnswer = (cause?: unknown) =>
+  new AppError('service_unavailable', DEVICE_MESSAGES.noAnswer, { cause });

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type DeviceCommand,
+  type DeviceCommandMessage,
+  type DeviceReplyMessage,
+  DeviceReplyMessageSchema,
+  DeviceStatusMessageSchema,
+  mqttTopics,
+} from '@flashbooth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+import { AppError } from '../../errors.js';
+import { type DeviceLink, noAnswer, type StatusHandler } from './device-link.js';
+import type { EmbeddedBroker } from './embedded-broker.js';
+import { SERVER_CLIENT_ID_PREFIX } from './mqtt-access.js';
+
+export interface MqttDeviceLinkOptions {
+  /** An external broker's URL; ignored when `broker` is given. */
+  url?: string | undefined;
+  /** The embedded broker, started before and stopped after the client. */
+  broker?: EmbeddedBroker;
+  username?: string | undefined;
+  password?: string | undefined;
+  /** Names this instance's reply topic; several instances share one broker. */
+  instanceId?: string;
+  log: FastifyBaseLogger;
+  /** How long start() waits for the first connection (external brokers keep retrying after). */
+  connectTimeoutMs?: number;
+}
+
+interface Pending {
+  resolve: (reply: DeviceReplyMessage) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+const STATUS_TOPIC = /^flashbooth\/devices\/([^/]+)\/status$/;
+
+/** The MQTT implementation of DeviceLink: the same code for the embedded and external brokers. */
+export class MqttDeviceLink implements DeviceLink {
+  readonly kind: 'embedded' | 'external';
+  readonly instanceId: string;
+  private client: MqttClient | undefined;
+  private readonly pending = new Map<string, Pending>();
+  private readonly handlers: StatusHandler[] = [];
+  private stopped = false;
+  private subscribed = false;
+
+  constructor(private readonly options: MqttDeviceLinkOptions) {
+    this.kind = options.broker ? 'embedded' : 'external';
+    this.instanceId = options.instanceId ?? randomUUID().replace(/-/g, '');
+  }
+
+  get replyTopic(): string {
+    return mqttTopics.replies(this.instanceId);
+  }
+
+  /** The broker URL the server's client uses. */
+  get url(): string {
+    if (this.options.broker) return this.options.broker.url;
+    if (!this.options.url) throw new Error('MQTT_URL is not set');
+    return this.options.url;
+  }
+
+  onStatus(handler: StatusHandler): void {
+    this.handlers.push(handler);
+  }
+
+  async start(): Promise<void> {
+    const { broker, log } = this.options;
+    if (broker) await broker.start();
+    const client = mqtt.connect(this.url, {
+      clientId: `${SERVER_CLIENT_ID_PREFIX}-${this.instanceId}`,
+      ...(this.options.username ? { username: this.options.username } : {}),
+      ...(this.options.password ? { password: this.options.password } : {}),
+      clean: true,
+      resubscribe: false,
+      reconnectPeriod: 1000,
+      connectTimeout: 5000,
+    });
+    this.client = client;
+    const ready = new Promise<void>((resolve, reject) => {
+      client.on('connect', () => {
+        this.subscribed = false;
+        client.subscribe(
+          [mqttTopics.allStatuses, this.replyTopic],
+          { qos: 1 },
+          (error, granted) => {
+            const refused = granted?.find((grant) => grant.qos === 128);
+            if (error || refused) {
+              log.error({ err: error, refused }, 'MQTT subscription refused');
+              reject(error ?? new Error(`MQTT subscription refused: ${refused?.topic}`));
+              return;
+            }
+            this.subscribed = true;
+            log.info({ url: this.url, instanceId: this.instanceId }, 'device link connected');
+            resolve();
+          },
+        );
+      });
+    });
+    client.on('message', (topic, payload) => this.receive(topic, payload));
+    client.on('error', (error) => log.warn({ err: error }, 'MQTT client error'));
+    client.on('offline', () => log.warn({ url: this.url }, 'MQTT broker unreachable, retrying'));
+
+    const timeoutMs = this.options.connectTimeoutMs ?? 5000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([ready, timeout]);
+      if (outcome === 'timeout') {
+        // The embedded broker is in this process: not reaching it is a real failure. An external
+        // broker may come later; the client keeps retrying and the health check says so.
+        if (broker) throw new Error(`cannot connect to the embedded MQTT broker at ${this.url}`);
+        log.warn(
+          { url: this.url },
+          'MQTT broker not reachable yet; devices are offline until it is',
+        );
+      }
+    } catch (error) {
+      await this.stop();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(noAnswer(new Error('the device link stopped')));
+      this.pending.delete(id);
+    }
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.endAsync(true);
+    await this.options.broker?.stop();
+  }
+
+  async ping(): Promise<void> {
+    if (!this.client?.connected || !this.subscribed) {
+      throw new Error(`MQTT broker ${this.url} is not connected`);
+    }
+  }
+
+  request(
+    thingName: string,
+    command: DeviceCommand,
+    payload: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<DeviceReplyMessage> {
+    const client = this.client;
+    if (!client || this.stopped) return Promise.reject(noAnswer());
+    const id = randomUUID();
+    return new Promise<DeviceReplyMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(noAnswer(new Error(`${command} to ${thingName} timed out after ${timeoutMs} ms`)));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      const message: DeviceCommandMessage = {
+        id,
+        command,
+        payload,
+        reply_to: this.replyTopic,
+        expires_at: new Date(Date.now() + timeoutMs).toISOString(),
+      };
+      client.publish(
+        mqttTopics.commands(thingName),
+        JSON.stringify(message),
+        { qos: 1 },
+        (error) => {
+          if (!error) return;
+          const pending = this.pending.get(id);
+          if (!pending) return;
+          clearTimeout(pending.timer);
+          this.pending.delete(id);
+          pending.reject(noAnswer(error));
+        },
+      );
+    });
+  }
+
+  private receive(topic: string, payload: Buffer): void {
+    const { log } = this.options;
+    if (topic === this.replyTopic) {
+      const reply = DeviceReplyMessageSchema.safeParse(parseJson(payload));
+      if (!reply.success) {
+        log.warn({ topic }, 'ignoring a malformed device reply');
+        return;
+      }
+      const pending = this.pending.get(reply.data.id);
+      if (!pending) return; // too late, or another request's duplicate
+      clearTimeout(pending.timer);
+      this.pending.delete(reply.data.id);
+      if (reply.data.error) pending.reject(new AppError('unprocessable', reply.data.error));
+      else pending.resolve(reply.data);
+      return;
+    }
+    const match = STATUS_TOPIC.exec(topic);
+    if (!match) return;
+    if (payload.length === 0) return; // a cleared retained message
+    const status = DeviceStatusMessageSchema.safeParse(parseJson(payload));
+    if (!status.success) {
+      log.warn({ topic }, 'ignoring a malformed device status');
+      return;
+    }
+    const thingName = match[1]!;
+    for (const handler of this.handlers) {
+      Promise.resolve()
+        .then(() => handler(thingName, status.data))
+        .catch((error: unknown) =>
+          log.error({ err: error, thingName }, 'device status handler failed'),
+        );
+    }
+  }
+}
+
+function parseJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

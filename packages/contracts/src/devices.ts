@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { TimestampSchema } from './common.js';
+import {
+  DEVICE_MESSAGES,
+  DEVICE_PRICE_MAX_RUPEES,
+  PRINTS_LEFT_MAX,
+  PRINTS_LEFT_MIN,
+} from './rules.js';
+
+/** The staff API's Device (staff spec section 3). */
+export const DeviceSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  org_id: z.number().int().nullable(),
+  org_name: z.string().nullable(),
+  /** The serial; also the booth's MQTT user name. */
+  thing_name: z.string(),
+  status: z.string(),
+  software_channel_id: z.number().int().nullable(),
+  software_channel_name: z.string().nullable(),
+  software_version: z.string().nullable(),
+  price_rupees: z.number(),
+  prints_left: z.number().int(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+  pinged_at: TimestampSchema.nullable(),
+});
+export type Device = z.infer<typeof DeviceSchema>;
+
+/** POST devices: the new device and its broker secret, which is shown this once only. */
+export const RegisteredDeviceSchema = DeviceSchema.extend({ secret: z.string() });
+export type RegisteredDevice = z.infer<typeof RegisteredDeviceSchema>;
+
+/** POST devices: no body (the spec), or an optional name. */
+export const RegisterDeviceSchema = z
+  .object({ name: z.string().trim().min(1, DEVICE_MESSAGES.nameEmpty).max(100).optional() })
+  .strict()
+  .nullish();
+
+/** The visitor API's Device (visitor spec section 3). */
+export const VisitorDeviceSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  org_name: z.string().nullable(),
+  price_rupees: z.number(),
+  status: z.string(),
+});
+export type VisitorDevice = z.infer<typeof VisitorDeviceSchema>;
+
+export const DevicePingResultSchema = z.object({ status: z.string() });
+
+const PATCH_FIELDS = ['name', 'software_channel_id', 'prints_left', 'price_rupees'] as const;
+
+/** PATCH devices/{id}: exactly one of the four fields, each with the spec's message. */
+export const DevicePatchSchema = z
+  .object({
+    name: z
+      .string({ error: DEVICE_MESSAGES.nameEmpty })
+      .trim()
+      .min(1, DEVICE_MESSAGES.nameEmpty)
+      .max(100, 'Device name must be at most 100 characters.')
+      .optional(),
+    software_channel_id: z
+      .number({ error: 'Software channel must be a channel id or null.' })
+      .int()
+      .positive()
+      .nullable()
+      .optional(),
+    prints_left: z
+      .number({ error: DEVICE_MESSAGES.printsLeft })
+      .int(DEVICE_MESSAGES.printsLeft)
+      .min(PRINTS_LEFT_MIN, DEVICE_MESSAGES.printsLeft)
+      .max(PRINTS_LEFT_MAX, DEVICE_MESSAGES.printsLeft)
+      .optional(),
+    price_rupees: z
+      .number({ error: DEVICE_MESSAGES.price })
+      .min(0, DEVICE_MESSAGES.price)
+      .max(DEVICE_PRICE_MAX_RUPEES, DEVICE_MESSAGES.price)
+      .transform((rupees) => Math.round(rupees * 100) / 100)
+      .optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const given = PATCH_FIELDS.filter((field) => body[field] !== undefined);
+    if (given.length === 0) ctx.addIssue({ code: 'custom', message: DEVICE_MESSAGES.noChanges });
+    if (given.length > 1) ctx.addIssue({ code: 'custom', message: DEVICE_MESSAGES.oneChange });
+  });
+export type DevicePatch = z.infer<typeof DevicePatchSchema>;
+
+const ORG_ID_INVALID = 'Organization ID must be a positive whole number.';
+
+/** PATCH devices/{id}/link: the id may come as a number or as the dialog's (trimmed) text. */
+export const DeviceLinkSchema = z.object({
+  org_id: z.preprocess(
+    (value) => {
+      if (typeof value !== 'string') return value;
+      const trimmed = value.trim();
+      return trimmed === '' ? undefined : Number(trimmed);
+    },
+    z
+      .number({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null
+            ? DEVICE_MESSAGES.orgIdRequired
+            : ORG_ID_INVALID,
+      })
+      .int(ORG_ID_INVALID)
+      .positive(ORG_ID_INVALID),
+  ),
+});
+
+export const DeviceErrorSchema = z.object({
+  id: z.number().int(),
+  created_at: TimestampSchema,
+  error_message: z.string(),
+});
+export type DeviceError = z.infer<typeof DeviceErrorSchema>;
+
+// ---- The MQTT protocol between the server and a booth (DESIGN.md "devices"). ----
+
+export const DEVICE_COMMANDS = ['ping', 'capture', 'update'] as const;
+export type DeviceCommand = (typeof DEVICE_COMMANDS)[number];
+
+export const mqttTopics = {
+  /** Retained; the booth publishes it, and its last will sets status offline. */
+  status: (thingName: string) => `flashbooth/devices/${thingName}/status`,
+  /** Server → booth commands; only that booth may subscribe. */
+  commands: (thingName: string) => `flashbooth/devices/${thingName}/commands`,
+  /** Replies to one server instance (the command's reply_to). */
+  replies: (instanceId: string) => `flashbooth/server/${instanceId}/replies`,
+  allStatuses: 'flashbooth/devices/+/status',
+} as const;
+
+/** flashbooth/devices/{thing}/status */
+export const DeviceStatusMessageSchema = z.object({
+  status: z.string().min(1).max(50),
+  software_version: z.string().max(100).nullish(),
+  prints_left: z.number().int().min(0).max(100_000).nullish(),
+  /** UTC, when the booth reported it. */
+  at: z.string().optional(),
+});
+export type DeviceStatusMessage = z.infer<typeof DeviceStatusMessageSchema>;
+
+/** flashbooth/devices/{thing}/commands */
+export const DeviceCommandMessageSchema = z.object({
+  /** Correlation id, echoed by the reply. */
+  id: z.string().min(1).max(100),
+  command: z.enum(DEVICE_COMMANDS),
+  payload: z.record(z.string(), z.unknown()).default({}),
+  /** The topic to publish the reply to. */
+  reply_to: z.string(),
+  /** UTC ISO-8601: the server has given up after this; a booth ignores a command it gets later. */
+  expires_at: z.string().optional(),
+});
+export type DeviceCommandMessage = z.infer<typeof DeviceCommandMessageSchema>;
+
+/**
+ * A reply on reply_to: the command's id plus the command's own result fields
+ * (ping: status, software_version, prints_left); `error` when the booth refuses.
+ */
+export const DeviceReplyMessageSchema = z.looseObject({
+  id: z.string().min(1).max(100),
+  status: z.string().max(50).optional(),
+  software_version: z.string().max(100).nullish(),
+  prints_left: z.number().int().min(0).max(100_000).nullish(),
+  error: z.string().max(1000).optional(),
+});
+export type DeviceReplyMessage = z.infer<typeof DeviceReplyMessageSchema>;
