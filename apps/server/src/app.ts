@@ -33,6 +33,10 @@ import { createStorage } from './modules/storage/create-storage.js';
 import { LocalStorage } from './modules/storage/local-storage.js';
 import type { ObjectStorage } from './modules/storage/storage.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
+import { TemplatesRepository } from './modules/templates/templates.repository.js';
+import { templatesRoutes } from './modules/templates/templates.routes.js';
+import { TemplatesService } from './modules/templates/templates.service.js';
+import { visitorTemplatesRoutes } from './modules/templates/templates.visitor.routes.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -160,6 +164,14 @@ export async function buildApp(
     commandTimeoutMs: config.devices.commandTimeoutMs,
     now,
   });
+  const templatesService = new TemplatesService({
+    templates: new TemplatesRepository(database.db),
+    users: usersService,
+    storage,
+    devices: devicesRepository,
+    now,
+    log: app.log,
+  });
   deviceLink.onStatus((thingName, report) => devicesService.recordStatus(thingName, report));
   await deviceLink.start();
   app.addHook('onClose', () => deviceLink.stop());
@@ -188,6 +200,10 @@ export async function buildApp(
         });
         await scope.register(usersRoutes, { pool, users: usersService, authenticate });
         await scope.register(devicesRoutes, { pool, devices: devicesService, authenticate });
+        await scope.register(pool === 'enterprise' ? templatesRoutes : visitorTemplatesRoutes, {
+          templates: templatesService,
+          authenticate,
+        });
       },
       { prefix: `/api/${pool}` },
     );

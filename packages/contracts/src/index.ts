@@ -4,3 +4,4 @@ export * from './users.js';
 export * from './auth.js';
 export * from './rules.js';
 export * from './devices.js';
+export * from './templates.js';

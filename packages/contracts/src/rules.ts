@@ -125,3 +125,53 @@ export function isDeviceFree(status: string): boolean {
   const value = status.toLowerCase();
   return value === 'idle' || value === 'ready';
 }
+
+/** Templates (staff spec sections 5 and 9; visitor spec section 9). */
+export const TEMPLATE_ORIENTATIONS = ['portrait', 'landscape'] as const;
+export type TemplateOrientation = (typeof TEMPLATE_ORIENTATIONS)[number];
+/** Staff template list page size. */
+export const TEMPLATES_PAGE_SIZE = 10;
+/** Templates per page on the visitor's booth template selection (cursor paging). */
+export const BOOTH_TEMPLATES_PAGE_SIZE = 9;
+export const BOOTH_TEMPLATES_MAX_LIMIT = 50;
+/** Sample and foreground images: PNG or JPEG, at most 20 MB. */
+export const TEMPLATE_IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png'] as const;
+export const TEMPLATE_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
+
+export const TEMPLATE_MESSAGES = {
+  nameRequired: 'Template name is required.',
+  nameEmpty: 'Template name cannot be empty.',
+  sampleType: 'Please select an image file for the sample.',
+  foregroundType: 'Please select an image file for the foreground.',
+  orgIdRequired: 'Organization ID is required.',
+  noOrgSelected: 'No organization selected for removal.',
+  notFound: 'Template not found.',
+  imageNotFound: 'Image slot not found.',
+  orgNotFound: 'Organization not found.',
+  notAssociated: 'This template is not associated with that organization.',
+  noChanges: 'No changes to save.',
+  updated: 'Template updated successfully!',
+  deleted: 'Template deleted successfully.',
+  sampleUploaded: 'Sample image uploaded successfully!',
+  foregroundUploaded: 'Foreground image uploaded successfully!',
+  empty: 'No templates found. Try creating one!',
+  noOrgs:
+    'This template is not currently associated with any organizations. Use the "+Add Organization" button to associate it.',
+} as const;
+
+/** A new image slot in the template editor: 1080×720, no filter, placed by how many exist. */
+export function newTemplateSlot(existingSlots: number): {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  filter: string;
+} {
+  const positions = [
+    { x: 61, y: 555 },
+    { x: 61, y: 1440 },
+    { x: 61, y: 2325 },
+  ];
+  const { x, y } = positions[existingSlots] ?? { x: 0, y: 0 };
+  return { x, y, w: 1080, h: 720, filter: 'none' };
+}

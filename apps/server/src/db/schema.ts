@@ -2,6 +2,7 @@ import {
   bigserial,
   boolean,
   date,
+  doublePrecision,
   integer,
   pgTable,
   primaryKey,
@@ -122,3 +123,46 @@ export const deviceErrors = pgTable('device_errors', {
   errorMessage: text('error_message').notNull(),
   createdAt: createdAt(),
 });
+
+export const templates = pgTable('templates', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  orientation: text('orientation', { enum: ['portrait', 'landscape'] })
+    .notNull()
+    .default('portrait'),
+  isCut: boolean('is_cut').notNull().default(false),
+  isDuplicated: boolean('is_duplicated').notNull().default(false),
+  sampleKey: text('sample_key'),
+  foregroundKey: text('foreground_key'),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type TemplateRow = typeof templates.$inferSelect;
+
+export const templateImages = pgTable('template_images', {
+  id: serial('id').primaryKey(),
+  templateId: integer('template_id')
+    .notNull()
+    .references(() => templates.id, { onDelete: 'cascade' }),
+  x: doublePrecision('x').notNull(),
+  y: doublePrecision('y').notNull(),
+  w: doublePrecision('w').notNull(),
+  h: doublePrecision('h').notNull(),
+  filter: text('filter').notNull().default('none'),
+  createdAt: createdAt(),
+});
+export type TemplateImageRow = typeof templateImages.$inferSelect;
+
+export const templateOrganizations = pgTable(
+  'template_organizations',
+  {
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.templateId, table.orgId] })],
+);

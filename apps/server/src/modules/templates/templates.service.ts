@@ -1,0 +1,391 @@
+import {
+  DEVICE_MESSAGES,
+  type Template,
+  TEMPLATE_IMAGE_MAX_BYTES,
+  TEMPLATE_MESSAGES,
+  type TemplateCreate,
+  type TemplateImage,
+  type TemplateImageCreate,
+  type TemplateImagePatch,
+  type TemplateImagePresignRequest,
+  type TemplateOrganization,
+  type TemplatePatch,
+  type VisitorTemplatePage,
+} from '@flashbooth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { TemplateImageRow, TemplateRow, UserRow } from '../../db/schema.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import type { AccessClaims } from '../auth/access-tokens.js';
+import type { DevicesRepository } from '../devices/devices.repository.js';
+import { extensionFor, newObjectKey, type ObjectStorage } from '../storage/storage.js';
+import type { UsersService } from '../users/users.service.js';
+import type {
+  OrganizationRow,
+  Page,
+  TemplateChanges,
+  TemplateImageKind,
+  TemplatesRepository,
+} from './templates.repository.js';
+
+export interface TemplatesServiceOptions {
+  templates: TemplatesRepository;
+  users: UsersService;
+  storage: ObjectStorage;
+  /** Only to find the organization of a visitor's booth. */
+  devices: Pick<DevicesRepository, 'findById'>;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+interface StaffCaller {
+  user: UserRow;
+  /** Super user or product admin. */
+  privileged: boolean;
+}
+
+/** Upload links for samples and foregrounds live 15 minutes; download links one hour. */
+export const TEMPLATE_UPLOAD_URL_SECONDS = 15 * 60;
+export const TEMPLATE_DOWNLOAD_URL_SECONDS = 3600;
+
+const KIND = {
+  sample: { folder: 'templates/samples', typeMessage: TEMPLATE_MESSAGES.sampleType },
+  foreground: { folder: 'templates/foregrounds', typeMessage: TEMPLATE_MESSAGES.foregroundType },
+} as const;
+
+/** Every key handed out for template `id`'s sample (or foreground): folder/id/uuid.jpg|png. */
+function issuedKeyPattern(kind: TemplateImageKind, id: number): RegExp {
+  return new RegExp(`^${KIND[kind].folder}/${id}/[0-9a-f-]{36}\\.(jpg|png)$`);
+}
+
+/** The file really is what its content type says (magic bytes), not just labelled so. */
+function looksLike(contentType: string, body: Buffer): boolean {
+  if (contentType === 'image/jpeg')
+    return body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
+  if (contentType === 'image/png') {
+    return body
+      .subarray(0, 8)
+      .equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  }
+  return false;
+}
+
+const templateNotFound = () => notFound(TEMPLATE_MESSAGES.notFound);
+const orgNotFound = () => notFound(TEMPLATE_MESSAGES.orgNotFound);
+const onlyAdmins = () => forbidden('Only super users and Flashbooth admins can change templates.');
+
+/** The visitor cursor: the last id, base64url-encoded (opaque to clients). */
+export function encodeCursor(id: number): string {
+  return Buffer.from(String(id)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = /^[1-9]\d{0,9}$/.test(text) ? Number(text) : NaN;
+  if (!(id <= 2_147_483_647) || encodeCursor(id) !== cursor) {
+    throw new AppError('bad_request', 'Invalid last_evaluated_key.');
+  }
+  return id;
+}
+
+/**
+ * Templates and their permissions (staff spec section 6), enforced here: every signed-in staff
+ * member may read templates; only super users and product admins create, change, delete, upload
+ * and associate them. The organizations of a template are shown to the others only where they
+ * are members, and another organization's template list is "not found" for them.
+ */
+export class TemplatesService {
+  constructor(private readonly options: TemplatesServiceOptions) {}
+
+  private get repo() {
+    return this.options.templates;
+  }
+
+  private async staff(claims: AccessClaims): Promise<StaffCaller> {
+    const user = await this.options.users.caller(claims);
+    return { user, privileged: user.isSuperUser || user.isFlashboothAdmin };
+  }
+
+  private async privileged(claims: AccessClaims): Promise<void> {
+    if (!(await this.staff(claims)).privileged) throw onlyAdmins();
+  }
+
+  private async existing(id: number): Promise<TemplateRow> {
+    const row = await this.repo.findById(id);
+    if (!row) throw templateNotFound();
+    return row;
+  }
+
+  private downloadUrl(key: string | null): Promise<string | null> {
+    return key
+      ? this.options.storage.presignDownload(key, TEMPLATE_DOWNLOAD_URL_SECONDS)
+      : Promise.resolve(null);
+  }
+
+  private imageDto(row: TemplateImageRow): TemplateImage {
+    return { id: row.id, x: row.x, y: row.y, w: row.w, h: row.h, filter: row.filter };
+  }
+
+  private async toDtos(rows: TemplateRow[]): Promise<Template[]> {
+    const images = await this.repo.imagesOf(rows.map((row) => row.id));
+    return Promise.all(
+      rows.map(async (row) => ({
+        id: row.id,
+        name: row.name,
+        orientation: row.orientation,
+        is_cut: row.isCut,
+        is_duplicated: row.isDuplicated,
+        sample_s3_url: await this.downloadUrl(row.sampleKey),
+        foreground_s3_url: await this.downloadUrl(row.foregroundKey),
+        images: (images.get(row.id) ?? []).map((image) => this.imageDto(image)),
+      })),
+    );
+  }
+
+  private async toDto(row: TemplateRow): Promise<Template> {
+    const [dto] = await this.toDtos([row]);
+    return dto!;
+  }
+
+  private async organizationDto(row: OrganizationRow): Promise<TemplateOrganization> {
+    return { id: row.id, name: row.name, logo_s3_url: await this.downloadUrl(row.logoKey) };
+  }
+
+  // ---- templates ----
+
+  async create(claims: AccessClaims, body: TemplateCreate): Promise<Template> {
+    await this.privileged(claims);
+    return this.toDto(await this.repo.create(body));
+  }
+
+  async list(claims: AccessClaims, page: Page) {
+    await this.staff(claims);
+    const { rows, total } = await this.repo.list(page);
+    return { items: await this.toDtos(rows), total_count: total };
+  }
+
+  async get(claims: AccessClaims, id: number): Promise<Template> {
+    await this.staff(claims);
+    return this.toDto(await this.existing(id));
+  }
+
+  async patch(claims: AccessClaims, id: number, patch: TemplatePatch): Promise<Template> {
+    await this.privileged(claims);
+    const changes: TemplateChanges = {};
+    if (patch.name !== undefined) changes.name = patch.name;
+    if (patch.orientation !== undefined) changes.orientation = patch.orientation;
+    if (patch.is_cut !== undefined) changes.isCut = patch.is_cut;
+    if (patch.is_duplicated !== undefined) changes.isDuplicated = patch.is_duplicated;
+    const row = await this.repo.update(id, { ...changes, updatedAt: this.options.now() });
+    if (!row) throw templateNotFound();
+    return this.toDto(row);
+  }
+
+  /** Deletes the template, then its stored sample and foreground (a failure there is logged). */
+  async remove(claims: AccessClaims, id: number): Promise<void> {
+    await this.privileged(claims);
+    const row = await this.repo.delete(id);
+    if (!row) throw templateNotFound();
+    for (const key of [row.sampleKey, row.foregroundKey]) {
+      if (key) await this.deleteObject(key, id);
+    }
+  }
+
+  private async deleteObject(key: string, templateId: number): Promise<void> {
+    try {
+      await this.options.storage.delete(key);
+    } catch (error) {
+      this.options.log.error(
+        { err: error, key, templateId },
+        'could not delete a template object; it is orphaned in the store',
+      );
+    }
+  }
+
+  // ---- image slots ----
+
+  async images(claims: AccessClaims, id: number): Promise<{ items: TemplateImage[] }> {
+    await this.staff(claims);
+    await this.existing(id);
+    const images = await this.repo.imagesOf([id]);
+    return { items: (images.get(id) ?? []).map((row) => this.imageDto(row)) };
+  }
+
+  async addImage(claims: AccessClaims, id: number, body: TemplateImageCreate) {
+    await this.privileged(claims);
+    await this.existing(id);
+    const row = await this.repo.addImage(id, body);
+    await this.repo.touch(id, this.options.now());
+    return this.imageDto(row);
+  }
+
+  async patchImage(
+    claims: AccessClaims,
+    id: number,
+    imageId: number,
+    patch: TemplateImagePatch,
+  ): Promise<TemplateImage> {
+    await this.privileged(claims);
+    await this.existing(id);
+    const changes = Object.fromEntries(
+      Object.entries(patch).filter(([, value]) => value !== undefined),
+    );
+    const row = await this.repo.updateImage(id, imageId, changes);
+    if (!row) throw notFound(TEMPLATE_MESSAGES.imageNotFound);
+    await this.repo.touch(id, this.options.now());
+    return this.imageDto(row);
+  }
+
+  async removeImage(claims: AccessClaims, id: number, imageId: number): Promise<void> {
+    await this.privileged(claims);
+    await this.existing(id);
+    if (!(await this.repo.deleteImage(id, imageId))) {
+      throw notFound(TEMPLATE_MESSAGES.imageNotFound);
+    }
+    await this.repo.touch(id, this.options.now());
+  }
+
+  // ---- organizations ----
+
+  /** Associates (idempotently); `created` is false when it already was associated. */
+  async associate(
+    claims: AccessClaims,
+    id: number,
+    orgId: number,
+  ): Promise<{ created: boolean; organization: TemplateOrganization }> {
+    await this.privileged(claims);
+    await this.existing(id);
+    const organization = await this.repo.findOrganization(orgId);
+    if (!organization) throw orgNotFound();
+    const created = await this.repo.associate(id, orgId);
+    return { created, organization: await this.organizationDto(organization) };
+  }
+
+  async dissociate(claims: AccessClaims, id: number, orgId: number): Promise<void> {
+    await this.privileged(claims);
+    await this.existing(id);
+    if (!(await this.repo.dissociate(id, orgId))) throw notFound(TEMPLATE_MESSAGES.notAssociated);
+  }
+
+  async organizations(claims: AccessClaims, id: number) {
+    const caller = await this.staff(claims);
+    await this.existing(id);
+    const rows = await this.repo.organizationsOf(
+      id,
+      caller.privileged ? undefined : caller.user.id,
+    );
+    return { items: await Promise.all(rows.map((row) => this.organizationDto(row))) };
+  }
+
+  async templatesOfOrganization(claims: AccessClaims, orgId: number) {
+    const caller = await this.staff(claims);
+    if (!(await this.repo.findOrganization(orgId))) throw orgNotFound();
+    if (!caller.privileged && !(await this.repo.roleIn(caller.user.id, orgId))) {
+      throw orgNotFound();
+    }
+    return { items: await this.toDtos(await this.repo.templatesOfOrganization(orgId)) };
+  }
+
+  // ---- sample and foreground uploads ----
+
+  /** A presigned PUT (15 min, 20 MB) to a fresh random key under this template's folder. */
+  async presignUpload(
+    claims: AccessClaims,
+    id: number,
+    kind: TemplateImageKind,
+    request: TemplateImagePresignRequest,
+  ): Promise<{ key: string; uploadUrl: string }> {
+    await this.privileged(claims);
+    await this.existing(id);
+    const key = newObjectKey(`${KIND[kind].folder}/${id}`, extensionFor(request.contentType));
+    const presigned = await this.options.storage.presignUpload(
+      key,
+      request.contentType,
+      TEMPLATE_UPLOAD_URL_SECONDS,
+      TEMPLATE_IMAGE_MAX_BYTES,
+    );
+    return { key, uploadUrl: presigned.url };
+  }
+
+  /**
+   * Accepts an uploaded sample or foreground: only a key handed out for this template, only
+   * when the object exists, is at most 20 MB and really is a JPEG or PNG. The previous object
+   * is deleted once the template points at the new one.
+   */
+  async confirmUpload(
+    claims: AccessClaims,
+    id: number,
+    kind: TemplateImageKind,
+    key: string,
+  ): Promise<Template> {
+    await this.privileged(claims);
+    await this.existing(id);
+    if (!issuedKeyPattern(kind, id).test(key)) {
+      throw new AppError('bad_request', `This ${kind} upload does not belong to this template.`);
+    }
+    const { storage } = this.options;
+    const info = await storage.head(key);
+    if (!info) {
+      throw new AppError('bad_request', `The ${kind} image has not been uploaded yet.`);
+    }
+    if (info.size > TEMPLATE_IMAGE_MAX_BYTES) {
+      await storage.delete(key);
+      throw new AppError('payload_too_large', `The ${kind} image must be at most 20 MB.`);
+    }
+    const object = await storage.get(key);
+    if (
+      !object ||
+      !looksLike(info.contentType, object.body) ||
+      !key.endsWith(`.${extensionFor(info.contentType)}`)
+    ) {
+      await storage.delete(key);
+      throw new AppError('bad_request', KIND[kind].typeMessage);
+    }
+    const replaced = await this.repo.replaceKey(id, kind, key, this.options.now());
+    if (!replaced) {
+      await storage.delete(key);
+      throw templateNotFound();
+    }
+    if (replaced.previous && replaced.previous !== key) {
+      await this.deleteObject(replaced.previous, id);
+    }
+    return this.toDto(await this.existing(id));
+  }
+
+  // ---- visitors ----
+
+  /**
+   * A booth's templates for a visitor: those associated with the booth's organization, in id
+   * order, `limit` at a time after the cursor. A booth that is unknown or not linked to an
+   * organization is "not found".
+   */
+  async forDevice(
+    claims: AccessClaims,
+    deviceId: number,
+    query: { search?: string | undefined; limit: number; last_evaluated_key?: string | undefined },
+  ): Promise<VisitorTemplatePage> {
+    await this.options.users.caller(claims);
+    const afterId = query.last_evaluated_key ? decodeCursor(query.last_evaluated_key) : undefined;
+    const device = await this.options.devices.findById(deviceId);
+    if (!device || device.orgId === null) throw notFound(DEVICE_MESSAGES.notFound);
+    const rows = await this.repo.templatesOfOrganization(device.orgId, {
+      search: query.search || undefined,
+      afterId,
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const more = rows.length > query.limit;
+    return {
+      items: await Promise.all(
+        page.map(async (row) => ({
+          id: row.id,
+          name: row.name,
+          orientation: row.orientation,
+          sample_s3_url: await this.downloadUrl(row.sampleKey),
+          is_cut: row.isCut,
+          is_duplicated: row.isDuplicated,
+        })),
+      ),
+      last_evaluated_key: more ? encodeCursor(page[page.length - 1]!.id) : null,
+    };
+  }
+}

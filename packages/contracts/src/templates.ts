@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { DeviceLinkSchema } from './devices.js';
+import {
+  BOOTH_TEMPLATES_MAX_LIMIT,
+  BOOTH_TEMPLATES_PAGE_SIZE,
+  TEMPLATE_IMAGE_CONTENT_TYPES,
+  TEMPLATE_MESSAGES,
+  TEMPLATE_ORIENTATIONS,
+} from './rules.js';
+
+export const TemplateOrientationSchema = z.enum(TEMPLATE_ORIENTATIONS, {
+  error: 'Orientation must be portrait or landscape.',
+});
+
+/** Template image slot (staff spec section 3); listed by id. */
+export const TemplateImageSchema = z.object({
+  id: z.number().int(),
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  filter: z.string(),
+});
+export type TemplateImage = z.infer<typeof TemplateImageSchema>;
+
+/** The staff API's Template: presigned download URLs (1 h) or null when nothing is uploaded. */
+export const TemplateSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  orientation: TemplateOrientationSchema,
+  is_cut: z.boolean(),
+  is_duplicated: z.boolean(),
+  sample_s3_url: z.string().nullable(),
+  foreground_s3_url: z.string().nullable(),
+  images: z.array(TemplateImageSchema),
+});
+export type Template = z.infer<typeof TemplateSchema>;
+
+const NAME_MAX = 100;
+const nameTooLong = `Template name must be at most ${NAME_MAX} characters.`;
+
+/** POST templates. */
+export const TemplateCreateSchema = z.object({
+  name: z
+    .string({ error: TEMPLATE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, TEMPLATE_MESSAGES.nameRequired)
+    .max(NAME_MAX, nameTooLong),
+  orientation: TemplateOrientationSchema.default('portrait'),
+});
+export type TemplateCreate = z.infer<typeof TemplateCreateSchema>;
+
+const TEMPLATE_PATCH_FIELDS = ['name', 'orientation', 'is_cut', 'is_duplicated'] as const;
+
+/** PATCH templates/{id}: any of the four fields, at least one. */
+export const TemplatePatchSchema = z
+  .object({
+    name: z
+      .string({ error: TEMPLATE_MESSAGES.nameEmpty })
+      .trim()
+      .min(1, TEMPLATE_MESSAGES.nameEmpty)
+      .max(NAME_MAX, nameTooLong)
+      .optional(),
+    orientation: TemplateOrientationSchema.optional(),
+    is_cut: z.boolean({ error: 'is_cut must be true or false.' }).optional(),
+    is_duplicated: z.boolean({ error: 'is_duplicated must be true or false.' }).optional(),
+  })
+  .strict()
+  .refine((body) => TEMPLATE_PATCH_FIELDS.some((field) => body[field] !== undefined), {
+    message: TEMPLATE_MESSAGES.noChanges,
+  });
+export type TemplatePatch = z.infer<typeof TemplatePatchSchema>;
+
+/** Slot coordinates are canvas pixels; a generous ceiling keeps nonsense out. */
+const COORDINATE_MAX = 100_000;
+const position = (field: string) =>
+  z
+    .number({ error: `${field} must be a number.` })
+    .min(0, `${field} must be 0 or more.`)
+    .max(COORDINATE_MAX, `${field} must be at most ${COORDINATE_MAX}.`);
+const size = (field: string) =>
+  z
+    .number({ error: `${field} must be a number.` })
+    .positive(`${field} must be more than 0.`)
+    .max(COORDINATE_MAX, `${field} must be at most ${COORDINATE_MAX}.`);
+const filter = z
+  .string({ error: 'Filter must be text.' })
+  .trim()
+  .min(1, 'Filter cannot be empty.')
+  .max(50, 'Filter must be at most 50 characters.');
+
+/** POST templates/{id}/images. */
+export const TemplateImageCreateSchema = z
+  .object({
+    x: position('x'),
+    y: position('y'),
+    w: size('w'),
+    h: size('h'),
+    filter: filter.default('none'),
+  })
+  .strict();
+export type TemplateImageCreate = z.infer<typeof TemplateImageCreateSchema>;
+
+const IMAGE_PATCH_FIELDS = ['x', 'y', 'w', 'h', 'filter'] as const;
+
+/** PATCH templates/{id}/images/{imageId}: any of the five fields, at least one. */
+export const TemplateImagePatchSchema = z
+  .object({
+    x: position('x').optional(),
+    y: position('y').optional(),
+    w: size('w').optional(),
+    h: size('h').optional(),
+    filter: filter.optional(),
+  })
+  .strict()
+  .refine((body) => IMAGE_PATCH_FIELDS.some((field) => body[field] !== undefined), {
+    message: TEMPLATE_MESSAGES.noChanges,
+  });
+export type TemplateImagePatch = z.infer<typeof TemplateImagePatchSchema>;
+
+export const TemplateImageParamsSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  imageId: z.coerce.number().int().positive(),
+});
+
+/** POST templates/{id}/orgs: the id as a number or the dialog's trimmed text. */
+export const TemplateOrgLinkSchema = DeviceLinkSchema;
+
+export const TemplateOrgParamsSchema = z.object({
+  id: z.coerce.number().int().positive(),
+  orgId: z.coerce.number().int().positive(),
+});
+
+export const OrgIdParamSchema = z.object({ orgId: z.coerce.number().int().positive() });
+
+/** Organization as listed for a template (staff spec section 3). */
+export const TemplateOrganizationSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  logo_s3_url: z.string().nullable(),
+});
+export type TemplateOrganization = z.infer<typeof TemplateOrganizationSchema>;
+
+export function itemsOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item) });
+}
+
+/** The body of a sample or foreground presign request; a non-image type gets `message`. */
+function presignRequest(message: string) {
+  return z.object({
+    filename: z.string().max(255).optional(),
+    contentType: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+      z.enum(TEMPLATE_IMAGE_CONTENT_TYPES, { error: message }),
+    ),
+  });
+}
+export const SamplePresignRequestSchema = presignRequest(TEMPLATE_MESSAGES.sampleType);
+export const ForegroundPresignRequestSchema = presignRequest(TEMPLATE_MESSAGES.foregroundType);
+export type TemplateImagePresignRequest = z.infer<typeof SamplePresignRequestSchema>;
+
+export const SamplePresignSchema = z.object({ sample_key: z.string(), upload_url: z.string() });
+export const ForegroundPresignSchema = z.object({
+  foreground_key: z.string(),
+  upload_url: z.string(),
+});
+export const SampleConfirmSchema = z.object({
+  sample_key: z.string({ error: 'sample_key is required.' }).min(1).max(512),
+});
+export const ForegroundConfirmSchema = z.object({
+  foreground_key: z.string({ error: 'foreground_key is required.' }).min(1).max(512),
+});
+
+/** The visitor's Template (visitor spec section 3). */
+export const VisitorTemplateSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  orientation: TemplateOrientationSchema,
+  sample_s3_url: z.string().nullable(),
+  is_cut: z.boolean(),
+  is_duplicated: z.boolean(),
+});
+export type VisitorTemplate = z.infer<typeof VisitorTemplateSchema>;
+
+/** GET devices/{id}/templates (regular API): cursor paging; empty values count as absent. */
+export const VisitorTemplatesQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, `limit must be 1 to ${BOOTH_TEMPLATES_MAX_LIMIT}.`)
+    .max(BOOTH_TEMPLATES_MAX_LIMIT, `limit must be 1 to ${BOOTH_TEMPLATES_MAX_LIMIT}.`)
+    .default(BOOTH_TEMPLATES_PAGE_SIZE),
+  last_evaluated_key: z.string().trim().max(100).optional(),
+});
+
+export const VisitorTemplatePageSchema = z.object({
+  items: z.array(VisitorTemplateSchema),
+  /** Opaque; pass it back to get the next page; null when there are no more. */
+  last_evaluated_key: z.string().nullable(),
+});
+export type VisitorTemplatePage = z.infer<typeof VisitorTemplatePageSchema>;
