@@ -9,6 +9,9 @@ const lazyRoute =
   (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
   async () => ({ Component: (await load()).default });
 
+/** The booth's full address and its QR short link open the same screen. */
+const boothRoute = lazyRoute(() => import('./routes/regular/booth'));
+
 export const routes: RouteObject[] = [
   {
     element: <RouteGuard />,
@@ -26,6 +29,8 @@ export const routes: RouteObject[] = [
           { path: 'privacy-policy', lazy: lazyRoute(() => import('./routes/legal-privacy')) },
           { path: 'regular/login', lazy: lazyRoute(() => import('./routes/regular/login')) },
           { path: 'regular/profile', lazy: lazyRoute(() => import('./routes/regular/profile')) },
+          { path: 'regular/photobooths/:deviceId', lazy: boothRoute },
+          { path: 'b/:deviceId', lazy: boothRoute },
           { path: 'enterprise/login', lazy: lazyRoute(() => import('./routes/enterprise/login')) },
           {
             path: 'enterprise/profile',

@@ -1,0 +1,40 @@
+import type { VisitorTemplatePage } from '@flashbooth/contracts';
+import { BOOTH_TEMPLATES_PAGE_SIZE } from '@flashbooth/contracts/rules';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { BOOTH_MESSAGES } from '../booth-model';
+
+export const deviceTemplatesQueryKey = (deviceId: number, search: string) =>
+  ['devices', 'visitor', deviceId, 'templates', search] as const;
+
+/**
+ * GET devices/{id}/templates (regular API): one page of the booth's templates. Paging is by
+ * cursor: pass the previous page's last_evaluated_key back; null means there are no more.
+ */
+export function getDeviceTemplates(
+  deviceId: number,
+  params: { search: string; lastEvaluatedKey: string | null },
+  signal?: AbortSignal,
+): Promise<VisitorTemplatePage> {
+  return apiRequest<VisitorTemplatePage>('regular', `devices/${deviceId}/templates`, {
+    query: {
+      search: params.search,
+      limit: BOOTH_TEMPLATES_PAGE_SIZE,
+      last_evaluated_key: params.lastEvaluatedKey,
+    },
+    fallbackMessage: BOOTH_MESSAGES.templatesFailed,
+    signal,
+  });
+}
+
+/** A new search is a new key, so the list starts again from the first page. */
+export function useDeviceTemplates(deviceId: number | null, search: string, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: deviceTemplatesQueryKey(deviceId ?? 0, search),
+    queryFn: ({ pageParam, signal }) =>
+      getDeviceTemplates(deviceId!, { search, lastEvaluatedKey: pageParam }, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.last_evaluated_key ?? undefined,
+    enabled: enabled && deviceId !== null,
+  });
+}

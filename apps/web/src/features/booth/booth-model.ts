@@ -1,0 +1,110 @@
+import type { VisitorTemplate } from '@flashbooth/contracts';
+
+/** Booth texts (spec: visitor.md sections 2, 5 and 8). */
+export const BOOTH_MESSAGES = {
+  missingDeviceId: 'Missing device_id',
+  deviceNotFound: "We couldn't find this photobooth. Please scan the QR code again.",
+  deviceLoadFailed: "We couldn't load this photobooth. Please try again.",
+  templatesFailed: 'Failed to load templates.',
+  userFailed: 'Failed to load user details.',
+  stillLoading: 'Data is still loading. Please wait a moment.',
+  paymentFailed: 'Could not initiate payment. Please try again or contact support.',
+  noTemplates: 'No templates found.',
+} as const;
+
+/** Spec: status messages on the booth area hide after 5 s. */
+export const BOOTH_STATUS_MS = 5000;
+
+/** The route's :deviceId as a device id, or null when it is missing or not a positive integer. */
+export function parseDeviceId(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** Spec: the rupee with two decimals. */
+export function formatRupees(amount: number): string {
+  return `₹${amount.toFixed(2)}`;
+}
+
+/** Rupee amounts to the paisa, so 49.5 − 0.3 is 49.2 and not 49.199999…. */
+function toPaise(rupees: number): number {
+  return Math.round(rupees * 100);
+}
+
+function creditsOrZero(credits: number | null | undefined): number {
+  return typeof credits === 'number' && Number.isFinite(credits) && credits > 0 ? credits : 0;
+}
+
+export type PriceBadgeKind = 'free' | 'prepaid' | 'to-pay' | 'price';
+export interface PriceBadge {
+  kind: PriceBadgeKind;
+  label: string;
+}
+
+/**
+ * Spec (Booth template selection, price badge): FREE when the price is 0; FREE/PREPAID when the
+ * credits cover the price; otherwise "To pay" the price minus the credits when there are some
+ * credits, else the full "Price".
+ */
+export function priceBadge(
+  priceRupees: number,
+  creditsRupees: number | null | undefined,
+): PriceBadge {
+  const price = toPaise(priceRupees);
+  const credits = toPaise(creditsOrZero(creditsRupees));
+  if (price <= 0) return { kind: 'free', label: 'FREE' };
+  if (credits >= price) return { kind: 'prepaid', label: 'FREE/PREPAID' };
+  if (credits > 0)
+    return { kind: 'to-pay', label: `To pay ${formatRupees((price - credits) / 100)}` };
+  return { kind: 'price', label: `Price ${formatRupees(price / 100)}` };
+}
+
+/** Whether the visitor can go straight to capture: a free booth, or credits that cover the price. */
+export function coveredWithoutPayment(
+  priceRupees: number,
+  creditsRupees: number | null | undefined,
+): boolean {
+  return toPaise(creditsOrZero(creditsRupees)) >= toPaise(priceRupees);
+}
+
+export type PickDecision =
+  /** Device or user data is not there yet: "Data is still loading. Please wait a moment." */
+  | { kind: 'loading' }
+  /** The user record failed and the booth is not free: credits are unknown. */
+  | { kind: 'user-failed' }
+  | { kind: 'capture' }
+  | { kind: 'payment' };
+
+/**
+ * Spec (Template pick and payment): while the device or the user record is still loading the
+ * pick waits; a free booth, or credits that cover the price, go straight to capture;
+ * otherwise a payment is needed. A failed user record only matters when the booth is not free.
+ */
+export function decidePick(input: {
+  priceRupees: number | undefined;
+  creditsRupees: number | null | undefined;
+  userStatus: 'pending' | 'error' | 'success';
+}): PickDecision {
+  const { priceRupees, creditsRupees, userStatus } = input;
+  if (priceRupees === undefined || userStatus === 'pending') return { kind: 'loading' };
+  if (toPaise(priceRupees) <= 0) return { kind: 'capture' };
+  if (userStatus === 'error') return { kind: 'user-failed' };
+  return coveredWithoutPayment(priceRupees, creditsRupees)
+    ? { kind: 'capture' }
+    : { kind: 'payment' };
+}
+
+/** Spec: cut templates print "2 strips" (Duplicate or Unique Sides), others "1 large print". */
+export function printLabel(template: Pick<VisitorTemplate, 'is_cut' | 'is_duplicated'>): {
+  title: string;
+  detail: string | null;
+} {
+  if (!template.is_cut) return { title: '1 large print', detail: null };
+  return { title: '2 strips', detail: template.is_duplicated ? 'Duplicate' : 'Unique Sides' };
+}
+
+/** Spec: previews use 3:2 for landscape and 2:3 for portrait. */
+export function previewAspectRatio(orientation: VisitorTemplate['orientation']): string {
+  return orientation === 'landscape' ? '3 / 2' : '2 / 3';
+}

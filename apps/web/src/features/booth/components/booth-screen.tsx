@@ -1,0 +1,258 @@
+import type { VisitorTemplate } from '@flashbooth/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
+import { paths } from '@/config/paths';
+import { deviceTemplatesQueryKey, useDeviceTemplates } from '../api/get-device-templates';
+import { isNotFound, useBoothDevice } from '../api/get-device';
+import { useVisitorSelf } from '../api/get-visitor-self';
+import {
+  BOOTH_MESSAGES,
+  BOOTH_STATUS_MS,
+  decidePick,
+  parseDeviceId,
+  priceBadge,
+} from '../booth-model';
+import { LocationDialog } from './location-dialog';
+import { ScrollHint } from './scroll-hint';
+import { TemplateCardSkeleton } from './template-card';
+import { TemplateList } from './template-list';
+import { TemplateSearch } from './template-search';
+import './booth.css';
+
+/** A dead end with a way home: a bad link, an unknown booth or a failed load. */
+function BoothProblem({
+  title,
+  message,
+  onRetry,
+}: {
+  title: string;
+  message: string;
+  onRetry?: () => void;
+}) {
+  return (
+    <main className="page booth-page" id="main">
+      <div className="card booth-panel booth-problem" role="alert">
+        <h1 className="booth-problem-title">{title}</h1>
+        <p>{message}</p>
+        <div className="booth-problem-actions">
+          {onRetry && (
+            <button type="button" className="btn btn-secondary" onClick={onRetry}>
+              Try again
+            </button>
+          )}
+          <Link className="btn btn-primary" to={paths.home.getHref()}>
+            Go to home
+          </Link>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+/** Behind the location dialog and while the booth loads. */
+function BoothSkeleton() {
+  return (
+    <div className="booth-skeleton" aria-busy="true" data-testid="booth-skeleton">
+      <span className="visually-hidden" role="status">
+        Loading photobooth…
+      </span>
+      <div className="booth-header" aria-hidden="true">
+        <div className="booth-header-text">
+          <div className="skeleton booth-skeleton-title" />
+          <div className="skeleton booth-skeleton-line" style={{ width: '50%' }} />
+        </div>
+        <div className="skeleton booth-skeleton-badge" />
+      </div>
+      <div className="skeleton booth-skeleton-search" aria-hidden="true" />
+      <div className="booth-grid" aria-hidden="true">
+        {Array.from({ length: 6 }, (_, index) => (
+          <TemplateCardSkeleton key={index} portrait={index % 3 === 1} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function PinIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="16"
+      height="16"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d="M12 21s-7-6.2-7-11.5A7 7 0 0 1 19 9.5C19 14.8 12 21 12 21Z" />
+      <circle cx="12" cy="9.5" r="2.5" />
+    </svg>
+  );
+}
+
+/**
+ * Booth template selection (spec: visitor.md section 2): the visitor confirms the booth, then
+ * picks a template; credits that cover the price (or a free booth) go straight to capture.
+ */
+export function BoothScreen({ deviceIdParam }: { deviceIdParam: string | undefined }) {
+  const deviceId = parseDeviceId(deviceIdParam);
+  if (deviceId === null) {
+    return (
+      <BoothProblem
+        title={BOOTH_MESSAGES.missingDeviceId}
+        message="This photobooth link is incomplete. Please scan the QR code on the photobooth again."
+      />
+    );
+  }
+  return <BoothSelection key={deviceId} deviceId={deviceId} />;
+}
+
+function BoothSelection({ deviceId }: { deviceId: number }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const device = useBoothDevice(deviceId);
+  const self = useVisitorSelf();
+  const [confirmed, setConfirmed] = useState(false);
+  const [search, setSearch] = useState('');
+  // Templates load while the visitor reads the dialog, so the list is ready when they confirm.
+  const templates = useDeviceTemplates(deviceId, search, device.isSuccess);
+  const { status, show } = useTimedStatus(BOOTH_STATUS_MS);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  // The dialog closes onto the page: start from its heading, not the top of the document.
+  useEffect(() => {
+    if (confirmed) headingRef.current?.focus();
+  }, [confirmed]);
+
+  if (device.isError) {
+    return isNotFound(device.error) ? (
+      <BoothProblem title="Photobooth not found" message={BOOTH_MESSAGES.deviceNotFound} />
+    ) : (
+      <BoothProblem
+        title="Photobooth unavailable"
+        message={BOOTH_MESSAGES.deviceLoadFailed}
+        onRetry={() => void device.refetch()}
+      />
+    );
+  }
+
+  const runSearch = (term: string) => {
+    // A search always starts again from the first page, even when the term is unchanged.
+    void queryClient.resetQueries({
+      queryKey: deviceTemplatesQueryKey(deviceId, term),
+      exact: true,
+    });
+    setSearch(term);
+  };
+
+  const pick = (template: VisitorTemplate) => {
+    const decision = decidePick({
+      priceRupees: device.data?.price_rupees,
+      creditsRupees: self.data?.credits_rupees,
+      userStatus: self.status,
+    });
+    switch (decision.kind) {
+      case 'loading':
+        show('info', BOOTH_MESSAGES.stillLoading);
+        return;
+      case 'user-failed':
+        show('error', BOOTH_MESSAGES.userFailed);
+        return;
+      case 'capture':
+        void navigate(paths.regular.capture.getHref(deviceId, template.id));
+        return;
+      case 'payment':
+        // Paid checkout is NOT built yet: creating the payment (POST payments/create), the
+        // checkout link (POST payments/checkout) and the redirect to the provider, with the
+        // "Processing Your Request" overlay, come in a later issue. Until then a pick that needs
+        // payment ends with the spec's payment failure message.
+        show('error', BOOTH_MESSAGES.paymentFailed);
+        return;
+    }
+  };
+
+  const badge = device.data
+    ? device.data.price_rupees > 0 && self.isPending
+      ? null
+      : priceBadge(device.data.price_rupees, self.data?.credits_rupees)
+    : null;
+
+  return (
+    <main className="page booth-page" id="main">
+      {!confirmed || !device.data ? (
+        <BoothSkeleton />
+      ) : (
+        <>
+          <header className="booth-header">
+            <div className="booth-header-text">
+              <h1 className="page-title booth-title" ref={headingRef} tabIndex={-1}>
+                Select Your Template
+              </h1>
+              <p className="booth-where">
+                <PinIcon />
+                <span>
+                  {device.data.org_name && (
+                    <>
+                      <span className="booth-where-org">{device.data.org_name}</span>
+                      <span aria-hidden="true"> · </span>
+                    </>
+                  )}
+                  {device.data.name}
+                </span>
+              </p>
+            </div>
+            {badge ? (
+              <p className={`booth-badge booth-badge-${badge.kind}`} data-testid="price-badge">
+                {badge.label}
+              </p>
+            ) : (
+              <div className="skeleton booth-skeleton-badge" aria-hidden="true" />
+            )}
+          </header>
+
+          {self.isError && (
+            <div className="booth-user-error" role="alert">
+              <p>{BOOTH_MESSAGES.userFailed}</p>
+              <button
+                type="button"
+                className="btn btn-link"
+                onClick={() => void self.refetch()}
+                disabled={self.isFetching}
+              >
+                Try again
+              </button>
+            </div>
+          )}
+
+          <TemplateSearch applied={search} onSearch={runSearch} />
+
+          <TemplateList
+            query={templates}
+            search={search}
+            onPick={pick}
+            onClearSearch={() => runSearch('')}
+            onLoadMoreFailed={() => show('error', BOOTH_MESSAGES.templatesFailed)}
+          />
+
+          <ScrollHint hidden={status !== null} />
+        </>
+      )}
+
+      <div className="booth-status">
+        <StatusMessage status={status} />
+      </div>
+
+      <LocationDialog
+        open={!confirmed}
+        device={device.data}
+        onConfirm={() => setConfirmed(true)}
+        onWrongLocation={() => void navigate(paths.home.getHref())}
+      />
+    </main>
+  );
+}

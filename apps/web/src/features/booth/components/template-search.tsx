@@ -1,0 +1,68 @@
+import { useId, useState, type FormEvent } from 'react';
+
+interface TemplateSearchProps {
+  /** The search the list shows now. */
+  applied: string;
+  onSearch: (term: string) => void;
+}
+
+/** Spec: a search box; Enter or the button searches and starts the list again. */
+export function TemplateSearch({ applied, onSearch }: TemplateSearchProps) {
+  const inputId = useId();
+  const [draft, setDraft] = useState(applied);
+  // When the list's search changes from outside (Clear search), the box follows it.
+  const [shown, setShown] = useState(applied);
+  if (shown !== applied) {
+    setShown(applied);
+    setDraft(applied);
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(draft.trim());
+  };
+
+  return (
+    <form className="booth-search" role="search" onSubmit={submit}>
+      <label htmlFor={inputId} className="visually-hidden">
+        Search templates
+      </label>
+      <span className="booth-search-field">
+        <svg
+          className="booth-search-icon"
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          aria-hidden="true"
+          focusable="false"
+        >
+          <circle cx="11" cy="11" r="7" />
+          <path d="m20 20-3.5-3.5" />
+        </svg>
+        <input
+          id={inputId}
+          className="input booth-search-input"
+          type="search"
+          placeholder="Search templates"
+          enterKeyHint="search"
+          autoComplete="off"
+          maxLength={200}
+          value={draft}
+          onChange={(event) => {
+            const next = event.target.value;
+            setDraft(next);
+            // Clearing the box (for example with its × button) shows every template again.
+            if (next === '' && applied !== '') onSearch('');
+          }}
+        />
+      </span>
+      <button type="submit" className="btn btn-primary booth-search-button">
+        Search
+      </button>
+    </form>
+  );
+}
