@@ -1,0 +1,10 @@
+// The booth agent's composition and driver core; the MQTT link and uploads build on these.
+export * from './template.js';
+export { FILTER_NAMES, knownFilter, type FilterName } from './filters.js';
+export { composePrint, makeLowres, type ComposeOptions } from './compose.js';
+export type { Camera } from './camera/camera.js';
+export { SimulatedCamera, type SimulatedCameraOptions } from './camera/simulated-camera.js';
+export { FolderCamera } from './camera/folder-camera.js';
+export type { PrintJob, Printer } from './printer/printer.js';
+export { SimulatedPrinter } from './printer/simulated-printer.js';
+export { CupsPrinter, type CupsPrinterOptions } from './printer/cups-printer.js';
