@@ -8,3 +8,13 @@ export { FolderCamera } from './camera/folder-camera.js';
 export type { PrintJob, Printer } from './printer/printer.js';
 export { SimulatedPrinter } from './printer/simulated-printer.js';
 export { CupsPrinter, type CupsPrinterOptions } from './printer/cups-printer.js';
+export {
+  BoothAgent,
+  BOOTH_MESSAGES,
+  commandDeadline,
+  type AgentTimers,
+  type BoothAgentOptions,
+  type BoothStatus,
+} from './agent.js';
+export { consoleLog, silentLog, type AgentLog, type LogLevel } from './log.js';
+export { BOOTH_AGENT_VERSION } from './version.js';

@@ -24,6 +24,10 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { DevicesRepository } from './modules/devices/devices.repository.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { DevicesService } from './modules/devices/devices.service.js';
+import { CaptureService } from './modules/media/capture.service.js';
+import { MediaRepository } from './modules/media/media.repository.js';
+import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
+import { MediaService } from './modules/media/media.service.js';
 import { createDeviceLink } from './modules/mqtt/create-device-link.js';
 import type { DeviceLink } from './modules/mqtt/device-link.js';
 import { mqttHookRoutes } from './modules/mqtt/mqtt.routes.js';
@@ -164,11 +168,31 @@ export async function buildApp(
     commandTimeoutMs: config.devices.commandTimeoutMs,
     now,
   });
+  const templatesRepository = new TemplatesRepository(database.db);
   const templatesService = new TemplatesService({
-    templates: new TemplatesRepository(database.db),
+    templates: templatesRepository,
     users: usersService,
     storage,
     devices: devicesRepository,
+    now,
+    log: app.log,
+  });
+  const mediaRepository = new MediaRepository(database.db);
+  const mediaService = new MediaService({
+    media: mediaRepository,
+    users: usersService,
+    storage,
+    now,
+    log: app.log,
+  });
+  const captureService = new CaptureService({
+    media: mediaRepository,
+    devices: devicesRepository,
+    templates: templatesRepository,
+    users: usersService,
+    storage,
+    link: deviceLink,
+    commandTimeoutMs: config.devices.commandTimeoutMs,
     now,
     log: app.log,
   });
@@ -204,10 +228,22 @@ export async function buildApp(
           templates: templatesService,
           authenticate,
         });
+        if (pool === 'regular') {
+          await scope.register(visitorMediaRoutes, {
+            capture: captureService,
+            media: mediaService,
+            authenticate,
+          });
+        }
       },
       { prefix: `/api/${pool}` },
     );
   }
+  await app.register(deviceMediaRoutes, {
+    prefix: '/api/device',
+    media: mediaService,
+    repository: mediaRepository,
+  });
 
   if (!config.isProduction && sms.kind === 'outbox') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', outbox });

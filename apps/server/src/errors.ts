@@ -11,6 +11,8 @@ const STATUS_BY_CODE = {
   user_not_found: 404,
   phone_registered: 409,
   conflict: 409,
+  // A capture the visitor's credit does not cover (paid checkout comes with payments).
+  payment_required: 409,
   payload_too_large: 413,
   unprocessable: 422,
   too_many_attempts: 429,

@@ -1,5 +1,8 @@
+import type { AddressInfo } from 'node:net';
+import type { BoothAgent } from '@flashbooth/booth-agent';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { startDemoBooth, withBrokerPort } from './seed/demo-booth.js';
 
 async function main() {
   let config;
@@ -12,7 +15,10 @@ async function main() {
     }
     throw error;
   }
+  // The demo booth needs the embedded broker's port before the app picks a random one.
+  config = await withBrokerPort(config);
   const app = await buildApp(config);
+  let demoBooth: BoothAgent | undefined;
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -25,19 +31,36 @@ async function main() {
       process.exit(1);
     }, 10_000);
     timer.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error during shutdown');
-        process.exit(1);
-      },
-    );
+    // The demo booth says goodbye (retained offline) while the broker is still up.
+    (demoBooth?.stop() ?? Promise.resolve())
+      .catch((error: unknown) => app.log.warn({ err: error }, 'demo booth did not stop cleanly'))
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Flashbooth is running at http://localhost:${config.port}`);
+  if (config.demoData && !closing) {
+    const { address, port } = app.server.address() as AddressInfo;
+    const host = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address;
+    try {
+      demoBooth = await startDemoBooth({
+        config,
+        serverUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        log: app.log,
+      });
+    } catch (error) {
+      app.log.error({ err: error }, 'the demo booth could not start; the server runs without it');
+    }
+  }
 }
 
 main().catch((error: unknown) => {

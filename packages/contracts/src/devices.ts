@@ -166,3 +166,51 @@ export const DeviceReplyMessageSchema = z.looseObject({
   error: z.string().max(1000).optional(),
 });
 export type DeviceReplyMessage = z.infer<typeof DeviceReplyMessageSchema>;
+
+// ---- The capture command (DESIGN.md 2b). ----
+
+/**
+ * Photos a booth takes for a template: one per image slot, or the first half's only when
+ * `is_duplicated` repeats one strip (an odd count rounds up so every slot has a photo).
+ */
+export function captureCount(slotCount: number, isDuplicated: boolean): number {
+  return isDuplicated ? Math.ceil(slotCount / 2) : slotCount;
+}
+
+/** One image slot of the template, in print-canvas pixels, in slot order. */
+export const CaptureSlotSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  filter: z.string(),
+});
+
+/**
+ * The payload of the `capture` command. The booth answers `{id, status: "accepted"}` once the
+ * session is set up, or `{id, error}` to refuse (busy, roll empty); then it uploads each item
+ * with a PUT of `content_type` to its `upload_url` and confirms it with
+ * `POST /api/device/media/{media_id}/uploaded`.
+ */
+export const CaptureCommandPayloadSchema = z.object({
+  capture_id: z.uuid(),
+  template: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    orientation: z.enum(['portrait', 'landscape']),
+    is_cut: z.boolean(),
+    is_duplicated: z.boolean(),
+    images: z.array(CaptureSlotSchema),
+    /** Presigned download of the foreground PNG, or null when the template has none. */
+    foreground_url: z.string().nullable(),
+  }),
+  total_captures: z.number().int().positive(),
+  uploads: z.array(
+    z.object({
+      media_id: z.number().int().positive(),
+      upload_url: z.string(),
+      content_type: z.literal('image/jpeg'),
+    }),
+  ),
+});
+export type CaptureCommandPayload = z.infer<typeof CaptureCommandPayloadSchema>;

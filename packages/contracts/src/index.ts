@@ -5,3 +5,4 @@ export * from './auth.js';
 export * from './rules.js';
 export * from './devices.js';
 export * from './templates.js';
+export * from './media.js';

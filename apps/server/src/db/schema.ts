@@ -9,6 +9,7 @@ import {
   serial,
   text,
   timestamp,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 /** Drizzle mirror of migrations/*.sql (the SQL files are the source of truth). */
@@ -166,3 +167,42 @@ export const templateOrganizations = pgTable(
   },
   (table) => [primaryKey({ columns: [table.templateId, table.orgId] })],
 );
+
+export const media = pgTable('media', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+  orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+  templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+  captureId: uuid('capture_id').notNull(),
+  mediaType: text('media_type', { enum: ['image', 'video'] })
+    .notNull()
+    .default('image'),
+  s3Key: text('s3_key').notNull().unique(),
+  lowresKey: text('lowres_key'),
+  orientation: text('orientation', { enum: ['portrait', 'landscape'] })
+    .notNull()
+    .default('portrait'),
+  caption: text('caption'),
+  isPublic: boolean('is_public').notNull().default(false),
+  isRepostAllowed: boolean('is_repost_allowed').notNull().default(true),
+  isDownloaded: boolean('is_downloaded').notNull().default(false),
+  isShared: boolean('is_shared').notNull().default(false),
+  isUploaded: boolean('is_uploaded').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type MediaRow = typeof media.$inferSelect;
+
+export const creditLedger = pgTable('credit_ledger', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  deltaPaise: integer('delta_paise').notNull(),
+  reason: text('reason', { enum: ['capture', 'refund', 'grant'] }).notNull(),
+  mediaCaptureId: uuid('media_capture_id'),
+  createdAt: createdAt(),
+});

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { organizationMembers, organizations } from '../db/schema.js';
 import type { UsersRepository } from '../modules/users/users.repository.js';
+import { ensureDemoBooth } from './demo-booth.js';
 
 /** The demo staff administrator's phone, printed at start so a newcomer can sign in at once. */
 export const DEMO_ADMIN_PHONE = '+919000000001';
@@ -30,7 +31,7 @@ export async function seed({ db, users, config, log }: SeedContext): Promise<voi
   if (!config.demoData) return;
 
   const admin = await users.ensureSuperUser(DEMO_ADMIN_PHONE, 'Demo Administrator');
-  await db.transaction(async (tx) => {
+  const orgId = await db.transaction(async (tx) => {
     const [existing] = await tx
       .select({ id: organizations.id })
       .from(organizations)
@@ -52,7 +53,10 @@ export async function seed({ db, users, config, log }: SeedContext): Promise<voi
       .insert(organizationMembers)
       .values({ orgId, userId: admin.id, role: 'admin' })
       .onConflictDoNothing();
+    return orgId;
   });
+  // The simulated booth server.ts starts (startDemoBooth) logs in with this device.
+  await ensureDemoBooth({ db, dataDir: config.dataDir, orgId, log });
   log.info(
     { phone: DEMO_ADMIN_PHONE, outbox: '/api/dev/sms?phone=%2B919000000001' },
     `demo data ready: sign in at /enterprise/login as ${DEMO_ADMIN_PHONE} (country code +91, number 9000000001); read the code from the dev SMS outbox`,

@@ -1,0 +1,116 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Camera } from './camera/camera.js';
+import { FolderCamera } from './camera/folder-camera.js';
+import { SimulatedCamera } from './camera/simulated-camera.js';
+import { isLogLevel, type LogLevel } from './log.js';
+import { CupsPrinter } from './printer/cups-printer.js';
+import type { Printer } from './printer/printer.js';
+import { SimulatedPrinter } from './printer/simulated-printer.js';
+
+/** The server's rule for thing names (mqtt-access.ts). */
+const THING_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export interface AgentEnv {
+  mqttUrl: string;
+  thingName: string;
+  secret: string;
+  serverUrl: string | undefined;
+  camera: Camera;
+  cameraDescription: string;
+  printer: Printer;
+  printerDescription: string;
+  logLevel: LogLevel;
+}
+
+export class AgentEnvError extends Error {}
+
+/**
+ * Reads the booth's environment (README, "Running a booth against any server"); every bad or
+ * missing variable is named in one error.
+ */
+export function loadAgentEnv(env: NodeJS.ProcessEnv = process.env): AgentEnv {
+  const problems: string[] = [];
+  const text = (name: string) => env[name]?.trim() || undefined;
+  const required = (name: string, meaning: string) => {
+    const value = text(name);
+    if (value === undefined) problems.push(`  ${name}: required (${meaning})`);
+    return value ?? '';
+  };
+
+  const mqttUrl = required('BOOTH_MQTT_URL', 'the broker, e.g. mqtt://localhost:1884');
+  if (mqttUrl && !/^(mqtts?|wss?):\/\/[^/]/.test(mqttUrl)) {
+    problems.push('  BOOTH_MQTT_URL: must be an mqtt://, mqtts://, ws:// or wss:// URL');
+  }
+  const thingName = required('BOOTH_THING_NAME', "the device's serial, e.g. fb-abcdefghij");
+  if (thingName && !THING_NAME.test(thingName)) {
+    problems.push(
+      '  BOOTH_THING_NAME: must be lower-case letters, digits and dashes (the serial, e.g. fb-abcdefghij)',
+    );
+  }
+  const secret = required('BOOTH_SECRET', 'the secret shown once when the device was registered');
+
+  const serverUrl = text('BOOTH_SERVER_URL');
+  if (serverUrl && !/^https?:\/\/[^/]/.test(serverUrl)) {
+    problems.push('  BOOTH_SERVER_URL: must be an http:// or https:// URL');
+  }
+
+  let camera: Camera | undefined;
+  const cameraSpec = text('BOOTH_CAMERA') ?? 'simulated';
+  if (cameraSpec === 'simulated') {
+    camera = new SimulatedCamera();
+  } else if (cameraSpec.startsWith('folder:')) {
+    const dir = path.resolve(cameraSpec.slice('folder:'.length));
+    if (cameraSpec === 'folder:') {
+      problems.push('  BOOTH_CAMERA: folder: needs a directory, e.g. folder:/home/booth/photos');
+    } else if (!isDirectory(dir)) {
+      problems.push(`  BOOTH_CAMERA: the folder ${dir} does not exist`);
+    } else {
+      camera = new FolderCamera(dir);
+    }
+  } else {
+    problems.push('  BOOTH_CAMERA: must be "simulated" or "folder:<directory>"');
+  }
+
+  let printer: Printer | undefined;
+  const printerSpec = text('BOOTH_PRINTER') ?? `simulated:${path.resolve('booth-spool')}`;
+  if (printerSpec.startsWith('simulated:') && printerSpec.length > 'simulated:'.length) {
+    printer = new SimulatedPrinter(path.resolve(printerSpec.slice('simulated:'.length)));
+  } else if (printerSpec.startsWith('cups:') && printerSpec.length > 'cups:'.length) {
+    try {
+      printer = new CupsPrinter({ printerName: printerSpec.slice('cups:'.length) });
+    } catch (error) {
+      problems.push(`  BOOTH_PRINTER: ${(error as Error).message}`);
+    }
+  } else {
+    problems.push('  BOOTH_PRINTER: must be "simulated:<spool directory>" or "cups:<queue name>"');
+  }
+
+  const level = text('BOOTH_LOG_LEVEL') ?? 'info';
+  if (!isLogLevel(level)) {
+    problems.push('  BOOTH_LOG_LEVEL: must be debug, info, warn, error or silent');
+  }
+
+  if (problems.length > 0 || !camera || !printer || !isLogLevel(level)) {
+    throw new AgentEnvError(`Invalid booth configuration:\n${problems.join('\n')}`);
+  }
+  return {
+    mqttUrl,
+    thingName,
+    secret,
+    serverUrl,
+    camera,
+    cameraDescription: cameraSpec,
+    printer,
+    printerDescription: printerSpec,
+    logLevel: level,
+  };
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}

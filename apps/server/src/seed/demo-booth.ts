@@ -1,0 +1,199 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import {
+  BOOTH_AGENT_VERSION,
+  BoothAgent,
+  SimulatedCamera,
+  SimulatedPrinter,
+} from '@flashbooth/booth-agent';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { devices } from '../db/schema.js';
+import {
+  hashDeviceSecret,
+  newDeviceSecret,
+  newThingName,
+} from '../modules/devices/device-credentials.js';
+import { DevicesRepository } from '../modules/devices/devices.repository.js';
+
+export const DEMO_BOOTH_NAME = 'Demo Booth';
+
+/**
+ * DATA_DIR/demo-booth.json: the simulated booth's login, made once so the booth keeps its serial
+ * and secret across restarts (the database holds only the secret's hash), and the device id the
+ * seed found or registered for it.
+ */
+interface DemoBoothFile {
+  thing_name: string;
+  secret: string;
+  device_id?: number;
+}
+
+export const demoBoothFile = (dataDir: string) => path.join(dataDir, 'demo-booth.json');
+
+async function readDemoBoothFile(dataDir: string): Promise<DemoBoothFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(demoBoothFile(dataDir), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const data = JSON.parse(text) as Partial<DemoBoothFile>;
+  if (typeof data.thing_name !== 'string' || typeof data.secret !== 'string') {
+    throw new Error(
+      `${demoBoothFile(dataDir)} lacks thing_name or secret; delete it to start over`,
+    );
+  }
+  return {
+    thing_name: data.thing_name,
+    secret: data.secret,
+    ...(typeof data.device_id === 'number' ? { device_id: data.device_id } : {}),
+  };
+}
+
+/** The saved login, or a new one written exclusively (a concurrent start reads the winner's). */
+async function demoCredentials(dataDir: string): Promise<DemoBoothFile> {
+  const existing = await readDemoBoothFile(dataDir);
+  if (existing) return existing;
+  const fresh: DemoBoothFile = { thing_name: newThingName(), secret: newDeviceSecret() };
+  try {
+    await writeFile(demoBoothFile(dataDir), JSON.stringify(fresh, null, 2), {
+      mode: 0o600,
+      flag: 'wx',
+    });
+    return fresh;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return (await readDemoBoothFile(dataDir))!;
+  }
+}
+
+/**
+ * Idempotent: the demo device exists with the saved serial and secret. Registered on first run
+ * as "Demo Booth", linked to the demo organization and free (price 0); later runs leave the
+ * record as staff left it (renamed, re-priced, unlinked), except that the stored hash follows
+ * the saved secret.
+ */
+export async function ensureDemoBooth({
+  db,
+  dataDir,
+  orgId,
+  log,
+}: {
+  db: Database;
+  dataDir: string;
+  orgId: number;
+  log: FastifyBaseLogger;
+}): Promise<{ deviceId: number; thingName: string }> {
+  const credentials = await demoCredentials(dataDir);
+  const thingName = credentials.thing_name;
+  const secretHash = hashDeviceSecret(credentials.secret);
+  const repository = new DevicesRepository(db);
+  const find = async () =>
+    (
+      await db
+        .select({ id: devices.id, secretHash: devices.secretHash })
+        .from(devices)
+        .where(eq(devices.thingName, thingName))
+    )[0];
+
+  let row = await find();
+  if (!row) {
+    const id = await repository.create({ name: DEMO_BOOTH_NAME, thingName, secretHash });
+    if (id !== undefined) {
+      await repository.update(id, { orgId, pricePaise: 0 });
+      log.info({ deviceId: id, thingName }, 'demo booth registered');
+    }
+    // undefined: another instance registered it at the same moment.
+    row = await find();
+    if (!row) throw new Error(`the demo booth ${thingName} could not be registered`);
+  } else if (row.secretHash !== secretHash) {
+    await db.update(devices).set({ secretHash }).where(eq(devices.id, row.id));
+    log.warn({ deviceId: row.id, thingName }, 'demo booth secret reset from demo-booth.json');
+  }
+  if (credentials.device_id !== row.id) {
+    await writeFile(
+      demoBoothFile(dataDir),
+      JSON.stringify({ ...credentials, device_id: row.id }, null, 2),
+      { mode: 0o600 },
+    );
+  }
+  return { deviceId: row.id, thingName };
+}
+
+/**
+ * Where the in-process demo booth finds the broker: MQTT_URL, or the embedded broker on this
+ * machine (a wildcard listen address is reached through the loopback, as EmbeddedBroker.url does).
+ */
+export function demoBrokerUrl(config: Config): string {
+  if (config.mqtt.url) return config.mqtt.url;
+  if (config.mqtt.port === 0) {
+    throw new Error('the embedded broker port is not known yet (MQTT_PORT=0); see withBrokerPort');
+  }
+  const host = config.mqtt.host;
+  const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `mqtt://${local.includes(':') ? `[${local}]` : local}:${config.mqtt.port}`;
+}
+
+/**
+ * The app's device link is internal to buildApp, so with MQTT_PORT=0 (a free port) the demo
+ * booth could not learn where the embedded broker listens: pick the free port first instead.
+ */
+export async function withBrokerPort(config: Config): Promise<Config> {
+  if (!config.demoData || config.mqtt.url || config.mqtt.port !== 0) return config;
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, config.mqtt.host, () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  return { ...config, mqtt: { ...config.mqtt, port } };
+}
+
+/**
+ * Starts the simulated demo booth (SimulatedCamera, SimulatedPrinter spooling to DATA_DIR/spool)
+ * that the seed registered, connected to the broker; undefined when there is none to start.
+ * `serverUrl` is where this server listens: the local object store hands out relative upload
+ * URLs.
+ */
+export async function startDemoBooth({
+  config,
+  brokerUrl,
+  serverUrl,
+  log,
+}: {
+  config: Config;
+  brokerUrl?: string;
+  serverUrl?: string;
+  log: FastifyBaseLogger;
+}): Promise<BoothAgent | undefined> {
+  if (!config.demoData) return undefined;
+  const booth = await readDemoBoothFile(config.dataDir);
+  if (!booth?.device_id) {
+    log.warn('no demo booth is registered; the simulated booth is not started');
+    return undefined;
+  }
+  const agent = new BoothAgent({
+    mqttUrl: brokerUrl ?? demoBrokerUrl(config),
+    thingName: booth.thing_name,
+    secret: booth.secret,
+    camera: new SimulatedCamera(),
+    printer: new SimulatedPrinter(path.join(config.dataDir, 'spool')),
+    softwareVersion: BOOTH_AGENT_VERSION,
+    ...(serverUrl ? { serverUrl } : {}),
+    log: log.child({ booth: booth.thing_name }),
+  });
+  await agent.start();
+  const id = booth.device_id;
+  log.info(
+    { thingName: booth.thing_name, deviceId: id },
+    `Demo booth ${booth.thing_name} is online (device id ${id}): open /b/${id}`,
+  );
+  return agent;
+}

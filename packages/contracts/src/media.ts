@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { TimestampSchema } from './common.js';
+
+/** Texts of the capture and media calls (the spec's wording where it has one). */
+export const MEDIA_MESSAGES = {
+  notFound: 'Media not found.',
+  templateNotOffered: 'This template is not available at this photobooth.',
+  templateEmpty: 'This template has no photo slots yet. Please pick another one.',
+  paymentRequired: 'Your credit does not cover this photobooth. Please pay to continue.',
+  captureFailed:
+    'Failed to start capture. The photobooth might be busy or had an issue. Please try refreshing the page.',
+  mediaIds: 'media_ids must be a comma-separated list of media ids.',
+  noChanges: 'No changes to save.',
+  oneChange: 'Change one field at a time: is_public, caption, is_downloaded or is_shared.',
+  captionTooLong: 'Caption must be at most 500 characters.',
+  notUploadedYet: 'The media file has not been uploaded yet.',
+  notJpeg: 'The uploaded file is not a JPEG image.',
+  tooLarge: 'The uploaded file is too large.',
+} as const;
+
+export const CAPTION_MAX_LENGTH = 500;
+/** At most this many ids in one GET media/uploaded or PATCH media/repost_allowed. */
+export const MEDIA_IDS_MAX = 50;
+/** A composed print is a few MB; anything over this is refused at confirmation. */
+export const MEDIA_MAX_BYTES = 50 * 1024 * 1024;
+/** The low-resolution preview is at most this wide. */
+export const LOWRES_MAX_WIDTH = 1200;
+
+export const MediaTypeSchema = z.enum(['image', 'video']);
+
+/** POST devices/{id}/capture. */
+export const CaptureRequestSchema = z.object({
+  template_id: z.coerce
+    .number({ error: 'template_id is required.' })
+    .int('template_id must be a template id.')
+    .positive('template_id must be a template id.'),
+});
+export type CaptureRequest = z.infer<typeof CaptureRequestSchema>;
+
+/** The spec's Capture result. */
+export const CaptureResultSchema = z.object({
+  media_ids: z.array(z.number().int()),
+  total_captures: z.number().int(),
+});
+export type CaptureResult = z.infer<typeof CaptureResultSchema>;
+
+/** The spec's Media. URLs are presigned downloads (1 h), null until the file is uploaded. */
+export const MediaSchema = z.object({
+  id: z.number().int(),
+  media_type: MediaTypeSchema,
+  lowres_s3_url: z.string().nullable(),
+  s3_url: z.string().nullable(),
+  s3_key: z.string(),
+  org_name: z.string().nullable(),
+  device_name: z.string().nullable(),
+  user_name: z.string(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+  orientation: z.enum(['portrait', 'landscape']),
+  caption: z.string().nullable(),
+  is_public: z.boolean(),
+  is_repost_allowed: z.boolean(),
+  is_downloaded: z.boolean(),
+  is_shared: z.boolean(),
+  is_uploaded: z.boolean(),
+  likes_count: z.number().int(),
+  is_liked_by_caller: z.boolean(),
+});
+export type Media = z.infer<typeof MediaSchema>;
+
+/** A comma-joined list of ids, as `GET media/uploaded?media_ids=1,2` sends it. */
+const MediaIdListSchema = z
+  .string({ error: MEDIA_MESSAGES.mediaIds })
+  .trim()
+  .regex(/^\d{1,10}(,\d{1,10})*$/, MEDIA_MESSAGES.mediaIds)
+  .transform((text) => [...new Set(text.split(',').map(Number))])
+  .refine(
+    (ids) => ids.length <= MEDIA_IDS_MAX && ids.every((id) => Number.isSafeInteger(id) && id > 0),
+    MEDIA_MESSAGES.mediaIds,
+  );
+
+export const MediaUploadedQuerySchema = z.object({ media_ids: MediaIdListSchema });
+
+export const MediaUploadedSchema = z.object({
+  media_items: z.array(z.object({ id: z.number().int(), is_uploaded: z.boolean() })),
+});
+
+/** PATCH media/repost_allowed. */
+export const RepostAllowedSchema = z.object({
+  media_ids: z
+    .array(z.number({ error: MEDIA_MESSAGES.mediaIds }).int().positive(), {
+      error: MEDIA_MESSAGES.mediaIds,
+    })
+    .min(1, MEDIA_MESSAGES.mediaIds)
+    .max(MEDIA_IDS_MAX, MEDIA_MESSAGES.mediaIds)
+    .transform((ids) => [...new Set(ids)]),
+  is_repost_allowed: z.boolean({ error: 'is_repost_allowed must be true or false.' }),
+});
+export type RepostAllowed = z.infer<typeof RepostAllowedSchema>;
+
+export const StatusOkSchema = z.object({ status: z.literal('ok') });
+
+const MEDIA_PATCH_FIELDS = ['is_public', 'caption', 'is_downloaded', 'is_shared'] as const;
+
+/** PATCH media/{id}: exactly one field. A caption is trimmed and an empty one becomes null. */
+export const MediaPatchSchema = z
+  .object({
+    is_public: z.boolean({ error: 'is_public must be true or false.' }).optional(),
+    caption: z
+      .string({ error: 'Caption must be text or null.' })
+      .trim()
+      .max(CAPTION_MAX_LENGTH, MEDIA_MESSAGES.captionTooLong)
+      .transform((text) => (text === '' ? null : text))
+      .nullable()
+      .optional(),
+    is_downloaded: z.boolean({ error: 'is_downloaded must be true or false.' }).optional(),
+    is_shared: z.boolean({ error: 'is_shared must be true or false.' }).optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const given = MEDIA_PATCH_FIELDS.filter((field) => body[field] !== undefined);
+    if (given.length === 0) ctx.addIssue({ code: 'custom', message: MEDIA_MESSAGES.noChanges });
+    if (given.length > 1) ctx.addIssue({ code: 'custom', message: MEDIA_MESSAGES.oneChange });
+  });
+export type MediaPatch = z.infer<typeof MediaPatchSchema>;
+
+export const MediaPatchResultSchema = z.object({
+  caption: z.string().nullable(),
+  updated_at: TimestampSchema,
+});
+
+/** POST /api/device/media/{id}/uploaded (the booth confirms one upload). */
+export const MediaUploadConfirmedSchema = z.object({
+  id: z.number().int(),
+  is_uploaded: z.literal(true),
+});
