@@ -23,6 +23,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
     supportEmail: config.web.supportEmail,
     partnershipEmail: config.web.partnershipEmail,
     demoFormUrl: config.web.demoFormUrl,
+    allowTimingScale: !config.isProduction,
   };
   const indexHtml = built
     ? readFileSync(indexFile, 'utf8').replace(

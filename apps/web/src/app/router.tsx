@@ -29,7 +29,12 @@ export const routes: RouteObject[] = [
           { path: 'privacy-policy', lazy: lazyRoute(() => import('./routes/legal-privacy')) },
           { path: 'regular/login', lazy: lazyRoute(() => import('./routes/regular/login')) },
           { path: 'regular/profile', lazy: lazyRoute(() => import('./routes/regular/profile')) },
+          { path: 'regular/media', lazy: lazyRoute(() => import('./routes/regular/media')) },
           { path: 'regular/photobooths/:deviceId', lazy: boothRoute },
+          {
+            path: 'regular/photobooths/:deviceId/capture',
+            lazy: lazyRoute(() => import('./routes/regular/capture')),
+          },
           { path: 'b/:deviceId', lazy: boothRoute },
           { path: 'enterprise/login', lazy: lazyRoute(() => import('./routes/enterprise/login')) },
           {

@@ -6,6 +6,8 @@ export interface AppConfig {
   supportEmail: string;
   demoFormUrl: string;
   partnershipEmail: string;
+  /** Non-production only: capture timings may be scaled by `?timing_scale=` (tests). */
+  allowTimingScale?: boolean;
 }
 
 const DEFAULTS: AppConfig = {

@@ -1,0 +1,212 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  CAPTURE_MESSAGES,
+  CAPTURE_TIMINGS,
+  CaptureController,
+  captureReducer,
+  parseTimingScale,
+  processingWaitMs,
+  scaleTimings,
+  type CaptureApi,
+} from './capture-machine';
+
+const fail = () => Promise.reject(new Error('network'));
+
+function setup(api: Partial<CaptureApi>) {
+  const full: CaptureApi = {
+    ping: vi.fn(() => Promise.resolve({ status: 'idle' })),
+    capture: vi.fn(() => Promise.resolve({ media_ids: [7], total_captures: 1 })),
+    uploaded: vi.fn(() => Promise.resolve({ media_items: [{ id: 7, is_uploaded: true }] })),
+    ...api,
+  };
+  const controller = new CaptureController(full, CAPTURE_TIMINGS);
+  controller.start();
+  return { controller, api: full };
+}
+
+/** Pings answer from a script of statuses ('fail' rejects); the last entry repeats. */
+function scriptedPing(script: string[]) {
+  let index = 0;
+  return vi.fn(() => {
+    const next = script[Math.min(index, script.length - 1)]!;
+    index += 1;
+    return next === 'fail' ? fail() : Promise.resolve({ status: next });
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('capture flow', () => {
+  it('pings after 0.5 s and shows Capture when idle (any case)', async () => {
+    const { controller, api } = setup({ ping: scriptedPing(['IDLE']) });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(api.ping).not.toHaveBeenCalled();
+    expect(controller.getState().kind).toBe('initial-ping');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(controller.getState()).toEqual({
+      kind: 'show-capture-interface',
+      canCapture: true,
+      error: null,
+    });
+  });
+
+  it('shows busy for another status, and Retry Connection pings again', async () => {
+    const { controller } = setup({ ping: scriptedPing(['processing', 'idle']) });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(controller.getState()).toEqual({ kind: 'device-busy', status: 'processing' });
+    controller.retry();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(controller.getState().kind).toBe('show-capture-interface');
+  });
+
+  it('retries a failed ping once after 2.5 s, then gives a permanent error', async () => {
+    const { controller, api } = setup({ ping: scriptedPing(['fail']) });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(controller.getState().kind).toBe('ping-retry-pending');
+    await vi.advanceTimersByTimeAsync(2499);
+    expect(api.ping).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(api.ping).toHaveBeenCalledTimes(2);
+    expect(controller.getState()).toEqual({
+      kind: 'permanent-error',
+      message: CAPTURE_MESSAGES.connectFailed,
+    });
+  });
+
+  it('says start failed when the capture command fails', async () => {
+    const { controller } = setup({ capture: fail });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(controller.getState()).toEqual({
+      kind: 'permanent-error',
+      message: CAPTURE_MESSAGES.captureFailed,
+    });
+  });
+
+  it('gives up after 7 ready polls 3 s apart with a refund-through-Transactions error', async () => {
+    const { controller, api } = setup({ ping: scriptedPing(['idle', 'processing']) });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(controller.getState().kind).toBe('awaiting-device-ready');
+    await vi.advanceTimersByTimeAsync(3000 * 7 - 1);
+    expect(api.ping).toHaveBeenCalledTimes(1 + 6);
+    expect(controller.getState().kind).toBe('awaiting-device-ready');
+    await vi.advanceTimersByTimeAsync(1);
+    const state = controller.getState();
+    expect(state.kind).toBe('permanent-error');
+    expect(state.kind === 'permanent-error' && state.message).toMatch(/refund.*Transactions/);
+  });
+
+  it('returns to the capture screen with an error when every ready poll fails', async () => {
+    const { controller } = setup({ ping: scriptedPing(['idle', 'fail']) });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(3000 * 7);
+    expect(controller.getState()).toEqual({
+      kind: 'show-capture-interface',
+      canCapture: true,
+      error: CAPTURE_MESSAGES.readyPollFailed,
+    });
+  });
+
+  it('loses the connection after 3 consecutive failed pings during processing', async () => {
+    const { controller } = setup({ ping: scriptedPing(['idle', 'ready', 'fail']) });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(controller.getState().kind).toBe('device-processing-wait');
+    await vi.advanceTimersByTimeAsync(2000 * 2);
+    expect(controller.getState().kind).toBe('device-processing-wait');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(controller.getState()).toEqual({
+      kind: 'permanent-error',
+      message: CAPTURE_MESSAGES.lostConnection,
+    });
+  });
+
+  it('waits total_captures × 10 s + 10 s, then succeeds once every item is uploaded', async () => {
+    let uploadedCalls = 0;
+    const { controller } = setup({
+      ping: scriptedPing(['idle', 'ready', 'processing']),
+      capture: () => Promise.resolve({ media_ids: [7, 8], total_captures: 2 }),
+      uploaded: () => {
+        uploadedCalls += 1;
+        return Promise.resolve({
+          media_items: [
+            { id: 7, is_uploaded: true },
+            { id: 8, is_uploaded: uploadedCalls >= 3 },
+          ],
+        });
+      },
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(3000);
+    const waiting = controller.getState();
+    expect(waiting.kind).toBe('device-processing-wait');
+    await vi.advanceTimersByTimeAsync(30_000 - 1);
+    expect(controller.getState().kind).toBe('device-processing-wait');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(controller.getState().kind).toBe('awaiting-media-upload');
+    await vi.advanceTimersByTimeAsync(2000 * 2);
+    expect(controller.getState()).toEqual({ kind: 'capture-successful', mediaIds: [7, 8] });
+    expect(CAPTURE_MESSAGES.success).toBe('All done! Your photos are ready.');
+  });
+
+  it('gives up after 30 upload polls 2 s apart', async () => {
+    const uploaded = vi.fn(() => Promise.resolve({ media_items: [{ id: 7, is_uploaded: false }] }));
+    const { controller } = setup({ ping: scriptedPing(['idle', 'ready']), uploaded });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(3000 + 20_000);
+    expect(controller.getState().kind).toBe('awaiting-media-upload');
+    await vi.advanceTimersByTimeAsync(2000 * 29);
+    expect(uploaded).toHaveBeenCalledTimes(30);
+    expect(controller.getState()).toEqual({
+      kind: 'permanent-error',
+      message: 'Something seems to have gone wrong.',
+    });
+  });
+
+  it('stops all work when disposed', async () => {
+    const { controller, api } = setup({});
+    controller.dispose();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.ping).not.toHaveBeenCalled();
+  });
+});
+
+describe('helpers', () => {
+  it('ignores events that do not apply', () => {
+    const state = { kind: 'initial-ping' } as const;
+    expect(captureReducer(state, { type: 'UPLOADED' })).toBe(state);
+    expect(captureReducer(state, { type: 'CAPTURE_PRESSED' })).toBe(state);
+  });
+
+  it('treats ready on the first ping as not busy, but not capturable', () => {
+    expect(captureReducer({ kind: 'initial-ping' }, { type: 'PING_OK', status: 'Ready' })).toEqual({
+      kind: 'show-capture-interface',
+      canCapture: false,
+      error: null,
+    });
+  });
+
+  it('scales durations only when allowed and within range', () => {
+    expect(parseTimingScale('0.1', true)).toBe(0.1);
+    expect(parseTimingScale('0.1', false)).toBe(1);
+    expect(parseTimingScale('5', true)).toBe(1);
+    expect(parseTimingScale('abc', true)).toBe(1);
+    expect(parseTimingScale(null, true)).toBe(1);
+    const scaled = scaleTimings(CAPTURE_TIMINGS, 0.1);
+    expect(scaled.readyPollMs).toBe(300);
+    expect(scaled.readyPollAttempts).toBe(7);
+    expect(processingWaitMs(3, CAPTURE_TIMINGS)).toBe(40_000);
+  });
+});

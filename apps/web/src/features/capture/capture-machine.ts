@@ -1,0 +1,380 @@
+/**
+ * The photobooth capture flow (spec: visitor.md section 4 "Capture flow", section 9 constants):
+ * a pure reducer over the spec's ten states, and a small controller that runs the timers and
+ * calls. The controller knows nothing about React, so vitest drives it with fake timers.
+ */
+
+/** Capture texts (spec: visitor.md sections 4 and 8). */
+export const CAPTURE_MESSAGES = {
+  connectFailed: "Sorry, we couldn't connect to the photobooth. Please try refreshing the page",
+  busy: 'The photobooth is busy right now. Please wait a moment, then retry.',
+  captureFailed:
+    'Failed to start capture. The photobooth might be busy or had an issue. Please try refreshing the page.',
+  readyTimeout:
+    "The photobooth didn't get ready in time. If you were charged, please apply for a refund through Transactions.",
+  readyPollFailed: 'Error confirming photobooth status. Please try capturing again.',
+  lostConnection: 'Lost connection to photobooth. Please try again.',
+  success: 'All done! Your photos are ready.',
+  uploadTimeout: 'Something seems to have gone wrong.',
+  repostFailed: 'Failed to update repost status. Please try again.',
+} as const;
+
+/** Spec section 9: the capture timings. Production always uses these values. */
+export const CAPTURE_TIMINGS = {
+  initialDelayMs: 500,
+  pingRetryMs: 2500,
+  readyPollMs: 3000,
+  readyPollAttempts: 7,
+  perCaptureWaitMs: 10_000,
+  extraWaitMs: 10_000,
+  processingPingMs: 2000,
+  processingPingFailures: 3,
+  uploadPollMs: 2000,
+  uploadPollAttempts: 30,
+} as const;
+
+export type CaptureTimings = { -readonly [K in keyof typeof CAPTURE_TIMINGS]: number };
+
+const MS_KEYS = [
+  'initialDelayMs',
+  'pingRetryMs',
+  'readyPollMs',
+  'perCaptureWaitMs',
+  'extraWaitMs',
+  'processingPingMs',
+  'uploadPollMs',
+] as const;
+
+/** The timings with every duration multiplied by `scale` (attempt counts stay as they are). */
+export function scaleTimings(timings: CaptureTimings, scale: number): CaptureTimings {
+  const scaled = { ...timings };
+  for (const key of MS_KEYS) scaled[key] = Math.round(timings[key] * scale);
+  return scaled;
+}
+
+/**
+ * `?timing_scale=` for tests: honoured only when the runtime config allows it (never in
+ * production) and only between 0.01 and 1; anything else is the spec's timing (1).
+ */
+export function parseTimingScale(raw: string | null, allowed: boolean): number {
+  if (!allowed || raw === null) return 1;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0.01 && value <= 1 ? value : 1;
+}
+
+/** A route or query id: a positive integer, else null. */
+export function parseId(raw: string | null | undefined): number | null {
+  if (!raw || !/^\d{1,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** Spec: wait total_captures × 10 s + 10 s after the booth is ready. */
+export function processingWaitMs(totalCaptures: number, timings: CaptureTimings): number {
+  return Math.max(0, totalCaptures) * timings.perCaptureWaitMs + timings.extraWaitMs;
+}
+
+const isStatus = (status: string, wanted: string) => status.trim().toLowerCase() === wanted;
+export const isIdle = (status: string) => isStatus(status, 'idle');
+export const isReady = (status: string) => isStatus(status, 'ready');
+
+export type CaptureState =
+  | { kind: 'initial-ping' }
+  | { kind: 'ping-retry-pending' }
+  | { kind: 'device-busy'; status: string }
+  /** `canCapture`: the last ping said idle. `error`: why the visitor is back here. */
+  | { kind: 'show-capture-interface'; canCapture: boolean; error: string | null }
+  | { kind: 'capture-command-sent' }
+  | { kind: 'awaiting-device-ready'; mediaIds: number[]; totalCaptures: number }
+  | {
+      kind: 'device-processing-wait';
+      mediaIds: number[];
+      /** When the wait ends (ms since the epoch), for the countdown display. */
+      endsAt: number;
+      failures: number;
+    }
+  | { kind: 'awaiting-media-upload'; mediaIds: number[] }
+  | { kind: 'capture-successful'; mediaIds: number[] }
+  | { kind: 'permanent-error'; message: string };
+
+export type CaptureEvent =
+  | { type: 'RESTART' }
+  | { type: 'PING_OK'; status: string }
+  | { type: 'PING_FAILED' }
+  | { type: 'CAPTURE_PRESSED' }
+  | { type: 'CAPTURE_STARTED'; mediaIds: number[]; totalCaptures: number }
+  | { type: 'CAPTURE_FAILED' }
+  | { type: 'DEVICE_READY'; endsAt: number }
+  | { type: 'READY_TIMEOUT' }
+  | { type: 'READY_POLL_FAILED' }
+  | { type: 'PROCESSING_PING'; ok: boolean; allowedFailures: number }
+  | { type: 'PROCESSING_DONE' }
+  | { type: 'UPLOADED' }
+  | { type: 'UPLOAD_TIMEOUT' };
+
+export const INITIAL_CAPTURE_STATE: CaptureState = { kind: 'initial-ping' };
+
+/** The spec's transitions; an event that does not apply to the current state changes nothing. */
+export function captureReducer(state: CaptureState, event: CaptureEvent): CaptureState {
+  switch (event.type) {
+    case 'RESTART':
+      return INITIAL_CAPTURE_STATE;
+    case 'PING_OK':
+      if (state.kind !== 'initial-ping' && state.kind !== 'ping-retry-pending') return state;
+      // Spec step 1: idle shows Capture; any status other than idle or ready is busy.
+      if (isIdle(event.status)) {
+        return { kind: 'show-capture-interface', canCapture: true, error: null };
+      }
+      if (isReady(event.status)) {
+        return { kind: 'show-capture-interface', canCapture: false, error: null };
+      }
+      return { kind: 'device-busy', status: event.status };
+    case 'PING_FAILED':
+      // Spec step 2: one retry after 2.5 s, then a permanent error.
+      if (state.kind === 'initial-ping') return { kind: 'ping-retry-pending' };
+      if (state.kind === 'ping-retry-pending') {
+        return { kind: 'permanent-error', message: CAPTURE_MESSAGES.connectFailed };
+      }
+      return state;
+    case 'CAPTURE_PRESSED':
+      return state.kind === 'show-capture-interface' && state.canCapture
+        ? { kind: 'capture-command-sent' }
+        : state;
+    case 'CAPTURE_STARTED':
+      return state.kind === 'capture-command-sent'
+        ? {
+            kind: 'awaiting-device-ready',
+            mediaIds: event.mediaIds,
+            totalCaptures: event.totalCaptures,
+          }
+        : state;
+    case 'CAPTURE_FAILED':
+      return state.kind === 'capture-command-sent'
+        ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.captureFailed }
+        : state;
+    case 'DEVICE_READY':
+      return state.kind === 'awaiting-device-ready'
+        ? {
+            kind: 'device-processing-wait',
+            mediaIds: state.mediaIds,
+            endsAt: event.endsAt,
+            failures: 0,
+          }
+        : state;
+    case 'READY_TIMEOUT':
+      return state.kind === 'awaiting-device-ready'
+        ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.readyTimeout }
+        : state;
+    case 'READY_POLL_FAILED':
+      // Spec step 3: polling that keeps failing returns to the capture screen with an error.
+      return state.kind === 'awaiting-device-ready'
+        ? {
+            kind: 'show-capture-interface',
+            canCapture: true,
+            error: CAPTURE_MESSAGES.readyPollFailed,
+          }
+        : state;
+    case 'PROCESSING_PING': {
+      if (state.kind !== 'device-processing-wait') return state;
+      // Spec step 4: consecutive failures; a good ping starts the count again.
+      const failures = event.ok ? 0 : state.failures + 1;
+      if (failures >= event.allowedFailures) {
+        return { kind: 'permanent-error', message: CAPTURE_MESSAGES.lostConnection };
+      }
+      return { ...state, failures };
+    }
+    case 'PROCESSING_DONE':
+      return state.kind === 'device-processing-wait'
+        ? { kind: 'awaiting-media-upload', mediaIds: state.mediaIds }
+        : state;
+    case 'UPLOADED':
+      return state.kind === 'awaiting-media-upload'
+        ? { kind: 'capture-successful', mediaIds: state.mediaIds }
+        : state;
+    case 'UPLOAD_TIMEOUT':
+      return state.kind === 'awaiting-media-upload'
+        ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.uploadTimeout }
+        : state;
+  }
+}
+
+/** Every requested id is reported and uploaded. */
+export function allUploaded(
+  mediaIds: number[],
+  items: { id: number; is_uploaded: boolean }[],
+): boolean {
+  const uploaded = new Set(items.filter((item) => item.is_uploaded).map((item) => item.id));
+  return mediaIds.length > 0 && mediaIds.every((id) => uploaded.has(id));
+}
+
+/** The calls the flow makes, injected so tests need no network. */
+export interface CaptureApi {
+  ping(): Promise<{ status: string }>;
+  capture(): Promise<{ media_ids: number[]; total_captures: number }>;
+  uploaded(mediaIds: number[]): Promise<{ media_items: { id: number; is_uploaded: boolean }[] }>;
+}
+
+/**
+ * Runs the flow: timers and calls, feeding the reducer. `start()` (re)starts it, `dispose()`
+ * cancels whatever is under way (a later `start()` works again, as React's strict mode needs).
+ */
+export class CaptureController {
+  private state: CaptureState = INITIAL_CAPTURE_STATE;
+  private readonly listeners = new Set<() => void>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Bumped on start/dispose: work from an older run finds it changed and stops. */
+  private run = 0;
+
+  constructor(
+    private readonly api: CaptureApi,
+    private readonly timings: CaptureTimings = CAPTURE_TIMINGS,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  getState = (): CaptureState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  start(): void {
+    const run = this.cancel();
+    this.dispatch({ type: 'RESTART' });
+    void this.connect(run, this.timings.initialDelayMs);
+  }
+
+  /** Busy panel: Retry Connection pings again straight away. */
+  retry(): void {
+    const run = this.cancel();
+    this.dispatch({ type: 'RESTART' });
+    void this.connect(run, 0);
+  }
+
+  capture(): void {
+    if (this.state.kind !== 'show-capture-interface' || !this.state.canCapture) return;
+    const run = this.cancel();
+    this.dispatch({ type: 'CAPTURE_PRESSED' });
+    void this.runCapture(run);
+  }
+
+  dispose(): void {
+    this.cancel();
+  }
+
+  private cancel(): number {
+    this.run += 1;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    return this.run;
+  }
+
+  private dispatch(event: CaptureEvent): void {
+    const next = captureReducer(this.state, event);
+    if (next === this.state) return;
+    this.state = next;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Resolves after `ms`, or never when the run is cancelled meanwhile. */
+  private wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      this.timers.add(timer);
+    });
+  }
+
+  private async attempt<T>(
+    call: () => Promise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false }> {
+    try {
+      return { ok: true, value: await call() };
+    } catch {
+      return { ok: false };
+    }
+  }
+
+  private async connect(run: number, delayMs: number): Promise<void> {
+    await this.wait(delayMs);
+    for (let tries = 0; tries < 2; tries += 1) {
+      if (run !== this.run) return;
+      if (tries > 0) await this.wait(this.timings.pingRetryMs);
+      if (run !== this.run) return;
+      const result = await this.attempt(() => this.api.ping());
+      if (run !== this.run) return;
+      if (result.ok) {
+        this.dispatch({ type: 'PING_OK', status: result.value.status });
+        return;
+      }
+      this.dispatch({ type: 'PING_FAILED' });
+    }
+  }
+
+  private async runCapture(run: number): Promise<void> {
+    const started = await this.attempt(() => this.api.capture());
+    if (run !== this.run) return;
+    if (!started.ok) {
+      this.dispatch({ type: 'CAPTURE_FAILED' });
+      return;
+    }
+    const { media_ids: mediaIds, total_captures: totalCaptures } = started.value;
+    this.dispatch({ type: 'CAPTURE_STARTED', mediaIds, totalCaptures });
+
+    // Step 3: poll every 3 s, up to 7 times, until the booth says ready.
+    let ready = false;
+    let anyAnswer = false;
+    for (let poll = 0; poll < this.timings.readyPollAttempts && !ready; poll += 1) {
+      await this.wait(this.timings.readyPollMs);
+      if (run !== this.run) return;
+      const result = await this.attempt(() => this.api.ping());
+      if (run !== this.run) return;
+      if (result.ok) {
+        anyAnswer = true;
+        ready = isReady(result.value.status);
+      }
+    }
+    if (!ready) {
+      this.dispatch({ type: anyAnswer ? 'READY_TIMEOUT' : 'READY_POLL_FAILED' });
+      return;
+    }
+
+    // Step 4: the photos take total_captures × 10 s + 10 s; ping every 2 s meanwhile.
+    const waitMs = processingWaitMs(totalCaptures, this.timings);
+    const endsAt = this.now() + waitMs;
+    this.dispatch({ type: 'DEVICE_READY', endsAt });
+    const done = this.wait(waitMs).then(() => 'done' as const);
+    while (this.state.kind === 'device-processing-wait') {
+      const tick = this.wait(this.timings.processingPingMs).then(() => 'tick' as const);
+      const which = await Promise.race([done, tick]);
+      if (run !== this.run) return;
+      if (which === 'done') {
+        this.dispatch({ type: 'PROCESSING_DONE' });
+        break;
+      }
+      const result = await this.attempt(() => this.api.ping());
+      if (run !== this.run) return;
+      this.dispatch({
+        type: 'PROCESSING_PING',
+        ok: result.ok,
+        allowedFailures: this.timings.processingPingFailures,
+      });
+    }
+    if (this.state.kind !== 'awaiting-media-upload') return;
+
+    // Step 5: poll every 2 s, up to 30 times, until every item is uploaded.
+    for (let poll = 0; poll < this.timings.uploadPollAttempts; poll += 1) {
+      const result = await this.attempt(() => this.api.uploaded(mediaIds));
+      if (run !== this.run) return;
+      if (result.ok && allUploaded(mediaIds, result.value.media_items)) {
+        this.dispatch({ type: 'UPLOADED' });
+        return;
+      }
+      if (poll < this.timings.uploadPollAttempts - 1) await this.wait(this.timings.uploadPollMs);
+      if (run !== this.run) return;
+    }
+    this.dispatch({ type: 'UPLOAD_TIMEOUT' });
+  }
+}

@@ -1,0 +1,31 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { getUploadedMedia } from './api/get-uploaded-media';
+import { pingDevice } from './api/ping-device';
+import { startCapture } from './api/start-capture';
+import { CAPTURE_TIMINGS, CaptureController, type CaptureTimings } from './capture-machine';
+
+/** Runs the capture flow for one booth and template; timings are injectable for tests. */
+export function useCaptureFlow(
+  deviceId: number,
+  templateId: number,
+  timings: CaptureTimings = CAPTURE_TIMINGS,
+) {
+  const controller = useMemo(
+    () =>
+      new CaptureController(
+        {
+          ping: () => pingDevice(deviceId),
+          capture: () => startCapture(deviceId, templateId),
+          uploaded: (mediaIds) => getUploadedMedia(mediaIds),
+        },
+        timings,
+      ),
+    [deviceId, templateId, timings],
+  );
+  useEffect(() => {
+    controller.start();
+    return () => controller.dispose();
+  }, [controller]);
+  const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  return { state, capture: () => controller.capture(), retry: () => controller.retry() };
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MEDIA_SHARE_CAPTIONS,
+  captionChange,
+  downloadFileName,
+  formatUtcTimestamp,
+  isAbortError,
+  isMobileUserAgent,
+  mediaAspectRatio,
+  pickShareCaption,
+  previewUrl,
+  shareFileName,
+} from './media-model';
+
+describe('formatUtcTimestamp', () => {
+  it('shows a zone-less UTC timestamp as dd/mm/yyyy hh:mm without shifting it', () => {
+    expect(formatUtcTimestamp('2025-05-14T09:05:59')).toBe('14/05/2025 09:05');
+    expect(formatUtcTimestamp('2025-12-31T23:59:00')).toBe('31/12/2025 23:59');
+    expect(formatUtcTimestamp('2025-01-02 00:00:00.123')).toBe('02/01/2025 00:00');
+  });
+
+  it('converts a timestamp with a zone to UTC', () => {
+    expect(formatUtcTimestamp('2025-05-14T05:30:00+05:30')).toBe('14/05/2025 00:00');
+    expect(formatUtcTimestamp('2025-05-14T23:10:00Z')).toBe('14/05/2025 23:10');
+  });
+
+  it('shows unreadable text as it came', () => {
+    expect(formatUtcTimestamp('yesterday')).toBe('yesterday');
+  });
+});
+
+describe('pickShareCaption', () => {
+  it('has 10 preset captions', () => {
+    expect(MEDIA_SHARE_CAPTIONS).toHaveLength(10);
+    expect(new Set(MEDIA_SHARE_CAPTIONS).size).toBe(10);
+  });
+
+  it('picks across the whole list and stays in range', () => {
+    expect(pickShareCaption(() => 0)).toBe(MEDIA_SHARE_CAPTIONS[0]);
+    expect(pickShareCaption(() => 0.55)).toBe(MEDIA_SHARE_CAPTIONS[5]);
+    expect(pickShareCaption(() => 0.9999)).toBe(MEDIA_SHARE_CAPTIONS[9]);
+    expect(pickShareCaption(() => 1)).toBe(MEDIA_SHARE_CAPTIONS[9]);
+  });
+});
+
+describe('downloadFileName', () => {
+  it("takes the s3_key's last segment", () => {
+    expect(downloadFileName('media/42/print-42.jpg', 'https://b/x/y.jpg', 'f.jpg')).toBe(
+      'print-42.jpg',
+    );
+    expect(downloadFileName('media/42/', 'https://b/x/y.jpg', 'f.jpg')).toBe('42');
+  });
+
+  it("falls back to the URL's path without its query", () => {
+    expect(downloadFileName('', 'https://bucket.s3/a/b/photo%201.jpg?X-Amz=1&y=/z', 'f.jpg')).toBe(
+      'photo 1.jpg',
+    );
+    expect(downloadFileName(null, 'https://bucket.s3/', 'f.jpg')).toBe('f.jpg');
+  });
+});
+
+describe('shareFileName', () => {
+  it('names the file after the media id with jpg', () => {
+    expect(shareFileName(17)).toBe('17.jpg');
+  });
+});
+
+describe('isMobileUserAgent', () => {
+  it('recognises phones and tablets', () => {
+    expect(
+      isMobileUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+      ),
+    ).toBe(true);
+    expect(
+      isMobileUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/124.0 Mobile Safari/537'),
+    ).toBe(true);
+  });
+
+  it('leaves desktops out', () => {
+    expect(
+      isMobileUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0 Safari/537.36'),
+    ).toBe(false);
+    expect(isMobileUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Safari/605.1')).toBe(
+      false,
+    );
+  });
+});
+
+describe('captionChange', () => {
+  it('trims and saves a new caption', () => {
+    expect(captionChange(null, '  Hello  ')).toEqual({ kind: 'save', caption: 'Hello' });
+    expect(captionChange('Old', 'New')).toEqual({ kind: 'save', caption: 'New' });
+  });
+
+  it('turns an empty caption into null', () => {
+    expect(captionChange('Old', '   ')).toEqual({ kind: 'save', caption: null });
+  });
+
+  it('is unchanged when the trimmed text is the same', () => {
+    expect(captionChange('Hello', ' Hello ')).toEqual({ kind: 'unchanged' });
+    expect(captionChange(null, '')).toEqual({ kind: 'unchanged' });
+    expect(captionChange('', '  ')).toEqual({ kind: 'unchanged' });
+  });
+});
+
+describe('previews', () => {
+  it('uses 3:2 for landscape and 2:3 for portrait', () => {
+    expect(mediaAspectRatio('landscape')).toBe('3 / 2');
+    expect(mediaAspectRatio('portrait')).toBe('2 / 3');
+  });
+
+  it('prefers the low-resolution copy for images and the file for videos', () => {
+    const base = { lowres_s3_url: 'low', s3_url: 'hd', is_uploaded: true };
+    expect(previewUrl({ ...base, media_type: 'image' })).toBe('low');
+    expect(previewUrl({ ...base, media_type: 'video' })).toBe('hd');
+    expect(previewUrl({ ...base, media_type: 'image', lowres_s3_url: null })).toBe('hd');
+  });
+
+  it('has no preview until uploaded', () => {
+    expect(
+      previewUrl({ media_type: 'image', lowres_s3_url: 'low', s3_url: 'hd', is_uploaded: false }),
+    ).toBeNull();
+  });
+});
+
+describe('isAbortError', () => {
+  it('recognises a dismissed share sheet', () => {
+    expect(isAbortError(new DOMException('x', 'AbortError'))).toBe(true);
+    expect(isAbortError(new Error('x'))).toBe(false);
+    expect(isAbortError(null)).toBe(false);
+  });
+});
