@@ -36,6 +36,12 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle pooled connection can be ended by the server (restart, failover, a dropped test
+    // database). pg then emits 'error' on the pool; unhandled, that would crash the process.
+    // The pool replaces the connection on the next query, so reporting it is enough.
+    pool.on('error', (error) => {
+      console.warn(`PostgreSQL connection lost (the pool reconnects): ${error.message}`);
+    });
     const db = drizzleNodePg(pool, { schema }) as unknown as Database;
     return {
       db,
