@@ -1,3 +1,4 @@
+import { SearchBox } from '@/components/ui/search-box';
 import type { VisitorTemplate } from '@flashbooth/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -18,7 +19,6 @@ import { LocationDialog } from './location-dialog';
 import { ScrollHint } from './scroll-hint';
 import { TemplateCardSkeleton } from './template-card';
 import { TemplateList } from './template-list';
-import { TemplateSearch } from './template-search';
 import './booth.css';
 
 /** A dead end with a way home: a bad link, an unknown booth or a failed load. */
@@ -229,7 +229,12 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
             </div>
           )}
 
-          <TemplateSearch applied={search} onSearch={runSearch} />
+          <SearchBox
+            label="Search templates"
+            placeholder="Search templates"
+            applied={search}
+            onSearch={runSearch}
+          />
 
           <TemplateList
             query={templates}

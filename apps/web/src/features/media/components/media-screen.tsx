@@ -1,3 +1,4 @@
+import { SearchBox } from '@/components/ui/search-box';
 import type { Media } from '@flashbooth/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -16,7 +17,6 @@ import {
   isMobileUserAgent,
 } from '../media-model';
 import { MediaCard, MediaCardSkeleton, type CardAction } from './media-card';
-import { MediaSearch } from './media-search';
 import './media.css';
 
 const onMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent);
@@ -129,7 +129,12 @@ export function MediaScreen() {
         My Media
       </h1>
 
-      <MediaSearch applied={search} onSearch={runSearch} />
+      <SearchBox
+        label="Search my media"
+        placeholder="Search by venue, booth or caption"
+        applied={search}
+        onSearch={runSearch}
+      />
 
       {media.isPending ? (
         <div aria-busy="true">

@@ -1,15 +1,25 @@
 import { useId, useState, type FormEvent } from 'react';
+import './search-box.css';
 
-interface MediaSearchProps {
+interface SearchBoxProps {
+  /** Accessible name of the field. */
+  label: string;
+  placeholder: string;
   /** The search the list shows now. */
   applied: string;
   onSearch: (term: string) => void;
 }
 
-/** Spec: a search box; Enter (or the button) searches and goes back to page 1. */
-export function MediaSearch({ applied, onSearch }: MediaSearchProps) {
+/** A list's search box: Enter or the button searches; clearing the box shows everything again. */
+export function SearchBox({ label, placeholder, applied, onSearch }: SearchBoxProps) {
   const inputId = useId();
   const [draft, setDraft] = useState(applied);
+  // When the list's search changes from outside (Clear search), the box follows it.
+  const [shown, setShown] = useState(applied);
+  if (shown !== applied) {
+    setShown(applied);
+    setDraft(applied);
+  }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -17,13 +27,13 @@ export function MediaSearch({ applied, onSearch }: MediaSearchProps) {
   };
 
   return (
-    <form className="media-search" role="search" onSubmit={submit}>
+    <form className="search-box" role="search" onSubmit={submit}>
       <label htmlFor={inputId} className="visually-hidden">
-        Search my media
+        {label}
       </label>
-      <span className="media-search-field">
+      <span className="search-box-field">
         <svg
-          className="media-search-icon"
+          className="search-box-icon"
           viewBox="0 0 24 24"
           width="18"
           height="18"
@@ -39,9 +49,9 @@ export function MediaSearch({ applied, onSearch }: MediaSearchProps) {
         </svg>
         <input
           id={inputId}
-          className="input media-search-input"
+          className="input search-box-input"
           type="search"
-          placeholder="Search by venue, booth or caption"
+          placeholder={placeholder}
           enterKeyHint="search"
           autoComplete="off"
           maxLength={200}
@@ -49,12 +59,12 @@ export function MediaSearch({ applied, onSearch }: MediaSearchProps) {
           onChange={(event) => {
             const next = event.target.value;
             setDraft(next);
-            // Clearing the box (for example with its × button) shows everything again.
+            // Clearing the box (for example with its × button) shows every template again.
             if (next === '' && applied !== '') onSearch('');
           }}
         />
       </span>
-      <button type="submit" className="btn btn-primary media-search-button">
+      <button type="submit" className="btn btn-primary search-box-button">
         Search
       </button>
     </form>
