@@ -128,7 +128,15 @@ export const mqttTopics = {
   commands: (thingName: string) => `flashbooth/devices/${thingName}/commands`,
   /** Replies to one server instance (the command's reply_to). */
   replies: (instanceId: string) => `flashbooth/server/${instanceId}/replies`,
+  /** Booth → server: entries for the device's error log (DeviceErrorReportSchema). */
+  errors: (thingName: string) => `flashbooth/devices/${thingName}/errors`,
+  /**
+   * Server → booth, retained: settings staff changed while the booth may be away (restock).
+   * Only that booth may subscribe; only the server may publish.
+   */
+  settings: (thingName: string) => `flashbooth/devices/${thingName}/settings`,
   allStatuses: 'flashbooth/devices/+/status',
+  allErrors: 'flashbooth/devices/+/errors',
 } as const;
 
 /** flashbooth/devices/{thing}/status */
@@ -136,6 +144,12 @@ export const DeviceStatusMessageSchema = z.object({
   status: z.string().min(1).max(50),
   software_version: z.string().max(100).nullish(),
   prints_left: z.number().int().min(0).max(100_000).nullish(),
+  /**
+   * The newest settings revision the booth has applied. The server takes `prints_left` from a
+   * status only when this is at least the revision it last published, so a report from before a
+   * restock never overwrites the restocked value.
+   */
+  settings_revision: z.number().int().min(0).nullish(),
   /** UTC, when the booth reported it. */
   at: z.string().optional(),
 });
@@ -214,3 +228,51 @@ export const CaptureCommandPayloadSchema = z.object({
   ),
 });
 export type CaptureCommandPayload = z.infer<typeof CaptureCommandPayloadSchema>;
+
+// ---- The update command (DESIGN.md 1: download the release file, verify, switch version). ----
+
+/**
+ * The payload of the `update` command: the release linked to the device's software channel. The
+ * booth downloads `url` (a time-limited link), checks its size and SHA-256, installs it and then
+ * reports `software_version: version`. It answers `{id, status: "updated" | "up_to_date"}`, or
+ * `{id, error}` when the download or the checksum fails (the old version keeps running).
+ */
+export const DeviceUpdatePayloadSchema = z.object({
+  release_id: z.number().int().positive(),
+  version: z.string().min(1).max(100),
+  url: z.string().min(1),
+  /** Lower-case hex SHA-256 of the release file. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size_bytes: z.number().int().nonnegative(),
+});
+export type DeviceUpdatePayload = z.infer<typeof DeviceUpdatePayloadSchema>;
+
+// ---- Error reports and settings (DESIGN.md 2b step 4; staff restock). ----
+
+/**
+ * flashbooth/devices/{thing}/errors: one entry of the device's error log. `report_id` makes a
+ * report idempotent (QoS 1 may deliver it twice; several server instances may hear it). When the
+ * error ended a capture session, `capture_id` names it and `delivered_media_ids` lists the items
+ * already uploaded and confirmed: none delivered means the visitor's entitlement is given back.
+ */
+export const DeviceErrorReportSchema = z.object({
+  report_id: z.uuid(),
+  message: z.string().min(1).max(4000),
+  capture_id: z.uuid().nullish(),
+  delivered_media_ids: z.array(z.number().int().positive()).max(50).nullish(),
+  /** UTC, when the booth saw it. */
+  at: z.string().optional(),
+});
+export type DeviceErrorReport = z.infer<typeof DeviceErrorReportSchema>;
+
+/**
+ * flashbooth/devices/{thing}/settings (retained). `revision` grows with every change; a booth
+ * applies a message whose revision is newer than the one it last applied (kept across restarts)
+ * and reports that revision in its status.
+ */
+export const DeviceSettingsMessageSchema = z.object({
+  revision: z.number().int().min(1),
+  /** Set when staff restocked: the roll now holds this many prints. */
+  prints_left: z.number().int().min(0).max(100_000),
+});
+export type DeviceSettingsMessage = z.infer<typeof DeviceSettingsMessageSchema>;

@@ -6,3 +6,4 @@ export * from './rules.js';
 export * from './devices.js';
 export * from './templates.js';
 export * from './media.js';
+export * from './payments.js';
