@@ -5,6 +5,10 @@ import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 8091);
 export const BASE_URL = `http://localhost:${PORT}`;
+// The embedded broker on a known port beside the web port, so a test can connect a booth of its
+// own (one without the 10 s countdown). Set here for the workers, which inherit the environment.
+const MQTT_PORT = Number(process.env.E2E_MQTT_PORT ?? PORT + 1);
+process.env.E2E_MQTT_URL = `mqtt://127.0.0.1:${MQTT_PORT}`;
 // A fresh data folder per run: the product starts exactly as on a new machine.
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-e2e-'));
 
@@ -69,8 +73,8 @@ export default defineConfig({
       OTP_SEND_LIMIT_PER_IP: '100000',
       OTP_SEND_LIMIT_PER_PHONE: '50',
       SUPER_USER_PHONES: '+919000000099',
-      // A free port for the embedded broker, so a running dev server (1884) does not clash.
-      MQTT_PORT: '0',
+      // Not the dev server's broker port (1884), so a running dev server does not clash.
+      MQTT_PORT: String(MQTT_PORT),
     },
   },
 });

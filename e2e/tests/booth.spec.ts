@@ -1,128 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { newMobile, signInThroughUi } from './support';
-
-/** The seeded demo administrator: a super user and a member of the demo organization. */
-const STAFF_PHONE = '+919000000001';
-
-interface OutboxItem {
-  code: string | null;
-  created_at: string;
-}
-
-async function newestOutboxItem(
-  request: APIRequestContext,
-  phone: string,
-): Promise<OutboxItem | undefined> {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: OutboxItem[] }).items[0];
-}
-
-async function signInStaffOnce(request: APIRequestContext): Promise<string | null> {
-  const before = await newestOutboxItem(request, STAFF_PHONE);
-  const signIn = await request.post('/api/enterprise/auth/sign-in', {
-    data: { phone: STAFF_PHONE },
-  });
-  expect(signIn.ok(), await signIn.text()).toBe(true);
-  let code: string | null = null;
-  await expect
-    .poll(async () => {
-      const item = await newestOutboxItem(request, STAFF_PHONE);
-      const fresh =
-        item !== undefined && (item.created_at !== before?.created_at || item.code !== before.code);
-      code = fresh ? item.code : null;
-      return code;
-    })
-    .not.toBeNull();
-  const verify = await request.post('/api/enterprise/auth/verify', {
-    data: { phone: STAFF_PHONE, code },
-  });
-  if (!verify.ok()) return null;
-  return ((await verify.json()) as { access_token: string }).access_token;
-}
-
-/**
- * A staff access token for setting up data. Both projects run in parallel and sign in the same
- * staff phone, so a code may be replaced by the other worker's: then sign in again.
- */
-let staffToken: Promise<string> | null = null;
-function staffAccessToken(request: APIRequestContext): Promise<string> {
-  staffToken ??= (async () => {
-    for (let attempt = 0; attempt < 6; attempt += 1) {
-      const token = await signInStaffOnce(request);
-      if (token) return token;
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 900));
-    }
-    throw new Error('Could not sign in the staff user for test setup.');
-  })();
-  staffToken.catch(() => {
-    staffToken = null;
-  });
-  return staffToken;
-}
-
-class StaffApi {
-  constructor(
-    private readonly request: APIRequestContext,
-    private readonly token: string,
-  ) {}
-
-  private async call<T>(method: 'get' | 'post' | 'patch', path: string, data?: unknown) {
-    const response = await this.request[method](`/api/enterprise/${path}`, {
-      headers: { Authorization: `Bearer ${this.token}` },
-      data,
-    });
-    expect(response.ok(), `${method.toUpperCase()} ${path}: ${await response.text()}`).toBe(true);
-    return (await response.json()) as T;
-  }
-
-  async demoOrgId(): Promise<number> {
-    const self = await this.call<{ organizations?: { org_id: number }[] }>('get', 'users/self');
-    const orgId = self.organizations?.[0]?.org_id;
-    expect(orgId, 'the demo administrator belongs to the demo organization').toBeTruthy();
-    return orgId!;
-  }
-
-  /** A device linked to the organization, optionally with a price. */
-  async createBooth(name: string, orgId: number, priceRupees?: number) {
-    const device = await this.call<{ id: number }>('post', 'devices', { name });
-    const linked = await this.call<{ id: number; name: string; org_name: string | null }>(
-      'patch',
-      `devices/${device.id}/link`,
-      { org_id: orgId },
-    );
-    if (priceRupees !== undefined) {
-      await this.call('patch', `devices/${device.id}`, { price_rupees: priceRupees });
-    }
-    return { id: linked.id, name: linked.name, orgName: linked.org_name ?? '' };
-  }
-
-  async createTemplate(
-    orgId: number,
-    name: string,
-    orientation: 'portrait' | 'landscape',
-    cut?: { is_duplicated: boolean },
-  ): Promise<number> {
-    const template = await this.call<{ id: number }>('post', 'templates', { name, orientation });
-    if (cut) {
-      await this.call('patch', `templates/${template.id}`, {
-        is_cut: true,
-        is_duplicated: cut.is_duplicated,
-      });
-    }
-    await this.call('post', `templates/${template.id}/orgs`, { org_id: orgId });
-    return template.id;
-  }
-}
-
-async function staffApi(request: APIRequestContext): Promise<StaffApi> {
-  return new StaffApi(request, await staffAccessToken(request));
-}
-
-/** A tag unique to this test run and project, so parallel runs never see each other's data. */
-function uniqueTag(): string {
-  return `T${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
+import { expect, test, type Page } from '@playwright/test';
+import { newMobile, signInThroughUi, staffApi, uniqueTag } from './support';
 
 /** A signed-out visitor scans the booth's QR code, signs in and comes back to the booth. */
 async function openBoothAsNewVisitor(page: Page, deviceId: number) {
@@ -153,10 +30,12 @@ test.describe('booth template selection', () => {
     const landscapeName = `${tag} Sunset Strips`;
     const portraitName = `${tag} Classic Portrait`;
     const landscapeId = await staff.createTemplate(orgId, landscapeName, 'landscape', {
-      is_duplicated: true,
+      cut: { is_duplicated: true },
     });
     await staff.createTemplate(orgId, portraitName, 'portrait');
-    await staff.createTemplate(orgId, `${tag} Twin Unique`, 'landscape', { is_duplicated: false });
+    await staff.createTemplate(orgId, `${tag} Twin Unique`, 'landscape', {
+      cut: { is_duplicated: false },
+    });
     // Enough for a second page under this tag (9 per page).
     for (let index = 1; index <= 8; index += 1) {
       await staff.createTemplate(orgId, `${tag} Extra ${index}`, 'portrait');
@@ -219,7 +98,7 @@ test.describe('booth template selection', () => {
     );
   });
 
-  test('a priced booth shows the price and cannot take payment yet; wrong location goes home', async ({
+  test('a priced booth shows the price; a template without photo slots cannot be paid for; wrong location goes home', async ({
     page,
     request,
   }) => {
@@ -239,6 +118,7 @@ test.describe('booth template selection', () => {
     await expect(page.getByTestId('price-badge')).toHaveText('Price ₹49.50');
     await search(page, tag, 'enter');
     await expect(cards(page)).toHaveCount(1);
+    // The template has no photo slots yet, so the server refuses to take a payment for it.
     await cards(page).click();
     await expect(
       page.getByText('Could not initiate payment. Please try again or contact support.'),

@@ -1,39 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { newMobile, signInThroughUi } from './support';
-
-/** The seeded demo administrator: a super user and a member of the demo organization. */
-const STAFF_PHONE = '+919000000001';
-
-async function newestCode(request: APIRequestContext): Promise<string | null> {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(STAFF_PHONE)}`);
-  const body = (await response.json()) as { items: { code: string | null }[] };
-  return body.items[0]?.code ?? null;
-}
-
-/** A staff access token; another worker signing in the same phone may replace the code. */
-async function staffToken(request: APIRequestContext): Promise<string> {
-  for (let attempt = 0; attempt < 6; attempt += 1) {
-    const before = await newestCode(request);
-    const signIn = await request.post('/api/enterprise/auth/sign-in', {
-      data: { phone: STAFF_PHONE },
-    });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const latest = await newestCode(request);
-        code = latest !== null && latest !== before ? latest : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await request.post('/api/enterprise/auth/verify', {
-      data: { phone: STAFF_PHONE, code },
-    });
-    if (verify.ok()) return ((await verify.json()) as { access_token: string }).access_token;
-    await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 900));
-  }
-  throw new Error('Could not sign in the staff user for test setup.');
-}
+import sharp from 'sharp';
+import { newMobile, signInThroughUi, staffToken } from './support';
 
 async function staffCall<T>(
   request: APIRequestContext,
@@ -48,6 +15,64 @@ async function staffCall<T>(
   });
   expect(response.ok(), `${method.toUpperCase()} ${path}: ${await response.text()}`).toBe(true);
   return (await response.json()) as T;
+}
+
+interface Slot {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * How far the print's pixels are from the foreground's where only the foreground's opaque
+ * frame can show: everything at least `margin` pixels away from every photo slot (JPEG blocks
+ * near a slot mix photo and frame). Returns the worst 100×100 block's mean difference per
+ * channel, and the same for a print on the white canvas without any foreground (what a booth
+ * that ignored the foreground would make), so the check is known to tell the two apart.
+ */
+async function frameDifference(print: Buffer, foreground: Buffer, slots: Slot[], margin = 24) {
+  const fg = await sharp(foreground).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const hd = await sharp(print).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = fg.info;
+  expect([hd.info.width, hd.info.height], 'the print is the size of the foreground').toEqual([
+    width,
+    height,
+  ]);
+  const nearSlot = (x: number, y: number) =>
+    slots.some(
+      (s) =>
+        x >= s.x - margin && x < s.x + s.w + margin && y >= s.y - margin && y < s.y + s.h + margin,
+    );
+  const block = 100;
+  let worst = 0;
+  let worstWithoutForeground = Infinity;
+  let frameBlocks = 0;
+  for (let by = 0; by < height; by += block) {
+    for (let bx = 0; bx < width; bx += block) {
+      let sum = 0;
+      let white = 0;
+      let pixels = 0;
+      for (let y = by; y < Math.min(by + block, height); y += 1) {
+        for (let x = bx; x < Math.min(bx + block, width); x += 1) {
+          const f = (y * width + x) * 4;
+          if (fg.data[f + 3] !== 255 || nearSlot(x, y)) continue;
+          const p = (y * width + x) * 3;
+          for (let c = 0; c < 3; c += 1) {
+            sum += Math.abs(hd.data[p + c]! - fg.data[f + c]!);
+            white += 255 - fg.data[f + c]!;
+          }
+          pixels += 1;
+        }
+      }
+      // Blocks that are mostly photo or edge say little; judge the ones that are frame.
+      if (pixels < (block * block) / 2) continue;
+      frameBlocks += 1;
+      worst = Math.max(worst, sum / (pixels * 3));
+      worstWithoutForeground = Math.min(worstWithoutForeground, white / (pixels * 3));
+    }
+  }
+  return { worst, worstWithoutForeground, frameBlocks };
 }
 
 test('a visitor captures at the demo booth and sees the photos are ready', async ({
@@ -67,19 +92,15 @@ test('a visitor captures at the demo booth and sees the photos are ready', async
   const booth = devices.items.find((device) => device.name === 'Demo Booth');
   expect(booth?.org_id, 'the seeded Demo Booth is linked to an organization').toBeTruthy();
 
-  const template = await staffCall<{ id: number }>(request, token, 'post', 'templates', {
-    name: `Capture E2E ${Date.now().toString(36)}`,
-    orientation: 'landscape',
-  });
-  await staffCall(request, token, 'post', `templates/${template.id}/images`, {
-    x: 360,
-    y: 120,
-    w: 2880,
-    h: 1920,
-  });
-  await staffCall(request, token, 'post', `templates/${template.id}/orgs`, {
-    org_id: booth!.org_id,
-  });
+  // The seeded "Golden Hour": one photo (the quickest session) under a foreground that frames
+  // it on every side, so the print must show the foreground wherever there is no photo.
+  const templates = await staffCall<{
+    items: { id: number; name: string; foreground_s3_url: string | null; images: Slot[] }[];
+  }>(request, token, 'get', `orgs/${booth!.org_id}/templates`);
+  const template = templates.items.find((item) => item.name === 'Golden Hour');
+  if (!template) throw new Error('The seeded "Golden Hour" template is missing.');
+  expect(template.foreground_s3_url, 'the demo template has a foreground').toBeTruthy();
+  expect(template.images).toHaveLength(1);
 
   await signInThroughUi(page, 'regular', newMobile(), 'Capture Visitor');
   await expect(page).not.toHaveURL(/\/regular\/login$/);
@@ -97,6 +118,34 @@ test('a visitor captures at the demo booth and sees the photos are ready', async
     timeout: 60_000,
   });
   await expect(page.getByRole('switch', { name: /repost/i })).toBeChecked();
+  // The stored full-resolution print really carries the template's foreground. The page's own
+  // API call, GET media, with this visitor's session (a refreshed token from the page's cookie).
+  const refreshed = await page.request.post('/api/regular/auth/refresh');
+  expect(refreshed.ok(), await refreshed.text()).toBe(true);
+  const { access_token: visitorToken } = (await refreshed.json()) as { access_token: string };
+  const mediaResponse = await page.request.get('/api/regular/media?limit=10&offset=0', {
+    headers: { Authorization: `Bearer ${visitorToken}` },
+  });
+  expect(mediaResponse.ok(), await mediaResponse.text()).toBe(true);
+  const media = (await mediaResponse.json()) as { items: { s3_url: string | null }[] };
+  expect(media.items).toHaveLength(1);
+  expect(media.items[0]!.s3_url, 'the HD image is uploaded').toBeTruthy();
+  const [print, foreground] = await Promise.all(
+    [media.items[0]!.s3_url!, template.foreground_s3_url!].map(async (url) => {
+      const response = await request.get(url);
+      expect(response.ok(), url).toBe(true);
+      return response.body();
+    }),
+  );
+  const { worst, worstWithoutForeground, frameBlocks } = await frameDifference(
+    print!,
+    foreground!,
+    template.images,
+  );
+  expect(frameBlocks, 'the foreground has a frame to compare').toBeGreaterThan(100);
+  expect(worstWithoutForeground, 'a print without the foreground would fail').toBeGreaterThan(40);
+  expect(worst, 'the print matches the foreground in its frame (JPEG tolerance)').toBeLessThan(8);
+
   await page.getByRole('link', { name: 'Go to My Media' }).click();
   await expect(page).toHaveURL('/regular/media');
 });

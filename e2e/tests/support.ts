@@ -63,3 +63,174 @@ export async function signInThroughUi(
   await codeField.fill(code);
   return code;
 }
+
+/** The seeded demo administrator: a super user and a member of the demo organization. */
+export const STAFF_PHONE = '+919000000001';
+
+interface OutboxItem {
+  code: string | null;
+  created_at: string;
+}
+
+async function newestOutboxItem(
+  request: APIRequestContext,
+  phone: string,
+): Promise<OutboxItem | undefined> {
+  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { items: OutboxItem[] }).items[0];
+}
+
+interface StaffSession {
+  token: string;
+  /** When the access token stops working (ms since the epoch). */
+  expiresAt: number;
+}
+
+/** One sign-in of the staff phone through the API; null when another worker's code won. */
+async function signInStaffOnce(request: APIRequestContext): Promise<StaffSession | null> {
+  const before = await newestOutboxItem(request, STAFF_PHONE);
+  const signIn = await request.post('/api/enterprise/auth/sign-in', {
+    data: { phone: STAFF_PHONE },
+  });
+  expect(signIn.ok(), await signIn.text()).toBe(true);
+  let code: string | null = null;
+  await expect
+    .poll(async () => {
+      const item = await newestOutboxItem(request, STAFF_PHONE);
+      const fresh =
+        item !== undefined && (item.created_at !== before?.created_at || item.code !== before.code);
+      code = fresh ? item.code : null;
+      return code;
+    })
+    .not.toBeNull();
+  const verify = await request.post('/api/enterprise/auth/verify', {
+    data: { phone: STAFF_PHONE, code },
+  });
+  if (!verify.ok()) return null;
+  const body = (await verify.json()) as { access_token: string; expires_in: number };
+  return { token: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 };
+}
+
+/**
+ * Workers sign in the same staff phone in parallel, so a code may be replaced by another
+ * worker's before it is used: then sign in again.
+ */
+async function signInStaff(request: APIRequestContext): Promise<StaffSession> {
+  for (let attempt = 0; attempt < 6; attempt += 1) {
+    const session = await signInStaffOnce(request);
+    if (session) return session;
+    await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 900));
+  }
+  throw new Error('Could not sign in the staff user for test setup.');
+}
+
+let staffSession: Promise<StaffSession> | undefined;
+
+/**
+ * A staff access token for setting up data (the seeded demo administrator). One sign-in serves
+ * every test of a worker; a token with less than a minute left, or a failed sign-in, is replaced.
+ */
+export async function staffToken(request: APIRequestContext): Promise<string> {
+  const pending = staffSession;
+  const session = pending && (await pending.catch(() => undefined));
+  if (session && session.expiresAt - Date.now() > 60_000) return session.token;
+  // Only the first caller to find it stale signs in again; the others wait for that sign-in.
+  if (staffSession === pending) staffSession = signInStaff(request);
+  return (await staffSession!).token;
+}
+
+/** A device as POST devices registers it: its broker login (the secret is shown this once). */
+export interface RegisteredBooth {
+  id: number;
+  name: string;
+  orgName: string;
+  thingName: string;
+  secret: string;
+}
+
+/** The staff API calls the tests set data up with. */
+export class StaffApi {
+  constructor(
+    private readonly request: APIRequestContext,
+    private readonly token: string,
+  ) {}
+
+  async call<T>(method: 'get' | 'post' | 'patch', path: string, data?: unknown): Promise<T> {
+    const response = await this.request[method](`/api/enterprise/${path}`, {
+      headers: { Authorization: `Bearer ${this.token}` },
+      data,
+    });
+    expect(response.ok(), `${method.toUpperCase()} ${path}: ${await response.text()}`).toBe(true);
+    return (await response.json()) as T;
+  }
+
+  async demoOrgId(): Promise<number> {
+    const self = await this.call<{ organizations?: { org_id: number }[] }>('get', 'users/self');
+    const orgId = self.organizations?.[0]?.org_id;
+    expect(orgId, 'the demo administrator belongs to the demo organization').toBeTruthy();
+    return orgId!;
+  }
+
+  /** A device linked to the organization, optionally with a price. */
+  async createBooth(name: string, orgId: number, priceRupees?: number): Promise<RegisteredBooth> {
+    const device = await this.call<{ id: number; thing_name: string; secret: string }>(
+      'post',
+      'devices',
+      { name },
+    );
+    const linked = await this.call<{ id: number; name: string; org_name: string | null }>(
+      'patch',
+      `devices/${device.id}/link`,
+      { org_id: orgId },
+    );
+    if (priceRupees !== undefined) {
+      await this.call('patch', `devices/${device.id}`, { price_rupees: priceRupees });
+    }
+    return {
+      id: linked.id,
+      name: linked.name,
+      orgName: linked.org_name ?? '',
+      thingName: device.thing_name,
+      secret: device.secret,
+    };
+  }
+
+  /**
+   * A template offered by the organization; `slots` image slots (none by default: such a
+   * template can be listed but not captured).
+   */
+  async createTemplate(
+    orgId: number,
+    name: string,
+    orientation: 'portrait' | 'landscape',
+    options: { cut?: { is_duplicated: boolean }; slots?: number } = {},
+  ): Promise<number> {
+    const template = await this.call<{ id: number }>('post', 'templates', { name, orientation });
+    if (options.cut) {
+      await this.call('patch', `templates/${template.id}`, {
+        is_cut: true,
+        is_duplicated: options.cut.is_duplicated,
+      });
+    }
+    for (let slot = 0; slot < (options.slots ?? 0); slot += 1) {
+      // One 3:2 photo centred on the print (3600 × 2400 landscape, 2400 × 3600 portrait).
+      const area =
+        orientation === 'landscape'
+          ? { x: 360, y: 120, w: 2880, h: 1920 }
+          : { x: 120, y: 1000, w: 2160, h: 1440 };
+      await this.call('post', `templates/${template.id}/images`, area);
+    }
+    await this.call('post', `templates/${template.id}/orgs`, { org_id: orgId });
+    return template.id;
+  }
+}
+
+export async function staffApi(request: APIRequestContext): Promise<StaffApi> {
+  return new StaffApi(request, await staffToken(request));
+}
+
+/** A tag unique to this test run and project, so parallel runs never see each other's data. */
+export function uniqueTag(): string {
+  return `T${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}

@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import {
   type CaptureCommandPayload,
   CaptureCommandPayloadSchema,
   type DeviceCommandMessage,
   DeviceCommandMessageSchema,
+  type DeviceErrorReport,
   type DeviceReplyMessage,
+  DeviceSettingsMessageSchema,
   type DeviceStatusMessage,
+  DeviceUpdatePayloadSchema,
   mqttTopics,
   PRINTS_LEFT_MAX,
   PRINTS_LEFT_WARNING,
@@ -14,7 +18,22 @@ import type { Camera } from './camera/camera.js';
 import { composePrint } from './compose.js';
 import { type AgentLog, consoleLog } from './log.js';
 import type { Printer } from './printer/printer.js';
+import {
+  describeError,
+  lowRollMessage,
+  rollEmptyMessage,
+  sessionFailureMessage,
+  type SessionProgress,
+  updateFailureMessage,
+} from './reports.js';
+import { type BoothState, StateFile } from './state.js';
 import { printLayout, type Template } from './template.js';
+import {
+  type InstalledRelease,
+  installRelease,
+  readCurrentRelease,
+  UpdateError,
+} from './updater.js';
 
 export interface BoothAgentOptions {
   /** The broker: the server's embedded one (mqtt://host:1884) or the fleet's (MQTT_URL). */
@@ -25,10 +44,31 @@ export interface BoothAgentOptions {
   secret: string;
   camera: Camera;
   printer: Printer;
-  /** Reported in every status and ping reply. */
+  /**
+   * This build's version. Reported in every status and ping reply unless an installed release
+   * (`<releasesDir>/current.json`) names another.
+   */
   softwareVersion: string;
-  /** Prints left on the roll; a full roll (700) when not given. */
+  /**
+   * Prints left on the roll on the first run (a full roll, 700, when not given); afterwards the
+   * state file's count wins.
+   */
   printsLeft?: number;
+  /**
+   * The JSON file that keeps prints left, the applied settings revision, the installed version
+   * and unsent error reports across restarts. Without it all of that lives in memory only.
+   */
+  stateFile?: string;
+  /**
+   * Where the `update` command installs releases (`<version>/<file>` and `current.json`).
+   * Without it the booth refuses updates.
+   */
+  releasesDir?: string;
+  /**
+   * Called once a release is installed and `current.json` names it. The running process keeps
+   * the old code until its supervisor restarts it (README, "Software updates").
+   */
+  onUpdated?: (release: InstalledRelease) => void;
   log?: AgentLog;
   /** Clock for command expiry (tests pin it). */
   now?: () => Date;
@@ -54,6 +94,8 @@ export interface AgentTimers {
   uploadAttempts: number;
   /** Fetching the template's foreground and each upload request. */
   httpTimeoutMs: number;
+  /** Downloading a release file, body included. */
+  releaseDownloadMs: number;
 }
 
 const DEFAULT_TIMERS: AgentTimers = {
@@ -61,20 +103,32 @@ const DEFAULT_TIMERS: AgentTimers = {
   uploadRetryMs: 2000,
   uploadAttempts: 4,
   httpTimeoutMs: 30_000,
+  releaseDownloadMs: 15 * 60_000,
 };
 
 /**
  * `idle` between sessions; `ready` from the accepted capture through the countdowns and photos
  * (the visitor's screen polls for it); `processing` while composing and printing; `uploading`;
- * `offline` once stopped (and, through the last will, after a crash).
+ * `updating` while a release downloads and installs (the visitor's screen treats every status
+ * but `idle` as busy); `offline` once stopped (and, through the last will, after a crash).
  */
-export type BoothStatus = 'idle' | 'ready' | 'processing' | 'uploading' | 'offline';
+export type BoothStatus = 'idle' | 'ready' | 'processing' | 'uploading' | 'updating' | 'offline';
 
 export const BOOTH_MESSAGES = {
   busy: 'This photobooth is busy with another session. Please try again in a moment.',
   rollEmpty: 'The photobooth is out of paper. Please ask the staff to refill the printer.',
   foreground: 'The photobooth could not load the template artwork.',
+  updateBusy:
+    'The photobooth is busy (a capture session or another update). Send the update again once it is idle.',
+  updatesDisabled:
+    'This photobooth cannot install updates: no releases folder is configured (BOOTH_RELEASES_DIR).',
 } as const;
+
+/**
+ * Error reports kept while the broker is away; beyond this the oldest are dropped (and logged),
+ * so a booth cut off for days neither grows without bound nor floods the log when it returns.
+ */
+export const MAX_PENDING_REPORTS = 100;
 
 /** MQTT 3.1.1 CONNACK codes 4 and 5 (v5: 134, 135): retrying with the same login cannot help. */
 const REFUSED_LOGIN = new Set([4, 5, 134, 135]);
@@ -105,9 +159,12 @@ export function commandDeadline(expiresAt: string | undefined): number | undefin
  *
  * Commands: `ping` answers the current status; `capture` (DESIGN 2b) fetches the foreground,
  * accepts, reports `ready`, counts down and takes each photo, composes, prints (one print off the
- * roll), and PUTs the print to every upload URL, then reports `idle`. `update` has no payload in
- * the contract yet and is refused with an error reply. The contract has no error topic: session
- * errors go to the log.
+ * roll), and PUTs the print to every upload URL, then reports `idle`; `update` downloads a
+ * release, checks its size and SHA-256 and installs it (updater.ts).
+ *
+ * Failures that staff must hear about (a failed session, a refused capture for an empty roll,
+ * the roll running low, a failed update) go to the device's error log as DeviceErrorReports on
+ * the errors topic, queued while the broker is away. Restocks arrive as retained settings.
  */
 export class BoothAgent {
   readonly thingName: string;
@@ -117,12 +174,18 @@ export class BoothAgent {
   private readonly now: () => Date;
   private client: MqttClient | undefined;
   private currentStatus: BoothStatus = 'offline';
-  private printsLeftValue: number;
+  /** Everything kept across restarts; saved after every change when there is a state file. */
+  private state: BoothState;
+  private readonly stateFile: StateFile | undefined;
+  private stateLoaded = false;
   private readonly seen = new Set<string>();
   private stopping = false;
   private readonly timers: AgentTimers;
-  /** The capture session in progress, if any. */
+  /** The capture session or software update in progress, if any: one at a time. */
   private session: Promise<void> | undefined;
+  /** Set while error reports are being sent; `flushAgain` asks it for another round. */
+  private flushing = false;
+  private flushAgain = false;
 
   constructor(private readonly options: BoothAgentOptions) {
     this.thingName = options.thingName;
@@ -135,7 +198,13 @@ export class BoothAgent {
     if (!Number.isInteger(printsLeft) || printsLeft < 0) {
       throw new Error(`printsLeft must be a whole number of at least 0, got ${printsLeft}`);
     }
-    this.printsLeftValue = printsLeft;
+    this.state = {
+      prints_left: printsLeft,
+      settings_revision: 0,
+      software_version: options.softwareVersion,
+      pending_reports: [],
+    };
+    this.stateFile = options.stateFile ? new StateFile(options.stateFile, this.log) : undefined;
   }
 
   get status(): BoothStatus {
@@ -143,14 +212,29 @@ export class BoothAgent {
   }
 
   get printsLeft(): number {
-    return this.printsLeftValue;
+    return this.state.prints_left;
+  }
+
+  /** The newest settings revision applied (0: none yet). */
+  get settingsRevision(): number {
+    return this.state.settings_revision;
+  }
+
+  /** The version reported to the server: the installed release's, else this build's. */
+  get softwareVersion(): string {
+    return this.state.software_version;
+  }
+
+  /** Error reports not yet acknowledged by the broker. */
+  get pendingReports(): readonly DeviceErrorReport[] {
+    return this.state.pending_reports;
   }
 
   get connected(): boolean {
     return this.client?.connected ?? false;
   }
 
-  /** Resolves when the capture session in progress (if any) has ended. */
+  /** Resolves when the capture session or update in progress (if any) has ended. */
   async idle(): Promise<void> {
     await this.session;
   }
@@ -163,13 +247,67 @@ export class BoothAgent {
     return mqttTopics.commands(this.thingName);
   }
 
+  private get settingsTopic(): string {
+    return mqttTopics.settings(this.thingName);
+  }
+
+  private get errorsTopic(): string {
+    return mqttTopics.errors(this.thingName);
+  }
+
   private statusMessage(): DeviceStatusMessage {
     return {
       status: this.currentStatus,
-      software_version: this.options.softwareVersion,
-      prints_left: this.printsLeftValue,
+      software_version: this.state.software_version,
+      prints_left: this.state.prints_left,
+      settings_revision: this.state.settings_revision,
       at: utcStamp(this.now()),
     };
+  }
+
+  /**
+   * Once, before the first connection: the state file's values replace the first-run defaults,
+   * and the installed release (current.json) decides the version reported. The file is written
+   * back at once, so an unwritable state file stops the start instead of losing every restock.
+   */
+  private async loadState(): Promise<void> {
+    if (this.stateLoaded) return;
+    const saved = this.stateFile ? await this.stateFile.load(this.state) : this.state;
+    const installed = this.options.releasesDir
+      ? await readCurrentRelease(this.options.releasesDir)
+      : undefined;
+    const version = installed?.version ?? this.options.softwareVersion;
+    if (saved.software_version !== version) {
+      this.log.info(
+        { from: saved.software_version, to: version },
+        'the software version changed since the last run',
+      );
+    }
+    this.state = { ...saved, software_version: version };
+    if (this.stateFile) {
+      try {
+        await this.stateFile.save(this.state);
+      } catch (error) {
+        throw new Error(
+          `Cannot write the booth state file ${this.stateFile.file} (${describeError(error)}): check BOOTH_STATE_FILE and the folder's permissions.`,
+          { cause: error },
+        );
+      }
+    }
+    this.stateLoaded = true;
+  }
+
+  /** Saves the state; a failure is logged, never thrown (a session must not fail for it). */
+  private async persist(): Promise<void> {
+    if (!this.stateFile) return;
+    try {
+      await this.stateFile.save(this.state);
+    } catch (error) {
+      this.log.error(
+        { err: error, file: this.stateFile.file },
+        'could not save the booth state (prints left may be wrong after a restart)',
+      );
+    }
   }
 
   /**
@@ -180,6 +318,7 @@ export class BoothAgent {
   async start(): Promise<void> {
     if (this.client) throw new Error('The booth agent is already started.');
     this.stopping = false;
+    await this.loadState();
     const { mqttUrl, thingName, secret, log } = { ...this.options, log: this.log };
     const will = JSON.stringify({ status: 'offline' } satisfies DeviceStatusMessage);
     const client = mqtt.connect(mqttUrl, {
@@ -215,6 +354,12 @@ export class BoothAgent {
       );
     });
     client.on('message', (topic, payload) => {
+      if (topic === this.settingsTopic) {
+        this.applySettings(payload).catch((error: unknown) =>
+          log.error({ err: error, thingName }, 'settings handling failed'),
+        );
+        return;
+      }
       if (topic !== this.commandsTopic) return;
       this.receive(client, payload).catch((error: unknown) =>
         log.error({ err: error, thingName }, 'command handling failed'),
@@ -246,20 +391,70 @@ export class BoothAgent {
     await started;
   }
 
-  /** On every (re)connection: subscribe to the commands, then report the current status. */
+  /**
+   * On every (re)connection: subscribe to the commands and the settings (the retained settings
+   * arrive right after), report the current status, then send the error reports kept meanwhile.
+   */
   private async online(client: MqttClient): Promise<void> {
-    const granted = await client.subscribeAsync(this.commandsTopic, { qos: 1 });
-    if (granted.some((grant) => grant.qos === 128)) {
+    const granted = await client.subscribeAsync(
+      { [this.commandsTopic]: { qos: 1 }, [this.settingsTopic]: { qos: 1 } },
+      {},
+    );
+    const refused = new Set(granted.filter((g) => g.qos === 128).map((g) => g.topic));
+    if (refused.has(this.commandsTopic)) {
       throw new Error(`the broker refused the subscription to ${this.commandsTopic}`);
+    }
+    if (refused.has(this.settingsTopic)) {
+      // The booth still works; restocks wait until the broker allows it (its ACL is too old).
+      this.log.warn({ topic: this.settingsTopic }, 'the broker refused the settings subscription');
     }
     if (this.currentStatus === 'offline') this.currentStatus = 'idle';
     await this.publishStatus(client);
-    if (this.printsLeftValue < PRINTS_LEFT_WARNING) {
+    if (this.state.prints_left < PRINTS_LEFT_WARNING) {
       this.log.warn(
-        { thingName: this.thingName, printsLeft: this.printsLeftValue },
+        { thingName: this.thingName, printsLeft: this.state.prints_left },
         'the paper roll is nearly empty',
       );
     }
+    void this.flushReports();
+  }
+
+  /**
+   * A settings message (retained, so one arrives on every connection). Only a revision newer
+   * than the one applied counts: the retained message repeats an applied restock on every
+   * reconnect, and the prints printed since must not be undone.
+   */
+  private async applySettings(payload: Buffer): Promise<void> {
+    // An empty retained message clears the topic; there is nothing to apply.
+    if (payload.length === 0) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      this.log.warn({ thingName: this.thingName }, 'ignoring settings that are not JSON');
+      return;
+    }
+    const parsed = DeviceSettingsMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      this.log.warn(
+        { thingName: this.thingName, issues: parsed.error.issues.map((issue) => issue.message) },
+        'ignoring malformed settings',
+      );
+      return;
+    }
+    const { revision, prints_left: printsLeft } = parsed.data;
+    if (revision <= this.state.settings_revision) {
+      this.log.debug(
+        { revision, applied: this.state.settings_revision },
+        'settings already applied',
+      );
+      return;
+    }
+    this.state.settings_revision = revision;
+    this.state.prints_left = printsLeft;
+    this.log.info({ revision, printsLeft }, 'applied new settings (restock)');
+    await this.persist();
+    await this.publishStatusQuietly();
   }
 
   private async publishStatus(client: MqttClient): Promise<void> {
@@ -300,18 +495,17 @@ export class BoothAgent {
       case 'ping':
         await this.reply(client, command, {
           status: this.currentStatus,
-          software_version: this.options.softwareVersion,
-          prints_left: this.printsLeftValue,
+          software_version: this.state.software_version,
+          prints_left: this.state.prints_left,
+          // As in the status: whoever stores prints_left can tell a pre-restock count.
+          settings_revision: this.state.settings_revision,
         });
         return;
       case 'capture':
         await this.capture(client, command);
         return;
       case 'update':
-        this.log.warn({ id: command.id }, 'software update is not supported yet');
-        await this.reply(client, command, {
-          error: `This photobooth cannot install updates yet (booth agent ${this.options.softwareVersion}).`,
-        });
+        await this.update(client, command);
         return;
     }
   }
@@ -337,9 +531,13 @@ export class BoothAgent {
       await this.reply(client, command, { error: BOOTH_MESSAGES.busy });
       return;
     }
-    if (this.printsLeftValue < 1) {
-      this.log.error({ id: command.id, printsLeft: this.printsLeftValue }, 'roll empty');
+    if (this.state.prints_left < 1) {
+      this.log.error({ id: command.id, printsLeft: this.state.prints_left }, 'roll empty');
       await this.reply(client, command, { error: BOOTH_MESSAGES.rollEmpty });
+      this.reportError(rollEmptyMessage(payload.capture_id), {
+        captureId: payload.capture_id,
+        delivered: [],
+      });
       return;
     }
     // Claimed before the first await, so a second capture arriving meanwhile is refused.
@@ -359,6 +557,11 @@ export class BoothAgent {
       this.log.error({ err: error, captureId: payload.capture_id }, 'foreground fetch failed');
       this.endSession(release);
       await this.reply(client, command, { error: BOOTH_MESSAGES.foreground });
+      const progress: SessionProgress = { stage: 'foreground', photo: 0, delivered: [] };
+      this.reportError(sessionFailureMessage(payload, progress, error), {
+        captureId: payload.capture_id,
+        delivered: [],
+      });
       return;
     }
     if (this.expired(command)) {
@@ -373,10 +576,18 @@ export class BoothAgent {
       'capture session started',
     );
     await this.publishStatusQuietly();
-    void this.runSession(payload, foreground)
-      .catch((error: unknown) =>
-        this.log.error({ err: error, captureId: payload.capture_id }, 'capture session failed'),
-      )
+    const progress: SessionProgress = { stage: 'camera', photo: 0, delivered: [] };
+    void this.runSession(payload, foreground, progress)
+      .catch((error: unknown) => {
+        this.log.error(
+          { err: error, captureId: payload.capture_id, stage: progress.stage },
+          'capture session failed',
+        );
+        this.reportError(sessionFailureMessage(payload, progress, error), {
+          captureId: payload.capture_id,
+          delivered: [...progress.delivered],
+        });
+      })
       .finally(() => {
         this.endSession(release);
         void this.publishStatusQuietly();
@@ -389,15 +600,24 @@ export class BoothAgent {
     release();
   }
 
-  /** Countdown and photo per capture, compose, print, upload. */
-  private async runSession(payload: CaptureCommandPayload, foreground: Buffer | null) {
+  /**
+   * Countdown and photo per capture, compose, print, upload. `progress` tells the caller where
+   * a failure happened and what was already delivered.
+   */
+  private async runSession(
+    payload: CaptureCommandPayload,
+    foreground: Buffer | null,
+    progress: SessionProgress,
+  ) {
     const { countdownMs } = this.timers;
     const photos: Buffer[] = [];
     for (let index = 0; index < payload.total_captures; index += 1) {
       await sleep(countdownMs);
+      progress.photo = index;
       photos.push(await this.camera.capture(index));
     }
 
+    progress.stage = 'compose';
     await this.setStatus('processing');
     const template: Template = { ...payload.template, foreground };
     const image = await composePrint(template, photos, {
@@ -405,28 +625,185 @@ export class BoothAgent {
         this.log.warn({ captureId: payload.capture_id, template: template.id }, message),
     });
     const firstMedia = payload.uploads[0]?.media_id;
+    progress.stage = 'print';
     const { jobId } = await this.printer.print({
       image,
       copies: 1,
       strips: printLayout(template).strips,
       jobName: firstMedia !== undefined ? `media-${firstMedia}` : `capture-${payload.capture_id}`,
     });
-    this.printsLeftValue = Math.max(0, this.printsLeftValue - 1);
+    const before = this.state.prints_left;
+    this.state.prints_left = Math.max(0, before - 1);
     this.log.info({ captureId: payload.capture_id, jobId }, 'printed');
-    if (this.printsLeftValue < PRINTS_LEFT_WARNING) {
+    await this.persist();
+    if (this.state.prints_left < PRINTS_LEFT_WARNING) {
       this.log.warn(
-        { thingName: this.thingName, printsLeft: this.printsLeftValue },
+        { thingName: this.thingName, printsLeft: this.state.prints_left },
         'the paper roll is nearly empty',
       );
+      // Reported when the count crosses the line, not on every print below it; a restock above
+      // the line arms it again.
+      if (before >= PRINTS_LEFT_WARNING) this.reportError(lowRollMessage(this.state.prints_left));
     }
 
     // The new prints_left goes out with this status, which is how staff see the roll running low.
     await this.setStatus('uploading');
     for (const upload of payload.uploads) {
+      progress.mediaId = upload.media_id;
+      progress.stage = 'upload';
       await this.upload(upload.upload_url, upload.content_type, image);
       // The server checks the file, makes the preview and marks the item uploaded.
+      progress.stage = 'confirm';
       await this.confirmUpload(upload.media_id);
+      progress.delivered.push(upload.media_id);
       this.log.info({ captureId: payload.capture_id, mediaId: upload.media_id }, 'uploaded');
+    }
+  }
+
+  /**
+   * The `update` command: refused while busy, answered `up_to_date` for the version already
+   * installed; otherwise the release is downloaded, verified and installed (updater.ts) while
+   * the booth reports `updating`, and the reply says `updated` once `current.json` names it.
+   */
+  private async update(client: MqttClient, command: DeviceCommandMessage): Promise<void> {
+    const parsed = DeviceUpdatePayloadSchema.safeParse(command.payload);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+      this.log.error({ id: command.id, issues }, 'malformed update command');
+      await this.reply(client, command, {
+        error: `Invalid update command (${issues.join('; ')}).`,
+      });
+      return;
+    }
+    const release = parsed.data;
+    const running = this.state.software_version;
+    if (release.version === running) {
+      await this.reply(client, command, { status: 'up_to_date' });
+      return;
+    }
+    if (this.session || this.currentStatus !== 'idle') {
+      await this.reply(client, command, { error: BOOTH_MESSAGES.updateBusy });
+      return;
+    }
+    const releasesDir = this.options.releasesDir;
+    if (!releasesDir) {
+      this.log.error({ id: command.id }, 'update refused: no releases folder is configured');
+      await this.reply(client, command, { error: BOOTH_MESSAGES.updatesDisabled });
+      return;
+    }
+    // Claimed before the first await, like a capture session: one job at a time.
+    let done!: () => void;
+    this.session = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    this.currentStatus = 'updating';
+    this.log.info({ version: release.version, release: release.release_id }, 'updating');
+    await this.publishStatusQuietly();
+
+    let installed: InstalledRelease;
+    try {
+      installed = await installRelease({
+        url: this.resolveUrl(release.url),
+        release,
+        releasesDir,
+        timeoutMs: this.timers.releaseDownloadMs,
+        now: this.now(),
+      });
+    } catch (error) {
+      const reason = error instanceof UpdateError ? error.message : describeError(error);
+      this.log.error({ err: error, version: release.version }, 'software update failed');
+      this.endSession(done);
+      await this.publishStatusQuietly();
+      await this.reply(client, command, {
+        error: `The software update to ${release.version} failed: ${reason}`.slice(0, 1000),
+      });
+      this.reportError(updateFailureMessage(release, running, reason));
+      return;
+    }
+    this.state.software_version = installed.version;
+    await this.persist();
+    this.log.info(
+      { version: installed.version, file: installed.file },
+      'release installed; the booth runs it after a restart',
+    );
+    this.endSession(done);
+    // The new version is in the status before the reply, as the contract asks.
+    await this.publishStatusQuietly();
+    await this.reply(client, command, { status: 'updated' });
+    try {
+      this.options.onUpdated?.(installed);
+    } catch (error) {
+      this.log.error({ err: error }, 'the onUpdated hook failed');
+    }
+  }
+
+  /**
+   * Adds an entry to the device's error log (QoS 1, not retained; `report_id` lets the server
+   * ignore a duplicate). It is kept (in the state file too) until the broker acknowledges it,
+   * so a report made while the broker is away goes out on the next connection. A session's
+   * report names the capture and the media already uploaded and confirmed.
+   */
+  reportError(
+    message: string,
+    session?: { captureId: string; delivered: readonly number[] },
+  ): DeviceErrorReport {
+    const report: DeviceErrorReport = {
+      report_id: randomUUID(),
+      message: message.slice(0, 4000),
+      ...(session
+        ? { capture_id: session.captureId, delivered_media_ids: [...session.delivered] }
+        : {}),
+      at: utcStamp(this.now()),
+    };
+    this.log.warn({ reportId: report.report_id, captureId: session?.captureId }, message);
+    const pending = this.state.pending_reports;
+    pending.push(report);
+    if (pending.length > MAX_PENDING_REPORTS) {
+      const dropped = pending.splice(0, pending.length - MAX_PENDING_REPORTS);
+      this.log.error(
+        { dropped: dropped.map((entry) => entry.message) },
+        'too many unsent error reports: dropped the oldest',
+      );
+    }
+    void this.persist();
+    void this.flushReports();
+    return report;
+  }
+
+  /**
+   * Sends the kept error reports, oldest first, one at a time, each removed once the broker
+   * acknowledges it. Stops when the connection is gone; `online` calls it again. A publish
+   * caught by a dropped connection stays in the MQTT client's own queue, which re-sends it on
+   * reconnection and only then settles, so this never sends a report twice itself.
+   */
+  private async flushReports(): Promise<void> {
+    if (this.flushing) {
+      this.flushAgain = true;
+      return;
+    }
+    this.flushing = true;
+    try {
+      do {
+        this.flushAgain = false;
+        for (;;) {
+          const client = this.client;
+          const report = this.state.pending_reports[0];
+          if (!report || !client?.connected) break;
+          await client.publishAsync(this.errorsTopic, JSON.stringify(report), { qos: 1 });
+          // By identity: the queue may have dropped its oldest entries meanwhile.
+          this.state.pending_reports = this.state.pending_reports.filter(
+            (entry) => entry !== report,
+          );
+          await this.persist();
+        }
+      } while (this.flushAgain);
+    } catch (error) {
+      this.log.warn(
+        { err: error, pending: this.state.pending_reports.length },
+        'error reports not sent yet; kept for the next connection',
+      );
+    } finally {
+      this.flushing = false;
     }
   }
 
@@ -550,18 +927,23 @@ export class BoothAgent {
     if (!client) return;
     this.currentStatus = 'offline';
     if (this.session) this.log.warn({ thingName: this.thingName }, 'stopping during a session');
-    if (client.connected) {
-      try {
-        await withTimeout(this.publishStatus(client), timeoutMs);
-        await withTimeout(client.endAsync(false), timeoutMs);
-        this.log.info({ thingName: this.thingName }, 'booth offline');
-        return;
-      } catch (error) {
-        this.log.warn({ err: error, thingName: this.thingName }, 'could not report offline');
+    try {
+      if (client.connected) {
+        try {
+          await withTimeout(this.publishStatus(client), timeoutMs);
+          await withTimeout(client.endAsync(false), timeoutMs);
+          this.log.info({ thingName: this.thingName }, 'booth offline');
+          return;
+        } catch (error) {
+          this.log.warn({ err: error, thingName: this.thingName }, 'could not report offline');
+        }
       }
+      // Not connected (or stuck): drop the socket; the broker publishes the last will.
+      await client.endAsync(true);
+    } finally {
+      // The last state write lands before the process (or the next agent on this file) goes on.
+      await this.stateFile?.settled();
     }
-    // Not connected (or stuck): drop the socket; the broker publishes the last will.
-    await client.endAsync(true);
   }
 }
 

@@ -20,6 +20,10 @@ export interface AgentEnv {
   cameraDescription: string;
   printer: Printer;
   printerDescription: string;
+  /** Absolute path of the state file (prints left, settings revision, version, unsent reports). */
+  stateFile: string;
+  /** Absolute path of the folder the `update` command installs releases into. */
+  releasesDir: string;
   logLevel: LogLevel;
 }
 
@@ -86,6 +90,18 @@ export function loadAgentEnv(env: NodeJS.ProcessEnv = process.env): AgentEnv {
     problems.push('  BOOTH_PRINTER: must be "simulated:<spool directory>" or "cups:<queue name>"');
   }
 
+  // Like the spool, relative to the working directory unless given: the state file and the
+  // releases live in the booth's data folder.
+  const dataDir = path.resolve(text('BOOTH_DATA_DIR') ?? 'booth-data');
+  const stateFile = path.resolve(text('BOOTH_STATE_FILE') ?? path.join(dataDir, 'state.json'));
+  if (isDirectory(stateFile)) {
+    problems.push(`  BOOTH_STATE_FILE: ${stateFile} is a folder; name a file, e.g. state.json`);
+  }
+  const releasesDir = path.resolve(text('BOOTH_RELEASES_DIR') ?? path.join(dataDir, 'releases'));
+  if (exists(releasesDir) && !isDirectory(releasesDir)) {
+    problems.push(`  BOOTH_RELEASES_DIR: ${releasesDir} is a file, not a folder`);
+  }
+
   const level = text('BOOTH_LOG_LEVEL') ?? 'info';
   if (!isLogLevel(level)) {
     problems.push('  BOOTH_LOG_LEVEL: must be debug, info, warn, error or silent');
@@ -103,8 +119,19 @@ export function loadAgentEnv(env: NodeJS.ProcessEnv = process.env): AgentEnv {
     cameraDescription: cameraSpec,
     printer,
     printerDescription: printerSpec,
+    stateFile,
+    releasesDir,
     logLevel: level,
   };
+}
+
+function exists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(dir: string): boolean {

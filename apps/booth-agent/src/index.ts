@@ -12,9 +12,12 @@ export {
   BoothAgent,
   BOOTH_MESSAGES,
   commandDeadline,
+  MAX_PENDING_REPORTS,
   type AgentTimers,
   type BoothAgentOptions,
   type BoothStatus,
 } from './agent.js';
+export { StateFile, type BoothState } from './state.js';
+export { CURRENT_RELEASE_FILE, readCurrentRelease, type InstalledRelease } from './updater.js';
 export { consoleLog, silentLog, type AgentLog, type LogLevel } from './log.js';
 export { BOOTH_AGENT_VERSION } from './version.js';

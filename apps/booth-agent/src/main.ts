@@ -25,6 +25,15 @@ async function main(): Promise<void> {
     camera: env.camera,
     printer: env.printer,
     softwareVersion: BOOTH_AGENT_VERSION,
+    stateFile: env.stateFile,
+    releasesDir: env.releasesDir,
+    // This process keeps running the old code: a supervisor restarts it into the new release
+    // (README, "Software updates"). It does not exit by itself, so a demo booth stays up.
+    onUpdated: (release) =>
+      log.warn(
+        { version: release.version, file: release.file, releasesDir: env.releasesDir },
+        'release installed: restart the booth agent to run it',
+      ),
     log,
   });
 
@@ -50,6 +59,8 @@ async function main(): Promise<void> {
       broker: env.mqttUrl,
       camera: env.cameraDescription,
       printer: env.printerDescription,
+      stateFile: env.stateFile,
+      releasesDir: env.releasesDir,
       version: BOOTH_AGENT_VERSION,
     },
     'booth agent starting',

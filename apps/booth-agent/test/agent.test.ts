@@ -215,6 +215,7 @@ describe('BoothAgent on a real broker', () => {
       status: 'idle',
       software_version: '9.9.9-test',
       prints_left: 321,
+      settings_revision: 0,
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
     });
     // Retained: a client that subscribes later still gets it.
@@ -244,6 +245,7 @@ describe('BoothAgent on a real broker', () => {
       status: 'idle',
       software_version: '9.9.9-test',
       prints_left: 500,
+      settings_revision: 0,
     });
   });
 

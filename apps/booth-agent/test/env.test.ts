@@ -1,4 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FolderCamera } from '../src/camera/folder-camera.js';
 import { SimulatedCamera } from '../src/camera/simulated-camera.js';
@@ -57,6 +59,31 @@ describe('loadAgentEnv', () => {
     ]) {
       expect(message).toContain(name);
     }
+  });
+
+  it('keeps the state file and releases in the data folder unless told otherwise', () => {
+    const env = loadAgentEnv({ ...base, BOOTH_DATA_DIR: path.join(os.tmpdir(), 'booth-x') });
+    expect(env.stateFile).toBe(path.join(os.tmpdir(), 'booth-x', 'state.json'));
+    expect(env.releasesDir).toBe(path.join(os.tmpdir(), 'booth-x', 'releases'));
+    expect(loadAgentEnv(base).stateFile).toBe(path.resolve('booth-data', 'state.json'));
+
+    const own = loadAgentEnv({
+      ...base,
+      BOOTH_STATE_FILE: 'var/state/booth.json',
+      BOOTH_RELEASES_DIR: '/opt/flashbooth/releases',
+    });
+    expect(own.stateFile).toBe(path.resolve('var/state/booth.json'));
+    expect(own.releasesDir).toBe('/opt/flashbooth/releases');
+  });
+
+  it('refuses a folder as the state file and a file as the releases folder', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-agent-env-'));
+    const file = path.join(dir, 'a-file');
+    await writeFile(file, '');
+    expect(() =>
+      loadAgentEnv({ ...base, BOOTH_STATE_FILE: dir, BOOTH_RELEASES_DIR: file }),
+    ).toThrow(/BOOTH_STATE_FILE: .* is a folder[\s\S]*BOOTH_RELEASES_DIR: .* is a file/);
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('refuses an invalid CUPS queue name', () => {

@@ -24,15 +24,21 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { DevicesRepository } from './modules/devices/devices.repository.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { DevicesService } from './modules/devices/devices.service.js';
+import { CaptureSweep } from './modules/media/capture-sweep.js';
 import { CaptureService } from './modules/media/capture.service.js';
+import { CapturesRepository } from './modules/media/captures.repository.js';
 import { MediaRepository } from './modules/media/media.repository.js';
 import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
 import { MediaService } from './modules/media/media.service.js';
 import { createDeviceLink } from './modules/mqtt/create-device-link.js';
 import type { DeviceLink } from './modules/mqtt/device-link.js';
 import { mqttHookRoutes } from './modules/mqtt/mqtt.routes.js';
+import { registerPayments } from './modules/payments/payments.plugin.js';
 import { devSmsRoutes } from './modules/sms/sms.routes.js';
 import { OutboxSmsSender, type SmsSender, SnsSmsSender } from './modules/sms/sms.sender.js';
+import { SoftwareRepository } from './modules/software/software.repository.js';
+import { softwareRoutes } from './modules/software/software.routes.js';
+import { SoftwareService } from './modules/software/software.service.js';
 import { createStorage } from './modules/storage/create-storage.js';
 import { LocalStorage } from './modules/storage/local-storage.js';
 import type { ObjectStorage } from './modules/storage/storage.js';
@@ -47,6 +53,13 @@ import { UsersService } from './modules/users/users.service.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { seed } from './seed/seed.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where a client on this machine reaches the MQTT broker; undefined with a test link. */
+    deviceBrokerUrl: string | undefined;
+  }
+}
 
 export interface AppDependencies {
   /** An open database; when absent the app opens (and later closes) its own from config. */
@@ -165,8 +178,11 @@ export async function buildApp(
     devices: devicesRepository,
     users: usersService,
     link: deviceLink,
+    // A booth's error report that ends a capture gives it back (called only once the app runs).
+    captures: { releaseReported: (id, report) => captureService.releaseReported(id, report) },
     commandTimeoutMs: config.devices.commandTimeoutMs,
     now,
+    log: app.log,
   });
   const templatesRepository = new TemplatesRepository(database.db);
   const templatesService = new TemplatesService({
@@ -187,18 +203,44 @@ export async function buildApp(
   });
   const captureService = new CaptureService({
     media: mediaRepository,
+    captures: new CapturesRepository(database.db),
     devices: devicesRepository,
     templates: templatesRepository,
     users: usersService,
     storage,
     link: deviceLink,
     commandTimeoutMs: config.devices.commandTimeoutMs,
+    deliveryMarginMs: config.captures.deliveryMarginMs,
+    now,
+    log: app.log,
+  });
+  const softwareService = new SoftwareService({
+    software: new SoftwareRepository(database.db),
+    users: usersService,
+    storage,
+    devices: devicesRepository,
+    deviceDto: (row) => devicesService.toDto(row),
+    link: deviceLink,
+    updateTimeoutMs: config.devices.updateTimeoutMs,
     now,
     log: app.log,
   });
   deviceLink.onStatus((thingName, report) => devicesService.recordStatus(thingName, report));
+  deviceLink.onErrorReport((thingName, report) =>
+    devicesService.recordErrorReport(thingName, report),
+  );
   await deviceLink.start();
   app.addHook('onClose', () => deviceLink.stop());
+  // The embedded broker's bound port (MQTT_PORT=0 picks one), for the in-process demo booth.
+  app.decorate('deviceBrokerUrl', deviceLink.brokerUrl);
+  // Captures that never deliver are given back; every instance sweeps, each capture once.
+  const captureSweep = new CaptureSweep({
+    captures: captureService,
+    intervalMs: config.captures.sweepIntervalMs,
+    log: app.log,
+  });
+  captureSweep.start();
+  app.addHook('onClose', () => captureSweep.stop());
 
   const authService = new AuthService({
     db: database.db,
@@ -228,6 +270,9 @@ export async function buildApp(
           templates: templatesService,
           authenticate,
         });
+        if (pool === 'enterprise') {
+          await scope.register(softwareRoutes, { software: softwareService, authenticate });
+        }
         if (pool === 'regular') {
           await scope.register(visitorMediaRoutes, {
             capture: captureService,
@@ -244,6 +289,7 @@ export async function buildApp(
     media: mediaService,
     repository: mediaRepository,
   });
+  await registerPayments(app, { config, db: database.db, tokens, users: usersService, now });
 
   if (!config.isProduction && sms.kind === 'outbox') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', outbox });
@@ -305,7 +351,7 @@ export async function buildApp(
   app.addHook('onClose', async () => clearInterval(housekeeping));
 
   await registerWebApp(app, config);
-  await seed({ db: database.db, users: usersRepository, config, log: app.log });
+  await seed({ db: database.db, users: usersRepository, config, log: app.log, storage, now });
   return app;
 }
 

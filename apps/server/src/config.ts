@@ -36,6 +36,18 @@ const EnvSchema = z.object({
   MQTT_HOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** How long the server waits for a booth's reply to a command (ping, capture, update). */
   DEVICE_COMMAND_TIMEOUT_MS: positiveInt(5000),
+  /**
+   * How long the server waits for a booth to answer a software update: it answers only after
+   * downloading, verifying and installing the release (POST devices/{id}/update, 503 after).
+   */
+  DEVICE_UPDATE_TIMEOUT_MS: positiveInt(300_000),
+  /**
+   * A capture with nothing uploaded this long after its countdown (accepted_at + total_captures
+   * × 10 s) counts as never delivered: the sweep gives the entitlement back. 0 is for tests.
+   */
+  CAPTURE_DELIVERY_MARGIN_SECONDS: z.coerce.number().int().min(0).default(900),
+  /** How often each instance sweeps for undelivered captures. */
+  CAPTURE_SWEEP_INTERVAL_MS: positiveInt(60_000),
   SUPER_USER_PHONES: z
     .string()
     .default('')
@@ -83,6 +95,34 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: bool(false),
   /** Base of absolute URLs the server hands out (local object store); absent = relative paths. */
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  /** sandbox (a test checkout served here) or phonepe; sandbox by default outside production. */
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'phonepe']).optional(),
+  /** How long a visitor has to pay once the checkout opens (PhonePe accepts 300..3600). */
+  PAYMENT_EXPIRE_AFTER_SECONDS: z.coerce.number().int().min(300).max(3600).default(900),
+  /** How often pending payments are checked with the provider; 0 = never (tests call it). */
+  PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** Origins besides this server's own (and PUBLIC_URL's) that a payment may return to. */
+  PAYMENT_RETURN_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    )
+    .refine((origins) => origins.every((origin) => /^https?:\/\/[^/?#]+$/.test(origin)), {
+      message: 'must be comma-separated origins like https://booths.example.com',
+    }),
+  PHONEPE_ENV: z.enum(['sandbox', 'production']).optional(),
+  PHONEPE_CLIENT_ID: z.string().min(1).optional(),
+  PHONEPE_CLIENT_SECRET: z.string().min(1).optional(),
+  PHONEPE_CLIENT_VERSION: z.string().regex(/^\d+$/, 'must be a whole number').default('1'),
+  PHONEPE_WEBHOOK_USERNAME: z.string().min(1).optional(),
+  PHONEPE_WEBHOOK_PASSWORD: z.string().min(1).optional(),
+  /** Overrides of PhonePe's hosts (a proxy; a stand-in in tests). */
+  PHONEPE_AUTH_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  PHONEPE_API_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
 });
 
 export interface Config {
@@ -103,7 +143,8 @@ export interface Config {
     password: string | undefined;
     hookSecret: string | undefined;
   };
-  devices: { commandTimeoutMs: number };
+  devices: { commandTimeoutMs: number; updateTimeoutMs: number };
+  captures: { deliveryMarginMs: number; sweepIntervalMs: number };
   superUserPhones: string[];
   authSecret: string;
   auth: {
@@ -137,6 +178,27 @@ export interface Config {
   };
   /** Without a trailing slash. */
   publicUrl: string | undefined;
+  payments: {
+    provider: 'sandbox' | 'phonepe';
+    expireAfterSeconds: number;
+    /** 0 = the reconciler does not run by itself. */
+    reconcileIntervalSeconds: number;
+    /** Origins a payment may return to besides this server's own and PUBLIC_URL's. */
+    returnOrigins: string[];
+    /** Present when the provider is phonepe; hosts undefined = PhonePe's own for `env`. */
+    phonepe:
+      | {
+          env: 'sandbox' | 'production';
+          clientId: string;
+          clientSecret: string;
+          clientVersion: string;
+          webhookUsername: string;
+          webhookPassword: string;
+          authUrl: string | undefined;
+          apiUrl: string | undefined;
+        }
+      | undefined;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -171,6 +233,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
     problems.push('  S3_BUCKET: required when STORAGE_DRIVER=s3');
   }
+  // DESIGN.md: no sandbox payments in production unless explicitly configured.
+  if (isProduction && e.PAYMENT_PROVIDER === undefined) {
+    problems.push(
+      '  PAYMENT_PROVIDER: required when NODE_ENV=production (phonepe; sandbox only for a test installation)',
+    );
+  }
+  if (e.PAYMENT_PROVIDER === 'phonepe') {
+    for (const name of [
+      'PHONEPE_CLIENT_ID',
+      'PHONEPE_CLIENT_SECRET',
+      'PHONEPE_WEBHOOK_USERNAME',
+      'PHONEPE_WEBHOOK_PASSWORD',
+    ] as const) {
+      if (!e[name]) problems.push(`  ${name}: required when PAYMENT_PROVIDER=phonepe`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -191,7 +269,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       password: e.MQTT_PASSWORD,
       hookSecret: e.MQTT_HOOK_SECRET,
     },
-    devices: { commandTimeoutMs: e.DEVICE_COMMAND_TIMEOUT_MS },
+    devices: {
+      commandTimeoutMs: e.DEVICE_COMMAND_TIMEOUT_MS,
+      updateTimeoutMs: e.DEVICE_UPDATE_TIMEOUT_MS,
+    },
+    captures: {
+      deliveryMarginMs: e.CAPTURE_DELIVERY_MARGIN_SECONDS * 1000,
+      sweepIntervalMs: e.CAPTURE_SWEEP_INTERVAL_MS,
+    },
     superUserPhones: e.SUPER_USER_PHONES,
     authSecret: e.AUTH_SECRET ?? developmentSecret(dataDir),
     auth: {
@@ -231,5 +316,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    payments: {
+      provider: e.PAYMENT_PROVIDER ?? 'sandbox',
+      expireAfterSeconds: e.PAYMENT_EXPIRE_AFTER_SECONDS,
+      reconcileIntervalSeconds: e.PAYMENT_RECONCILE_INTERVAL_SECONDS,
+      returnOrigins: e.PAYMENT_RETURN_ORIGINS,
+      phonepe:
+        e.PAYMENT_PROVIDER === 'phonepe'
+          ? {
+              env: e.PHONEPE_ENV ?? (isProduction ? 'production' : 'sandbox'),
+              clientId: e.PHONEPE_CLIENT_ID!,
+              clientSecret: e.PHONEPE_CLIENT_SECRET!,
+              clientVersion: e.PHONEPE_CLIENT_VERSION,
+              webhookUsername: e.PHONEPE_WEBHOOK_USERNAME!,
+              webhookPassword: e.PHONEPE_WEBHOOK_PASSWORD!,
+              authUrl: e.PHONEPE_AUTH_URL?.replace(/\/+$/, ''),
+              apiUrl: e.PHONEPE_API_URL?.replace(/\/+$/, ''),
+            }
+          : undefined,
+    },
   };
 }

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { BoothAgent } from '@flashbooth/booth-agent';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { startDemoBooth, withBrokerPort } from './seed/demo-booth.js';
+import { startDemoBooth } from './seed/demo-booth.js';
 
 async function main() {
   let config;
@@ -15,8 +15,9 @@ async function main() {
     }
     throw error;
   }
-  // The demo booth needs the embedded broker's port before the app picks a random one.
-  config = await withBrokerPort(config);
+  // The embedded broker binds while the app is built (MQTT_PORT=0: any free port); the demo
+  // booth then connects to the port it actually bound (app.deviceBrokerUrl), so nothing else can
+  // take that port in between.
   const app = await buildApp(config);
   let demoBooth: BoothAgent | undefined;
 
@@ -47,13 +48,15 @@ async function main() {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Flashbooth is running at http://localhost:${config.port}`);
+  // PORT=0 picks a free port: report the one bound.
+  const { address, port } = app.server.address() as AddressInfo;
+  app.log.info(`Flashbooth is running at http://localhost:${port}`);
   if (config.demoData && !closing) {
-    const { address, port } = app.server.address() as AddressInfo;
     const host = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address;
     try {
       demoBooth = await startDemoBooth({
         config,
+        ...(app.deviceBrokerUrl ? { brokerUrl: app.deviceBrokerUrl } : {}),
         serverUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
         log: app.log,
       });

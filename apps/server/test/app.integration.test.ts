@@ -59,6 +59,7 @@ describe('application', () => {
     const config = testConfig({
       NODE_ENV: 'production',
       SMS_PROVIDER: 'sns',
+      PAYMENT_PROVIDER: 'sandbox',
       COOKIE_SECURE: 'true',
     });
     const sent: string[] = [];
@@ -170,7 +171,12 @@ describe('configuration', () => {
     );
   });
   it('turns demo data off in production', () => {
-    const config = testConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sns', DEMO_DATA: 'true' });
+    const config = testConfig({
+      NODE_ENV: 'production',
+      SMS_PROVIDER: 'sns',
+      PAYMENT_PROVIDER: 'sandbox',
+      DEMO_DATA: 'true',
+    });
     expect(config.demoData).toBe(false);
   });
 });

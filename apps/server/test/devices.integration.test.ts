@@ -1,8 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   DEVICE_MESSAGES,
   type DeviceCommand,
+  type DeviceErrorReport,
   type DeviceReplyMessage,
+  type DeviceSettingsMessage,
+  type DeviceStatusMessage,
 } from '@flashbooth/contracts';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -13,23 +16,56 @@ import {
   devices,
   organizationMembers,
   organizations,
+  softwareChannels,
   users,
 } from '../src/db/schema.js';
-import { type DeviceLink, noAnswer, type StatusHandler } from '../src/modules/mqtt/device-link.js';
+import {
+  type DeviceLink,
+  type ErrorReportHandler,
+  noAnswer,
+  type StatusHandler,
+} from '../src/modules/mqtt/device-link.js';
 import { databaseTargets } from './databases.js';
-import { bearer, newPhone, signedIn, startApp } from './harness.js';
+import {
+  bearer,
+  registerDevice,
+  signedIn,
+  signedInSuperUser,
+  startApp,
+  type TestApp,
+} from './harness.js';
 
-/** A booth line the test scripts: each thing name answers with its reply, or stays silent. */
+/**
+ * A booth line the test scripts: each thing name answers with its reply, or stays silent;
+ * settings publishes are recorded, or fail while `publishFails` is set.
+ */
 class ScriptedLink implements DeviceLink {
   readonly kind = 'test' as const;
-  readonly replies = new Map<string, Omit<DeviceReplyMessage, 'id'>>();
+  readonly replies = new Map<string, Omit<DeviceReplyMessage, 'id'> & Record<string, unknown>>();
   readonly sent: { thingName: string; command: DeviceCommand; timeoutMs: number }[] = [];
   readonly handlers: StatusHandler[] = [];
+  readonly errorHandlers: ErrorReportHandler[] = [];
+  readonly published: { thingName: string; settings: DeviceSettingsMessage }[] = [];
+  publishFails = false;
   async start() {}
   async stop() {}
   async ping() {}
   onStatus(handler: StatusHandler) {
     this.handlers.push(handler);
+  }
+  onErrorReport(handler: ErrorReportHandler) {
+    this.errorHandlers.push(handler);
+  }
+  async publishSettings(thingName: string, settings: DeviceSettingsMessage) {
+    if (this.publishFails) throw new Error('broker unreachable');
+    this.published.push({ thingName, settings });
+  }
+  /** Delivers a status as the broker would, and waits for the handlers. */
+  async status(thingName: string, status: DeviceStatusMessage) {
+    await Promise.all(this.handlers.map((handler) => handler(thingName, status)));
+  }
+  async report(thingName: string, report: DeviceErrorReport) {
+    await Promise.all(this.errorHandlers.map((handler) => handler(thingName, report)));
   }
   async request(thingName: string, command: DeviceCommand, _payload: object, timeoutMs: number) {
     this.sent.push({ thingName, command, timeoutMs });
@@ -40,8 +76,8 @@ class ScriptedLink implements DeviceLink {
 }
 
 describe.each(databaseTargets)('devices API on $name', ({ open }) => {
-  const superPhone = newPhone();
   let database: DatabaseHandle;
+  let testApp: TestApp;
   let app: FastifyInstance;
   const link = new ScriptedLink();
 
@@ -57,17 +93,14 @@ describe.each(databaseTargets)('devices API on $name', ({ open }) => {
 
   beforeAll(async () => {
     database = await open();
-    ({ app } = await startApp(
+    testApp = await startApp(
       database,
-      {
-        OTP_SEND_LIMIT_PER_IP: '1000',
-        SUPER_USER_PHONES: superPhone,
-        DEVICE_COMMAND_TIMEOUT_MS: '1234',
-      },
+      { OTP_SEND_LIMIT_PER_IP: '1000', DEVICE_COMMAND_TIMEOUT_MS: '1234' },
       { deviceLink: link },
-    ));
+    );
+    app = testApp.app;
     const db = database.db;
-    superToken = (await signedIn(app, 'enterprise', superPhone)).token;
+    superToken = (await signedInSuperUser(testApp)).token;
     const productAdmin = await signedIn(app, 'enterprise');
     await db
       .update(users)
@@ -111,14 +144,11 @@ describe.each(databaseTargets)('devices API on $name', ({ open }) => {
 
   /** A new device, linked to `orgId` when given. */
   async function device(orgId?: number, name?: string) {
-    const created = await call('POST', 'devices', superToken, name ? { name } : undefined);
-    expect(created.statusCode).toBe(201);
-    const body = created.json<{ id: number; thing_name: string; secret: string }>();
-    if (orgId)
-      expect(
-        (await call('PATCH', `devices/${body.id}/link`, superToken, { org_id: orgId })).statusCode,
-      ).toBe(200);
-    return body;
+    const registered = await registerDevice(app, superToken, {
+      ...(orgId ? { orgId } : {}),
+      ...(name ? { name } : {}),
+    });
+    return { id: registered.id, thing_name: registered.thingName, secret: registered.secret };
   }
 
   it('registers a device for super users and product admins only, with a secret shown once', async () => {
@@ -247,10 +277,23 @@ describe.each(databaseTargets)('devices API on $name', ({ open }) => {
     ]) {
       expect((await call('PATCH', `devices/${booth.id}`, adminA, payload)).statusCode).toBe(403);
     }
+    // Channels are a foreign key (migration 0006): an unknown one is 404.
+    const [known] = await database.db
+      .insert(softwareChannels)
+      .values({ name: 'Stable' })
+      .returning({ id: softwareChannels.id });
     const channel = await call('PATCH', `devices/${booth.id}`, superToken, {
-      software_channel_id: 3,
+      software_channel_id: known!.id,
     });
-    expect(channel.json()).toMatchObject({ software_channel_id: 3, software_channel_name: null });
+    expect(channel.json()).toMatchObject({
+      software_channel_id: known!.id,
+      software_channel_name: 'Stable',
+    });
+    const unknown = await call('PATCH', `devices/${booth.id}`, superToken, {
+      software_channel_id: 999_999,
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ message: 'Software channel not found.' });
     expect(
       (
         await call('PATCH', `devices/${booth.id}`, superToken, { software_channel_id: null })
@@ -454,15 +497,161 @@ describe.each(databaseTargets)('devices API on $name', ({ open }) => {
 
   it('records status reports from the booths', async () => {
     const booth = await device(orgA);
-    await Promise.all(
-      link.handlers.map((handler) =>
-        handler(booth.thing_name, { status: 'busy', software_version: '2.0.0', prints_left: 42 }),
-      ),
-    );
+    await link.status(booth.thing_name, {
+      status: 'busy',
+      software_version: '2.0.0',
+      prints_left: 42,
+    });
     expect((await call('GET', `devices/${booth.id}`, superToken)).json()).toMatchObject({
       status: 'busy',
       software_version: '2.0.0',
       prints_left: 42,
     });
+    // A status from a thing name no device has is dropped.
+    await expect(link.status('fb-nobody00000', { status: 'idle' })).resolves.toBeUndefined();
+  });
+
+  const revisionOf = async (id: number) =>
+    (await database.db.select().from(devices).where(eq(devices.id, id)))[0]!.settingsRevision;
+  const publishedTo = (thingName: string) =>
+    link.published.filter((entry) => entry.thingName === thingName).map((entry) => entry.settings);
+
+  it('restocks: stores prints_left, moves the settings revision on and publishes it to the booth', async () => {
+    const booth = await device(orgA);
+    expect(await revisionOf(booth.id)).toBe(0);
+    const first = await call('PATCH', `devices/${booth.id}`, superToken, { prints_left: 500 });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ prints_left: 500 });
+    expect(await revisionOf(booth.id)).toBe(1);
+    expect(publishedTo(booth.thing_name)).toEqual([{ revision: 1, prints_left: 500 }]);
+
+    const second = await call('PATCH', `devices/${booth.id}`, productAdminToken, {
+      prints_left: 650,
+    });
+    expect(second.json()).toMatchObject({ prints_left: 650 });
+    expect(await revisionOf(booth.id)).toBe(2);
+    expect(publishedTo(booth.thing_name)).toEqual([
+      { revision: 1, prints_left: 500 },
+      { revision: 2, prints_left: 650 },
+    ]);
+    // Renaming or re-pricing is no settings change for the booth.
+    await call('PATCH', `devices/${booth.id}`, superToken, { price_rupees: 20 });
+    expect(await revisionOf(booth.id)).toBe(2);
+    expect(publishedTo(booth.thing_name)).toHaveLength(2);
+  });
+
+  it('keeps a restocked count against a stale status, and takes it once the booth applied the revision', async () => {
+    const booth = await device(orgA);
+    await link.status(booth.thing_name, { status: 'idle', prints_left: 120, settings_revision: 0 });
+    expect((await call('GET', `devices/${booth.id}`, superToken)).json().prints_left).toBe(120);
+    await call('PATCH', `devices/${booth.id}`, superToken, { prints_left: 700 });
+    const restocked = publishedTo(booth.thing_name).length;
+
+    // From before the restock (revision absent or 0): status and version count, the count not,
+    // and the booth, evidently behind, gets the settings again.
+    await link.status(booth.thing_name, {
+      status: 'busy',
+      software_version: '3.1.0',
+      prints_left: 119,
+    });
+    expect((await call('GET', `devices/${booth.id}`, superToken)).json()).toMatchObject({
+      status: 'busy',
+      software_version: '3.1.0',
+      prints_left: 700,
+    });
+    await link.status(booth.thing_name, { status: 'idle', prints_left: 118, settings_revision: 0 });
+    expect((await call('GET', `devices/${booth.id}`, superToken)).json().prints_left).toBe(700);
+    expect(publishedTo(booth.thing_name).slice(restocked)).toEqual([
+      { revision: 1, prints_left: 700 },
+      { revision: 1, prints_left: 700 },
+    ]);
+
+    // The booth applied revision 1: its count is the truth again, and nothing is re-sent.
+    await link.status(booth.thing_name, { status: 'idle', prints_left: 699, settings_revision: 1 });
+    expect((await call('GET', `devices/${booth.id}`, superToken)).json()).toMatchObject({
+      status: 'idle',
+      prints_left: 699,
+    });
+    expect(publishedTo(booth.thing_name).slice(restocked)).toHaveLength(2);
+
+    // The last will (offline) is not answered with settings: nobody listens.
+    await link.status(booth.thing_name, { status: 'offline' });
+    expect((await call('GET', `devices/${booth.id}`, superToken)).json()).toMatchObject({
+      status: 'offline',
+      prints_left: 699,
+    });
+    expect(publishedTo(booth.thing_name).slice(restocked)).toHaveLength(2);
+  });
+
+  it('takes a ping reply’s count only when it comes from the current settings revision', async () => {
+    const booth = await device(orgA);
+    await call('PATCH', `devices/${booth.id}`, superToken, { prints_left: 600 });
+    link.replies.set(booth.thing_name, { status: 'idle', prints_left: 150 });
+    const stale = await call('POST', `devices/${booth.id}/ping`, superToken);
+    expect(stale.statusCode).toBe(200);
+    expect(stale.json()).toMatchObject({ status: 'idle', prints_left: 600 });
+    link.replies.set(booth.thing_name, { status: 'idle', prints_left: 598, settings_revision: 1 });
+    const fresh = await call('POST', `devices/${booth.id}/ping`, superToken);
+    expect(fresh.json()).toMatchObject({ status: 'idle', prints_left: 598 });
+  });
+
+  it('restocks even when the broker does not take the settings; the next status sends them', async () => {
+    const booth = await device(orgA);
+    link.publishFails = true;
+    try {
+      const response = await call('PATCH', `devices/${booth.id}`, superToken, { prints_left: 300 });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ prints_left: 300 });
+    } finally {
+      link.publishFails = false;
+    }
+    expect(await revisionOf(booth.id)).toBe(1);
+    expect(publishedTo(booth.thing_name)).toEqual([]);
+    await link.status(booth.thing_name, { status: 'idle', prints_left: 12 });
+    expect(publishedTo(booth.thing_name)).toEqual([{ revision: 1, prints_left: 300 }]);
+    expect((await call('GET', `devices/${booth.id}`, superToken)).json().prints_left).toBe(300);
+  });
+
+  it('logs each error report once, in the device’s error log; unknown devices are dropped', async () => {
+    const booth = await device(orgA);
+    const other = await device(orgA);
+    const report: DeviceErrorReport = {
+      report_id: randomUUID(),
+      message: 'Printer jam: paper path blocked',
+      at: '2025-05-14T10:20:30',
+    };
+    // A QoS 1 duplicate and several instances hearing it, at once.
+    await Promise.all([
+      link.report(booth.thing_name, report),
+      link.report(booth.thing_name, report),
+      link.report(booth.thing_name, report),
+    ]);
+    await link.report(booth.thing_name, report);
+    // The same report id from another booth is that booth's own entry.
+    await link.report(other.thing_name, { ...report, message: 'Camera not found' });
+    await link.report(booth.thing_name, {
+      report_id: randomUUID(),
+      message: 'Upload failed',
+      at: '2999-01-01T00:00:00', // a booth clock far ahead is not believed
+    });
+    await expect(
+      link.report('fb-nobody00000', { report_id: randomUUID(), message: 'x' }),
+    ).resolves.toBeUndefined();
+
+    const log = (await call('GET', `devices/${booth.id}/errors`, superToken)).json<{
+      items: { error_message: string; created_at: string }[];
+      total_count: number;
+    }>();
+    expect(log.total_count).toBe(2);
+    expect(log.items.map((item) => item.error_message)).toEqual([
+      'Upload failed',
+      'Printer jam: paper path blocked',
+    ]);
+    expect(log.items[1]!.created_at).toBe('2025-05-14T10:20:30');
+    expect(log.items[0]!.created_at < '2999').toBe(true);
+    const otherLog = (await call('GET', `devices/${other.id}/errors`, superToken)).json();
+    expect(otherLog.items.map((item: { error_message: string }) => item.error_message)).toEqual([
+      'Camera not found',
+    ]);
   });
 });

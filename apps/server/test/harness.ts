@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/client.js';
+import { organizations } from '../src/db/schema.js';
 
 /** A movable clock for expiry and throttling-window tests. */
 export class TestClock {
@@ -31,6 +32,9 @@ export interface TestApp {
   app: FastifyInstance;
   clock: TestClock;
   config: Config;
+  database: DatabaseHandle;
+  /** A phone in SUPER_USER_PHONES: the first one the test gave, or one made for it. */
+  superPhone: string;
 }
 
 export async function startApp(
@@ -39,10 +43,17 @@ export async function startApp(
   deps: Partial<AppDependencies> = {},
 ): Promise<TestApp> {
   const clock = new TestClock();
-  const config = testConfig(env);
+  const given = (env.SUPER_USER_PHONES ?? '').split(',')[0]?.trim();
+  const superPhone = given || newPhone();
+  const config = testConfig({
+    ...env,
+    SUPER_USER_PHONES: [env.SUPER_USER_PHONES, given ? undefined : superPhone]
+      .filter(Boolean)
+      .join(','),
+  });
   const app = await buildApp(config, { database, now: clock.now, logger: false, ...deps });
   await app.ready();
-  return { app, clock, config };
+  return { app, clock, config, database, superPhone };
 }
 
 let phoneCounter = 0;
@@ -88,3 +99,101 @@ export async function signedIn(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+// ---- Staff fixtures shared by the devices, templates, media and capture tests. ----
+
+export interface SignedInStaff {
+  token: string;
+  userId: number;
+  phone: string;
+}
+
+export interface RegisteredDeviceFixture {
+  id: number;
+  thingName: string;
+  /** The broker password, as POST devices showed it. */
+  secret: string;
+  /** Headers of the booth's own HTTP calls (upload confirmation). */
+  auth: { authorization: string };
+}
+
+export interface StaffFixtures {
+  superUser: SignedInStaff;
+  orgId: number;
+  /** Registered through the staff API and linked to `orgId`. */
+  device: RegisteredDeviceFixture;
+}
+
+/** The super user of `startApp` (SUPER_USER_PHONES), signed in to the staff pool. */
+export async function signedInSuperUser(testApp: TestApp): Promise<SignedInStaff> {
+  const { token, userId, phone } = await signedIn(
+    testApp.app,
+    'enterprise',
+    testApp.superPhone,
+    'Super User',
+  );
+  return { token, userId, phone };
+}
+
+let orgCounter = 0;
+export async function createOrg(database: DatabaseHandle, name?: string): Promise<number> {
+  orgCounter += 1;
+  const [row] = await database.db
+    .insert(organizations)
+    .values({ name: name ?? `Venue ${orgCounter}` })
+    .returning({ id: organizations.id });
+  return row!.id;
+}
+
+/**
+ * A device registered with POST devices (so it has a real thing name and secret), optionally
+ * linked to an organization and priced, by a super user or product admin's token.
+ */
+export async function registerDevice(
+  app: FastifyInstance,
+  adminToken: string,
+  options: { orgId?: number; name?: string; priceRupees?: number } = {},
+): Promise<RegisteredDeviceFixture> {
+  const call = async (method: 'POST' | 'PATCH', url: string, payload?: object) => {
+    const response = await app.inject({
+      method,
+      url: `/api/enterprise/${url}`,
+      headers: bearer(adminToken),
+      ...(payload ? { payload } : {}),
+    });
+    if (response.statusCode >= 300) {
+      throw new Error(`${method} ${url} failed: ${response.statusCode} ${response.body}`);
+    }
+    return response;
+  };
+  const created = (
+    await call('POST', 'devices', options.name ? { name: options.name } : undefined)
+  ).json<{ id: number; thing_name: string; secret: string }>();
+  if (options.orgId !== undefined) {
+    await call('PATCH', `devices/${created.id}/link`, { org_id: options.orgId });
+  }
+  if (options.priceRupees !== undefined) {
+    await call('PATCH', `devices/${created.id}`, { price_rupees: options.priceRupees });
+  }
+  return {
+    id: created.id,
+    thingName: created.thing_name,
+    secret: created.secret,
+    auth: { authorization: `Device ${created.thing_name}:${created.secret}` },
+  };
+}
+
+/** A signed-in super user, an organization, and a device registered and linked to it. */
+export async function staffFixtures(
+  testApp: TestApp,
+  options: { orgName?: string; deviceName?: string; priceRupees?: number } = {},
+): Promise<StaffFixtures> {
+  const superUser = await signedInSuperUser(testApp);
+  const orgId = await createOrg(testApp.database, options.orgName);
+  const device = await registerDevice(testApp.app, superUser.token, {
+    orgId,
+    ...(options.deviceName ? { name: options.deviceName } : {}),
+    ...(options.priceRupees !== undefined ? { priceRupees: options.priceRupees } : {}),
+  });
+  return { superUser, orgId, device };
+}

@@ -1,4 +1,9 @@
-import type { CaptureCommandPayload, DeviceCommand } from '@flashbooth/contracts';
+import type {
+  CaptureCommandPayload,
+  DeviceCommand,
+  DeviceErrorReport,
+  DeviceSettingsMessage,
+} from '@flashbooth/contracts';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { Database } from '../src/db/client.js';
@@ -10,7 +15,12 @@ import {
   templates,
 } from '../src/db/schema.js';
 import { hashDeviceSecret, newDeviceSecret } from '../src/modules/devices/device-credentials.js';
-import { type DeviceLink, noAnswer, type StatusHandler } from '../src/modules/mqtt/device-link.js';
+import {
+  type DeviceLink,
+  type ErrorReportHandler,
+  noAnswer,
+  type StatusHandler,
+} from '../src/modules/mqtt/device-link.js';
 import { AppError } from '../src/errors.js';
 import { bearer } from './harness.js';
 
@@ -24,10 +34,25 @@ export class ScriptedLink implements DeviceLink {
   readonly kind = 'test' as const;
   readonly behaviour = new Map<string, BoothBehaviour>();
   readonly sent: { thingName: string; command: DeviceCommand; payload: unknown }[] = [];
+  readonly statusHandlers: StatusHandler[] = [];
+  readonly errorHandlers: ErrorReportHandler[] = [];
+  readonly settings: { thingName: string; settings: DeviceSettingsMessage }[] = [];
   async start() {}
   async stop() {}
   async ping() {}
-  onStatus(_handler: StatusHandler) {}
+  onStatus(handler: StatusHandler) {
+    this.statusHandlers.push(handler);
+  }
+  onErrorReport(handler: ErrorReportHandler) {
+    this.errorHandlers.push(handler);
+  }
+  async publishSettings(thingName: string, settings: DeviceSettingsMessage) {
+    this.settings.push({ thingName, settings });
+  }
+  /** Delivers an error report as the broker would, to every handler, and waits for them. */
+  async report(thingName: string, report: DeviceErrorReport) {
+    await Promise.all(this.errorHandlers.map((handler) => handler(thingName, report)));
+  }
   async request(
     thingName: string,
     command: DeviceCommand,

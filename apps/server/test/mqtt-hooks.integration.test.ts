@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { bearer, signedIn, startApp } from './harness.js';
+import { ScriptedLink } from './media-fixtures.js';
 
 const HOOK_SECRET = 'hook-secret-0123456789abcdef';
 
@@ -86,6 +87,17 @@ describe('MQTT auth and ACL hooks for an external broker', () => {
       ['flashbooth/server/+/replies', 'subscribe', 'deny'],
       ['flashbooth/server/abc123/replies', 'subscribe', 'deny'],
       ['flashbooth/server/a/b/replies', 'publish', 'deny'],
+      // Error reports: its own, published only.
+      [`flashbooth/devices/${thing}/errors`, 'publish', 'allow'],
+      [`flashbooth/devices/${thing}/errors`, 'subscribe', 'deny'],
+      [`flashbooth/devices/${other.thing_name}/errors`, 'publish', 'deny'],
+      ['flashbooth/devices/+/errors', 'subscribe', 'deny'],
+      // Settings: its own, subscribed only; the server alone publishes them.
+      [`flashbooth/devices/${thing}/settings`, 'subscribe', 'allow'],
+      [`flashbooth/devices/${thing}/settings`, 'publish', 'deny'],
+      [`flashbooth/devices/${other.thing_name}/settings`, 'subscribe', 'deny'],
+      [`flashbooth/devices/${other.thing_name}/settings`, 'publish', 'deny'],
+      ['flashbooth/devices/+/settings', 'subscribe', 'deny'],
     ];
     for (const [topic, action, result] of cases) {
       const response = await hook('acl', { username: thing, topic, action });
@@ -94,6 +106,43 @@ describe('MQTT auth and ACL hooks for an external broker', () => {
     expect((await hook('acl', { username: thing, topic: 'x', action: 'delete' })).statusCode).toBe(
       400,
     );
+  });
+
+  it('lets the server (with its credentials) publish settings and hear every booth', async () => {
+    // An external broker's configuration; the line itself is a stand-in (no broker needed).
+    const server = await startApp(
+      database,
+      {
+        MQTT_HOOK_SECRET: HOOK_SECRET,
+        MQTT_URL: 'mqtt://127.0.0.1:1',
+        MQTT_USERNAME: 'flashbooth-server-external',
+        MQTT_PASSWORD: 'server-password-0123456789',
+      },
+      { deviceLink: new ScriptedLink() },
+    );
+    try {
+      const acl = (username: string, topic: string, action: 'publish' | 'subscribe') =>
+        server.app
+          .inject({
+            method: 'POST',
+            url: '/api/mqtt/acl',
+            payload: { username, topic, action },
+            headers: { 'x-flashbooth-hook-secret': HOOK_SECRET },
+          })
+          .then((response) => response.json<{ result: string }>().result);
+      const serverUser = 'flashbooth-server-external';
+      expect(
+        await acl(serverUser, `flashbooth/devices/${device.thing_name}/settings`, 'publish'),
+      ).toBe('allow');
+      expect(await acl(serverUser, 'flashbooth/devices/+/errors', 'subscribe')).toBe('allow');
+      expect(await acl(serverUser, 'flashbooth/devices/+/status', 'subscribe')).toBe('allow');
+      // A device cannot pass itself off as the server, whatever its name.
+      expect(
+        await acl(device.thing_name, `flashbooth/devices/${other.thing_name}/settings`, 'publish'),
+      ).toBe('deny');
+    } finally {
+      await server.app.close();
+    }
   });
 
   it('is absent when MQTT_HOOK_SECRET is unset', async () => {

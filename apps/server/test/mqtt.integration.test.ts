@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { connect as netConnect } from 'node:net';
 import {
   DEVICE_MESSAGES,
@@ -12,7 +12,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
-import { devices } from '../src/db/schema.js';
+import { deviceErrors, devices } from '../src/db/schema.js';
 import { AppError } from '../src/errors.js';
 import { DevicesRepository } from '../src/modules/devices/devices.repository.js';
 import { createDeviceLink } from '../src/modules/mqtt/create-device-link.js';
@@ -253,14 +253,20 @@ describe('device protocol on the embedded broker', () => {
     // (mqtt.js rejects a subscribe whose SUBACK carries 128.)
     const refused = await intruder.booth.client
       .subscribeAsync(
-        [mqttTopics.commands(victim.device.thing_name), 'flashbooth/#', mqttTopics.allStatuses],
+        [
+          mqttTopics.commands(victim.device.thing_name),
+          'flashbooth/#',
+          mqttTopics.allStatuses,
+          mqttTopics.settings(victim.device.thing_name),
+          mqttTopics.allErrors,
+        ],
         { qos: 1 },
       )
       .then(
         () => undefined,
         (error: { packet?: { granted?: number[] } }) => error,
       );
-    expect(refused?.packet?.granted).toEqual([128, 128, 128]);
+    expect(refused?.packet?.granted).toEqual([128, 128, 128, 128, 128]);
 
     // Publishing another booth's status or commands reaches no one; the broker drops the client.
     const fakeCommand = { id: 'evil', command: 'capture', payload: {}, reply_to: 'x' };
@@ -282,6 +288,89 @@ describe('device protocol on the embedded broker', () => {
       reports.slice(before).filter((report) => report.thingName === victim.device.thing_name),
     ).toEqual([]);
     expect((await statusOf(victim.device.id)).status).toBe('idle');
+  });
+
+  it('takes error reports on a booth’s own topic only, and settings only from the server', async () => {
+    const booth = await connectBooth();
+    const settingsSeen: string[] = [];
+    booth.booth.client.on('message', (topic, payload) => {
+      if (topic === mqttTopics.settings(booth.device.thing_name)) {
+        settingsSeen.push(payload.toString());
+      }
+    });
+    const [grant] = await booth.booth.client.subscribeAsync(
+      mqttTopics.settings(booth.device.thing_name),
+      { qos: 1 },
+    );
+    expect(grant?.qos).toBe(1);
+    const errorsOf = (id: number) =>
+      database.db.select().from(deviceErrors).where(eq(deviceErrors.deviceId, id));
+
+    // Its own report arrives (once, though sent twice as QoS 1 may); a malformed one is dropped.
+    const report = { report_id: randomUUID(), message: 'Printer out of paper' };
+    for (let i = 0; i < 2; i += 1) {
+      await booth.booth.client.publishAsync(
+        mqttTopics.errors(booth.device.thing_name),
+        JSON.stringify(report),
+        { qos: 1 },
+      );
+    }
+    await booth.booth.client.publishAsync(
+      mqttTopics.errors(booth.device.thing_name),
+      JSON.stringify({ message: 'no report id' }),
+      { qos: 1 },
+    );
+    await eventually(
+      () => errorsOf(booth.device.id),
+      (rows) => rows.length === 1,
+    );
+
+    // Another booth may neither write into this booth's log nor publish its settings, nor
+    // publish settings for itself.
+    const intruder = await connectBooth();
+    intruder.booth.client.publish(
+      mqttTopics.errors(booth.device.thing_name),
+      JSON.stringify({ report_id: randomUUID(), message: 'forged' }),
+      { qos: 0 },
+    );
+    const forger = await connectBooth();
+    forger.booth.client.publish(
+      mqttTopics.settings(booth.device.thing_name),
+      JSON.stringify({ revision: 99, prints_left: 1 }),
+      { qos: 0, retain: true },
+    );
+    const selfServing = await connectBooth();
+    await selfServing.booth.client.subscribeAsync(
+      mqttTopics.settings(selfServing.device.thing_name),
+      { qos: 1 },
+    );
+    selfServing.booth.client.on('message', (topic, payload) => {
+      if (topic.endsWith('/settings')) settingsSeen.push(payload.toString());
+    });
+    selfServing.booth.client.publish(
+      mqttTopics.settings(selfServing.device.thing_name),
+      JSON.stringify({ revision: 99, prints_left: 700 }),
+      { qos: 0, retain: true },
+    );
+    await sleep(300);
+    expect((await errorsOf(booth.device.id)).map((row) => row.errorMessage)).toEqual([
+      'Printer out of paper',
+    ]);
+    expect(settingsSeen).toEqual([]);
+
+    // The server publishes them (a restock), retained.
+    const restock = await app.inject({
+      method: 'PATCH',
+      url: `/api/enterprise/devices/${booth.device.id}`,
+      headers: bearer(superToken),
+      payload: { prints_left: 640 },
+    });
+    expect(restock.statusCode).toBe(200);
+    await eventually(
+      () => settingsSeen,
+      (seen) => seen.length === 1,
+    );
+    expect(JSON.parse(settingsSeen[0]!)).toEqual({ revision: 1, prints_left: 640 });
   });
 });
 

@@ -7,3 +7,4 @@ export * from './devices.js';
 export * from './templates.js';
 export * from './media.js';
 export * from './payments.js';
+export * from './software.js';

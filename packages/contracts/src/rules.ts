@@ -175,3 +175,8 @@ export function newTemplateSlot(existingSlots: number): {
   const { x, y } = positions[existingSlots] ?? { x: 0, y: 0 };
   return { x, y, w: 1080, h: 720, filter: 'none' };
 }
+
+// The Template Studio layouts (canvas sizes and photo slots), zod-free like the rest of this entry.
+export * from './layouts.js';
+
+export * from './software-rules.js';

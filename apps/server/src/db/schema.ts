@@ -1,4 +1,5 @@
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -106,15 +107,46 @@ export const devices = pgTable('devices', {
   thingName: text('thing_name').notNull().unique(),
   secretHash: text('secret_hash').notNull(),
   status: text('status').notNull().default('offline'),
-  softwareChannelId: integer('software_channel_id'),
+  softwareChannelId: integer('software_channel_id').references(() => softwareChannels.id, {
+    onDelete: 'set null',
+  }),
   softwareVersion: text('software_version'),
   pricePaise: integer('price_paise').notNull().default(0),
   printsLeft: integer('prints_left').notNull().default(700),
+  /** Grows with every settings change published to the booth (migration 0005). */
+  settingsRevision: integer('settings_revision').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   pingedAt: timestamp('pinged_at', { withTimezone: true }),
 });
 export type DeviceRow = typeof devices.$inferSelect;
+
+/** Booth software (0006): a release is a version with one uploaded file, checksummed on confirm. */
+export const softwareReleases = pgTable('software_releases', {
+  id: serial('id').primaryKey(),
+  version: text('version').notNull(),
+  releaseNotes: text('release_notes'),
+  s3Key: text('s3_key'),
+  sha256: text('sha256'),
+  sizeBytes: bigint('size_bytes', { mode: 'number' }),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type SoftwareReleaseRow = typeof softwareReleases.$inferSelect;
+
+export const softwareChannels = pgTable('software_channels', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description'),
+  releaseId: integer('release_id').references(() => softwareReleases.id, {
+    onDelete: 'restrict',
+  }),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type SoftwareChannelRow = typeof softwareChannels.$inferSelect;
 
 export const deviceErrors = pgTable('device_errors', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -122,6 +154,8 @@ export const deviceErrors = pgTable('device_errors', {
     .notNull()
     .references(() => devices.id, { onDelete: 'cascade' }),
   errorMessage: text('error_message').notNull(),
+  /** The booth's report id (unique per device); null for entries the server writes. */
+  reportId: uuid('report_id'),
   createdAt: createdAt(),
 });
 
@@ -204,5 +238,115 @@ export const creditLedger = pgTable('credit_ledger', {
   deltaPaise: integer('delta_paise').notNull(),
   reason: text('reason', { enum: ['capture', 'refund', 'grant'] }).notNull(),
   mediaCaptureId: uuid('media_capture_id'),
+  createdAt: createdAt(),
+});
+
+/** One capture session and its entitlement (migration 0005). */
+export const captures = pgTable('captures', {
+  captureId: uuid('capture_id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+  templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+  chargedPaise: integer('charged_paise').notNull().default(0),
+  state: text('state', { enum: ['requested', 'accepted', 'delivered', 'failed'] })
+    .notNull()
+    .default('requested'),
+  createdAt: createdAt(),
+  acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+  deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  failureReason: text('failure_reason'),
+});
+export type CaptureRow = typeof captures.$inferSelect;
+
+/** Payment transactions and their audit trail, refunds, and the sandbox provider (migration 0007). */
+export const paymentTransactions = pgTable('payment_transactions', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+  orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+  templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+  provider: text('provider', { enum: ['sandbox', 'phonepe'] }).notNull(),
+  orderId: text('order_id').notNull().unique(),
+  providerOrderId: text('provider_order_id'),
+  amountPaise: integer('amount_paise').notNull(),
+  state: text('state', {
+    enum: ['PENDING', 'COMPLETED', 'FAILED', 'REFUND_PENDING', 'REFUNDED'],
+  })
+    .notNull()
+    .default('PENDING'),
+  failureReason: text('failure_reason', { enum: ['declined', 'expired', 'amount_mismatch'] }),
+  redirectUrl: text('redirect_url'),
+  paymentUrl: text('payment_url'),
+  checkoutClaimedAt: timestamp('checkout_claimed_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+  consumedCaptureId: uuid('consumed_capture_id'),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type PaymentTransactionRow = typeof paymentTransactions.$inferSelect;
+
+export const paymentEvents = pgTable('payment_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  transactionId: integer('transaction_id')
+    .notNull()
+    .references(() => paymentTransactions.id, { onDelete: 'cascade' }),
+  fromState: text('from_state').notNull(),
+  toState: text('to_state').notNull(),
+  source: text('source').notNull(),
+  detail: text('detail'),
+  createdAt: createdAt(),
+});
+
+export const paymentRefunds = pgTable('payment_refunds', {
+  id: serial('id').primaryKey(),
+  transactionId: integer('transaction_id')
+    .notNull()
+    .references(() => paymentTransactions.id, { onDelete: 'cascade' }),
+  destination: text('destination', { enum: ['source', 'credit'] }).notNull(),
+  merchantRefundId: text('merchant_refund_id').notNull().unique(),
+  providerRefundId: text('provider_refund_id'),
+  amountPaise: integer('amount_paise').notNull(),
+  state: text('state', { enum: ['PENDING', 'COMPLETED', 'FAILED'] }).notNull(),
+  requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+  creditLedgerId: bigint('credit_ledger_id', { mode: 'number' }).references(() => creditLedger.id, {
+    onDelete: 'set null',
+  }),
+  nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type PaymentRefundRow = typeof paymentRefunds.$inferSelect;
+
+export const sandboxOrders = pgTable('sandbox_orders', {
+  orderId: text('order_id').primaryKey(),
+  providerOrderId: text('provider_order_id').notNull().unique(),
+  amountPaise: integer('amount_paise').notNull(),
+  state: text('state', { enum: ['PENDING', 'COMPLETED', 'FAILED'] })
+    .notNull()
+    .default('PENDING'),
+  redirectUrl: text('redirect_url').notNull(),
+  description: text('description').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type SandboxOrderRow = typeof sandboxOrders.$inferSelect;
+
+export const sandboxRefunds = pgTable('sandbox_refunds', {
+  refundId: text('refund_id').primaryKey(),
+  providerRefundId: text('provider_refund_id').notNull().unique(),
+  orderId: text('order_id')
+    .notNull()
+    .references(() => sandboxOrders.orderId, { onDelete: 'cascade' }),
+  amountPaise: integer('amount_paise').notNull(),
+  state: text('state', { enum: ['PENDING', 'COMPLETED', 'FAILED'] }).notNull(),
   createdAt: createdAt(),
 });

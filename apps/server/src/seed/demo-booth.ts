@@ -1,5 +1,4 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import {
   BOOTH_AGENT_VERSION,
@@ -132,28 +131,13 @@ export async function ensureDemoBooth({
 export function demoBrokerUrl(config: Config): string {
   if (config.mqtt.url) return config.mqtt.url;
   if (config.mqtt.port === 0) {
-    throw new Error('the embedded broker port is not known yet (MQTT_PORT=0); see withBrokerPort');
+    throw new Error(
+      'the embedded broker port is not known yet (MQTT_PORT=0): pass the bound broker URL',
+    );
   }
   const host = config.mqtt.host;
   const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return `mqtt://${local.includes(':') ? `[${local}]` : local}:${config.mqtt.port}`;
-}
-
-/**
- * The app's device link is internal to buildApp, so with MQTT_PORT=0 (a free port) the demo
- * booth could not learn where the embedded broker listens: pick the free port first instead.
- */
-export async function withBrokerPort(config: Config): Promise<Config> {
-  if (!config.demoData || config.mqtt.url || config.mqtt.port !== 0) return config;
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, config.mqtt.host, () => {
-      const { port: free } = probe.address() as AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
-  return { ...config, mqtt: { ...config.mqtt, port } };
 }
 
 /**
@@ -186,6 +170,10 @@ export async function startDemoBooth({
     camera: new SimulatedCamera(),
     printer: new SimulatedPrinter(path.join(config.dataDir, 'spool')),
     softwareVersion: BOOTH_AGENT_VERSION,
+    // Prints left, the applied restock and unsent error reports survive a restart; updates
+    // install next to it (the in-process booth only reports the new version).
+    stateFile: path.join(config.dataDir, 'demo-booth-state.json'),
+    releasesDir: path.join(config.dataDir, 'demo-booth-releases'),
     ...(serverUrl ? { serverUrl } : {}),
     log: log.child({ booth: booth.thing_name }),
   });

@@ -3,8 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { organizationMembers, organizations } from '../db/schema.js';
+import { createStorage } from '../modules/storage/create-storage.js';
+import type { ObjectStorage } from '../modules/storage/storage.js';
 import type { UsersRepository } from '../modules/users/users.repository.js';
 import { ensureDemoBooth } from './demo-booth.js';
+import { ensureDemoTemplates } from './demo-templates.js';
 
 /** The demo staff administrator's phone, printed at start so a newcomer can sign in at once. */
 export const DEMO_ADMIN_PHONE = '+919000000001';
@@ -15,10 +18,21 @@ interface SeedContext {
   users: UsersRepository;
   config: Config;
   log: FastifyBaseLogger;
+  /** Where the demo templates' pictures go; absent = the configured store, opened for the seed. */
+  storage?: ObjectStorage;
+  /** The app's clock (the date printed on the demo templates). */
+  now?: () => Date;
 }
 
 /** Idempotent: safe on every start and with several instances starting together. */
-export async function seed({ db, users, config, log }: SeedContext): Promise<void> {
+export async function seed({
+  db,
+  users,
+  config,
+  log,
+  storage,
+  now = () => new Date(),
+}: SeedContext): Promise<void> {
   for (const phone of config.superUserPhones) {
     await users.ensureSuperUser(phone, 'Administrator');
   }
@@ -55,6 +69,20 @@ export async function seed({ db, users, config, log }: SeedContext): Promise<voi
       .onConflictDoNothing();
     return orgId;
   });
+  // Rendered only on the first start (about 3 s); later starts find them by name.
+  const store = storage ?? (await createStorage(config, now));
+  try {
+    await ensureDemoTemplates({
+      db,
+      storage: store,
+      orgId,
+      venue: DEMO_ORGANIZATION_NAME,
+      now,
+      log,
+    });
+  } finally {
+    if (!storage) await store.close();
+  }
   // The simulated booth server.ts starts (startDemoBooth) logs in with this device.
   await ensureDemoBooth({ db, dataDir: config.dataDir, orgId, log });
   log.info(

@@ -30,6 +30,12 @@ export const routes: RouteObject[] = [
           { path: 'regular/login', lazy: lazyRoute(() => import('./routes/regular/login')) },
           { path: 'regular/profile', lazy: lazyRoute(() => import('./routes/regular/profile')) },
           { path: 'regular/media', lazy: lazyRoute(() => import('./routes/regular/media')) },
+          {
+            path: 'regular/transactions',
+            lazy: lazyRoute(() => import('./routes/regular/transactions')),
+          },
+          // The bottom navigation hides itself here (nav-model: NAV_HIDDEN_PATHS).
+          { path: 'payment-status', lazy: lazyRoute(() => import('./routes/payment-status')) },
           { path: 'regular/photobooths/:deviceId', lazy: boothRoute },
           {
             path: 'regular/photobooths/:deviceId/capture',

@@ -1,4 +1,15 @@
-import { and, count, desc, eq, getTableColumns, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import {
   deviceErrors,
@@ -6,9 +17,13 @@ import {
   type DeviceRow,
   organizationMembers,
   organizations,
+  softwareChannels,
 } from '../../db/schema.js';
 
-export type DeviceWithOrg = DeviceRow & { orgName: string | null };
+export type DeviceWithOrg = DeviceRow & {
+  orgName: string | null;
+  softwareChannelName: string | null;
+};
 
 export interface DeviceChanges {
   name?: string;
@@ -22,6 +37,24 @@ export interface DeviceChanges {
   updatedAt?: Date;
 }
 
+/** What a booth said about itself: a status message or a ping reply. */
+export interface DeviceReport {
+  status: string;
+  softwareVersion?: string | null | undefined;
+  printsLeft?: number | null | undefined;
+  /** The settings revision the booth has applied; absent counts as 0. */
+  settingsRevision?: number | null | undefined;
+  pingedAt?: Date | undefined;
+}
+
+/** The device after a report: enough to tell whether its settings must be sent again. */
+export interface ReportedDevice {
+  id: number;
+  thingName: string;
+  settingsRevision: number;
+  printsLeft: number;
+}
+
 export interface Page {
   search?: string | undefined;
   limit: number;
@@ -33,7 +66,11 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const withOrg = { ...getTableColumns(devices), orgName: organizations.name };
+const withOrg = {
+  ...getTableColumns(devices),
+  orgName: organizations.name,
+  softwareChannelName: softwareChannels.name,
+};
 
 export class DevicesRepository {
   constructor(private readonly db: Executor) {}
@@ -43,6 +80,7 @@ export class DevicesRepository {
       .select(withOrg)
       .from(devices)
       .leftJoin(organizations, eq(organizations.id, devices.orgId))
+      .leftJoin(softwareChannels, eq(softwareChannels.id, devices.softwareChannelId))
       .where(eq(devices.id, id));
     return row;
   }
@@ -101,6 +139,7 @@ export class DevicesRepository {
       .select(withOrg)
       .from(devices)
       .leftJoin(organizations, eq(organizations.id, devices.orgId))
+      .leftJoin(softwareChannels, eq(softwareChannels.id, devices.softwareChannelId))
       .where(where)
       .orderBy(desc(devices.createdAt), desc(devices.id))
       .limit(page.limit)
@@ -122,21 +161,73 @@ export class DevicesRepository {
     return row ? this.findById(row.id) : undefined;
   }
 
-  /** A status report from the booth itself (MQTT); returns false for an unknown thing name. */
-  async recordStatus(
-    thingName: string,
-    report: { status: string; softwareVersion?: string | null; printsLeft?: number | null },
-  ): Promise<boolean> {
-    const rows = await this.db
+  /**
+   * A report from the booth itself (MQTT status or ping reply), by thing name or id; undefined
+   * for an unknown device. Status and software version are always taken. prints_left only when
+   * the booth has applied the device's settings revision: a count from before a restock never
+   * overwrites the restocked value (checked in the same statement, so a concurrent restock
+   * cannot slip between the check and the write).
+   */
+  async recordReport(
+    device: { thingName: string } | { id: number },
+    report: DeviceReport,
+  ): Promise<ReportedDevice | undefined> {
+    const applied = report.settingsRevision ?? 0;
+    const [row] = await this.db
       .update(devices)
       .set({
         status: report.status,
         ...(report.softwareVersion != null ? { softwareVersion: report.softwareVersion } : {}),
-        ...(report.printsLeft != null ? { printsLeft: report.printsLeft } : {}),
+        ...(report.printsLeft != null
+          ? {
+              printsLeft: sql`case when ${devices.settingsRevision} <= ${applied}::integer then ${report.printsLeft}::integer else ${devices.printsLeft} end`,
+            }
+          : {}),
+        ...(report.pingedAt ? { pingedAt: report.pingedAt } : {}),
       })
-      .where(eq(devices.thingName, thingName))
-      .returning({ id: devices.id });
-    return rows.length > 0;
+      .where('id' in device ? eq(devices.id, device.id) : eq(devices.thingName, device.thingName))
+      .returning({
+        id: devices.id,
+        thingName: devices.thingName,
+        settingsRevision: devices.settingsRevision,
+        printsLeft: devices.printsLeft,
+      });
+    return row;
+  }
+
+  /**
+   * Staff restocked: stores prints_left and moves the settings revision on, atomically, so every
+   * restock has its own revision. Undefined for an unknown device.
+   */
+  async restock(id: number, printsLeft: number, at: Date): Promise<ReportedDevice | undefined> {
+    const [row] = await this.db
+      .update(devices)
+      .set({
+        printsLeft,
+        settingsRevision: sql`${devices.settingsRevision} + 1`,
+        updatedAt: at,
+      })
+      .where(eq(devices.id, id))
+      .returning({
+        id: devices.id,
+        thingName: devices.thingName,
+        settingsRevision: devices.settingsRevision,
+        printsLeft: devices.printsLeft,
+      });
+    return row;
+  }
+
+  async findByThingName(thingName: string): Promise<ReportedDevice | undefined> {
+    const [row] = await this.db
+      .select({
+        id: devices.id,
+        thingName: devices.thingName,
+        settingsRevision: devices.settingsRevision,
+        printsLeft: devices.printsLeft,
+      })
+      .from(devices)
+      .where(eq(devices.thingName, thingName));
+    return row;
   }
 
   async delete(id: number): Promise<boolean> {
@@ -183,5 +274,23 @@ export class DevicesRepository {
     await this.db
       .insert(deviceErrors)
       .values({ deviceId, errorMessage, ...(createdAt ? { createdAt } : {}) });
+  }
+
+  /**
+   * A booth's error report, once per (device, report id): false when it was already logged
+   * (a QoS 1 duplicate, or another server instance wrote it first).
+   */
+  async addReportedError(
+    deviceId: number,
+    reportId: string,
+    errorMessage: string,
+    createdAt: Date,
+  ): Promise<boolean> {
+    const rows = await this.db
+      .insert(deviceErrors)
+      .values({ deviceId, reportId, errorMessage, createdAt })
+      .onConflictDoNothing({ target: [deviceErrors.deviceId, deviceErrors.reportId] })
+      .returning({ id: deviceErrors.id });
+    return rows.length > 0;
   }
 }

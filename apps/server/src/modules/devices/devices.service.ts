@@ -2,11 +2,14 @@ import {
   DEVICE_MESSAGES,
   type Device,
   type DeviceError,
+  type DeviceErrorReport,
   type DevicePatch,
+  type DeviceReplyMessage,
   type DeviceStatusMessage,
   type RegisteredDevice,
   type VisitorDevice,
 } from '@flashbooth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
@@ -16,17 +19,38 @@ import type { UsersService } from '../users/users.service.js';
 import { hashDeviceSecret, newDeviceSecret, newThingName } from './device-credentials.js';
 import type {
   DeviceChanges,
+  DeviceReport,
   DevicesRepository,
   DeviceWithOrg,
   Page,
+  ReportedDevice,
 } from './devices.repository.js';
+
+/** Gives a capture back when its booth reports that it failed (CaptureService). */
+export interface ReportedCaptures {
+  releaseReported(deviceId: number, report: DeviceErrorReport): Promise<unknown>;
+}
 
 export interface DevicesServiceOptions {
   devices: DevicesRepository;
   users: UsersService;
   link: DeviceLink;
+  captures: ReportedCaptures;
   commandTimeoutMs: number;
   now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+/** A booth's `at` (UTC, zone suffix optional) when it is plausible, else the server's time. */
+function reportedAt(at: string | undefined, now: Date): Date {
+  if (!at) return now;
+  const parsed = new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(at) ? at : `${at}Z`);
+  const time = parsed.getTime();
+  // A booth clock ahead of ours, or a date that makes no sense, is not believed.
+  if (Number.isNaN(time) || time > now.getTime() + 60_000 || time < Date.UTC(2020, 0, 1)) {
+    return now;
+  }
+  return parsed;
 }
 
 interface StaffCaller {
@@ -62,7 +86,7 @@ export class DevicesService {
       status: row.status,
       software_channel_id: row.softwareChannelId,
       // Software channels arrive with the software issue.
-      software_channel_name: null,
+      software_channel_name: row.softwareChannelName,
       software_version: row.softwareVersion,
       price_rupees: paiseToRupees(row.pricePaise),
       prints_left: row.printsLeft,
@@ -145,12 +169,40 @@ export class DevicesService {
       if (patch.software_channel_id !== undefined) {
         changes.softwareChannelId = patch.software_channel_id;
       }
-      if (patch.prints_left !== undefined) changes.printsLeft = patch.prints_left;
+      if (patch.prints_left !== undefined) return this.restock(id, patch.prints_left);
       if (patch.price_rupees !== undefined) {
         changes.pricePaise = Math.round(patch.price_rupees * 100);
       }
     }
     return this.save(id, { ...changes, updatedAt: this.options.now() });
+  }
+
+  /**
+   * Staff restocked the booth: the value is stored with a new settings revision and published
+   * retained to the booth. A publish failure does not fail the change: the booth's next status
+   * shows it behind that revision, and the settings are published again then.
+   */
+  private async restock(id: number, printsLeft: number): Promise<Device> {
+    const restocked = await this.repo.restock(id, printsLeft, this.options.now());
+    if (!restocked) throw deviceNotFound();
+    this.sendSettings(restocked);
+    const row = await this.repo.findById(id);
+    if (!row) throw deviceNotFound();
+    return this.toDto(row);
+  }
+
+  /** Publishes the device's settings (retained) without waiting; failures are logged. */
+  private sendSettings(device: ReportedDevice): void {
+    const { link, log } = this.options;
+    const settings = { revision: device.settingsRevision, prints_left: device.printsLeft };
+    link.publishSettings(device.thingName, settings).then(
+      () => log.info({ deviceId: device.id, ...settings }, 'device settings published'),
+      (error: unknown) =>
+        log.warn(
+          { err: error, deviceId: device.id, ...settings },
+          'device settings not published; they go out again with the next status',
+        ),
+    );
   }
 
   async link(claims: AccessClaims, id: number, orgId: number): Promise<Device> {
@@ -216,13 +268,67 @@ export class DevicesService {
     return { status: row.status };
   }
 
-  /** A status report the booth published (MQTT). */
+  /** A status report the booth published (MQTT); an unknown thing name is dropped. */
   async recordStatus(thingName: string, report: DeviceStatusMessage): Promise<void> {
-    await this.repo.recordStatus(thingName, {
-      status: report.status,
-      softwareVersion: report.software_version ?? null,
-      printsLeft: report.prints_left ?? null,
-    });
+    const device = await this.record(
+      { thingName },
+      {
+        status: report.status,
+        softwareVersion: report.software_version,
+        printsLeft: report.prints_left,
+        settingsRevision: report.settings_revision,
+      },
+    );
+    if (!device) this.options.log.warn({ thingName }, 'status from an unknown device dropped');
+  }
+
+  /**
+   * Records a booth's report and, when the booth is online but has not applied the newest
+   * settings revision (a restock it missed), publishes the settings again.
+   */
+  private async record(
+    device: { thingName: string } | { id: number },
+    report: DeviceReport,
+  ): Promise<ReportedDevice | undefined> {
+    const row = await this.repo.recordReport(device, report);
+    if (
+      row &&
+      report.status !== 'offline' &&
+      (report.settingsRevision ?? 0) < row.settingsRevision
+    ) {
+      this.sendSettings(row);
+    }
+    return row;
+  }
+
+  /**
+   * An entry the booth published for its error log (MQTT): written once per report id, then,
+   * when it ended a capture, that capture is given back if nothing of it was delivered. A
+   * duplicate still retries the give-back (idempotent), in case the first attempt failed.
+   */
+  async recordErrorReport(thingName: string, report: DeviceErrorReport): Promise<void> {
+    const { log, now, captures } = this.options;
+    const device = await this.repo.findByThingName(thingName);
+    if (!device) {
+      log.warn(
+        { thingName, reportId: report.report_id },
+        'error report from an unknown device dropped',
+      );
+      return;
+    }
+    const message = report.capture_id
+      ? `${report.message} (capture ${report.capture_id})`
+      : report.message;
+    const logged = await this.repo.addReportedError(
+      device.id,
+      report.report_id,
+      message,
+      reportedAt(report.at, now()),
+    );
+    if (logged) {
+      log.info({ deviceId: device.id, reportId: report.report_id }, 'device error logged');
+    }
+    if (report.capture_id) await captures.releaseReported(device.id, report);
   }
 
   /** Pings the booth; records its answer, or `offline` when it does not answer in time. */
@@ -237,12 +343,19 @@ export class DevicesService {
       }
       throw error;
     }
-    return this.update(row.id, {
-      status: reply.status ?? 'idle',
-      pingedAt: now(),
-      ...(reply.software_version != null ? { softwareVersion: reply.software_version } : {}),
-      ...(reply.prints_left != null ? { printsLeft: reply.prints_left } : {}),
-    });
+    await this.record(
+      { id: row.id },
+      {
+        status: reply.status ?? 'idle',
+        pingedAt: now(),
+        softwareVersion: reply.software_version,
+        printsLeft: reply.prints_left,
+        settingsRevision: replyRevision(reply),
+      },
+    );
+    const fresh = await this.repo.findById(row.id);
+    if (!fresh) throw deviceNotFound();
+    return fresh;
   }
 
   private async save(id: number, changes: DeviceChanges): Promise<Device> {
@@ -254,4 +367,10 @@ export class DevicesService {
     if (!row) throw deviceNotFound();
     return row;
   }
+}
+
+/** A ping reply may carry the booth's applied settings revision (extra fields pass the schema). */
+function replyRevision(reply: DeviceReplyMessage): number | undefined {
+  const value = (reply as Record<string, unknown>)['settings_revision'];
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 }

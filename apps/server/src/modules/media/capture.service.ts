@@ -4,19 +4,28 @@ import {
   captureCount,
   type CaptureResult,
   DEVICE_MESSAGES,
+  type DeviceErrorReport,
   MEDIA_MAX_BYTES,
   MEDIA_MESSAGES,
   TEMPLATE_MESSAGES,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { CaptureRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
+import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../auth/access-tokens.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { DeviceLink } from '../mqtt/device-link.js';
 import { newObjectKey, type ObjectStorage } from '../storage/storage.js';
 import type { TemplatesRepository } from '../templates/templates.repository.js';
 import type { UsersService } from '../users/users.service.js';
-import { CreditTooLow, type MediaRepository } from './media.repository.js';
+import {
+  type CapturesRepository,
+  CreditTooLow,
+  type ReleaseOptions,
+  type ReleaseOutcome,
+} from './captures.repository.js';
+import type { MediaRepository } from './media.repository.js';
 
 /**
  * Upload links for the booth live a day: it uploads after the countdown, composition and print,
@@ -25,15 +34,26 @@ import { CreditTooLow, type MediaRepository } from './media.repository.js';
 export const MEDIA_UPLOAD_URL_SECONDS = 24 * 3600;
 /** The foreground link only has to last until the booth has fetched it for composition. */
 export const FOREGROUND_URL_SECONDS = 3600;
+/** The booth counts down 10 s before each photo (DESIGN.md 2b step 3). */
+export const CAPTURE_SECONDS_PER_PHOTO = 10;
+/** Captures the sweep closes per batch, and batches per run. */
+const SWEEP_BATCH = 100;
+const SWEEP_BATCHES = 10;
 
 export interface CaptureServiceOptions {
-  media: MediaRepository;
+  media: Pick<MediaRepository, 'templateOfferedBy'>;
+  captures: CapturesRepository;
   devices: Pick<DevicesRepository, 'findById'>;
   templates: Pick<TemplatesRepository, 'findById' | 'imagesOf'>;
   users: UsersService;
   storage: ObjectStorage;
   link: DeviceLink;
   commandTimeoutMs: number;
+  /**
+   * How long after the photos' countdown (total_captures × 10 s from acceptance) a capture with
+   * nothing uploaded still counts as in progress; after that the sweep gives it back.
+   */
+  deliveryMarginMs: number;
   now: () => Date;
   log: FastifyBaseLogger;
 }
@@ -43,7 +63,8 @@ const captureFailed = (cause?: unknown) =>
 
 /**
  * POST devices/{id}/capture (DESIGN.md 2b and 4): entitlement, media records, the booth's capture
- * command, and the undo when the booth does not take it.
+ * command; and giving the entitlement back (one function, `releaseEntitlement`) when the booth
+ * does not take the capture, reports a failure with nothing delivered, or never delivers.
  */
 export class CaptureService {
   constructor(private readonly options: CaptureServiceOptions) {}
@@ -53,8 +74,19 @@ export class CaptureService {
     deviceId: number,
     templateId: number,
   ): Promise<CaptureResult> {
-    const { media, devices, templates, users, storage, link, commandTimeoutMs, now, log } =
-      this.options;
+    const {
+      media,
+      captures,
+      devices,
+      templates,
+      users,
+      storage,
+      link,
+      commandTimeoutMs,
+      deliveryMarginMs,
+      now,
+      log,
+    } = this.options;
     const user = await users.caller(claims);
     const device = await devices.findById(deviceId);
     if (!device || device.orgId === null) throw notFound(DEVICE_MESSAGES.notFound);
@@ -90,10 +122,24 @@ export class CaptureService {
       ? await storage.presignDownload(template.foregroundKey, FOREGROUND_URL_SECONDS)
       : null;
     const totalCaptures = captureCount(slots.length, template.isDuplicated);
+    const photosMs = totalCaptures * CAPTURE_SECONDS_PER_PHOTO * 1000;
 
     let mediaIds: number[];
     try {
-      mediaIds = await media.startCapture(device.pricePaise, items);
+      const requestedAt = now();
+      mediaIds = await captures.start({
+        captureId,
+        userId: user.id,
+        deviceId: device.id,
+        templateId: template.id,
+        pricePaise: device.pricePaise,
+        createdAt: requestedAt,
+        // Should this server stop before the booth answers, the sweep still finds the capture.
+        deadlineAt: new Date(
+          requestedAt.getTime() + commandTimeoutMs + photosMs + deliveryMarginMs,
+        ),
+        items,
+      });
     } catch (error) {
       if (error instanceof CreditTooLow) {
         throw new AppError('payment_required', MEDIA_MESSAGES.paymentRequired);
@@ -124,20 +170,135 @@ export class CaptureService {
       await link.request(device.thingName, 'capture', payload, commandTimeoutMs);
     } catch (error) {
       // Refused or unanswered: the booth takes no photo, so the visitor keeps the entitlement.
+      // The media rows stay (hidden from My Media): a booth whose acceptance came too late and
+      // that uploads anyway still delivers to the visitor.
       log.warn(
         { err: error, deviceId: device.id, captureId },
-        'capture not started; undoing the charge',
+        'capture not started; giving the entitlement back',
       );
-      try {
-        await media.cancelCapture(user.id, captureId);
-      } catch (undoError) {
-        log.error(
-          { err: undoError, userId: user.id, captureId, pricePaise: device.pricePaise },
-          'capture could not be undone: refund by hand',
-        );
-      }
+      await this.releaseQuietly(captureId, 'the booth did not start the capture', {
+        userId: user.id,
+        pricePaise: device.pricePaise,
+      });
       throw captureFailed(error);
     }
+    const acceptedAt = now();
+    const accepted = await captures.markAccepted(
+      captureId,
+      acceptedAt,
+      new Date(acceptedAt.getTime() + photosMs + deliveryMarginMs),
+    );
+    // Already given back: the booth reported a failure before its acceptance reached us.
+    if (!accepted) throw captureFailed();
     return { media_ids: mediaIds, total_captures: totalCaptures };
   }
+
+  /**
+   * THE place a capture's entitlement is given back (DESIGN.md 2b step 4), once, and only if
+   * none of its media arrived (the database decides, never a booth's word): the credit with a
+   * 'refund' ledger row (and a paid transaction, when payments add it, in
+   * `CapturesRepository.giveBack`), and the capture marked failed so its never-coming items
+   * leave My Media. When something did arrive, the capture is marked delivered and nothing is
+   * given back. Safe to call concurrently and repeatedly, from any server instance.
+   */
+  async releaseEntitlement(
+    captureId: string,
+    reason: string,
+    options: Omit<ReleaseOptions, 'reason' | 'at'> = {},
+  ): Promise<ReleaseOutcome> {
+    const outcome = await this.options.captures.release(captureId, {
+      ...options,
+      reason,
+      at: this.options.now(),
+    });
+    if (outcome.outcome === 'released') {
+      this.options.log.info(
+        {
+          captureId,
+          userId: outcome.capture.userId,
+          deviceId: outcome.capture.deviceId,
+          refundedPaise: outcome.refundedPaise,
+          reason,
+        },
+        'capture entitlement given back',
+      );
+    }
+    return outcome;
+  }
+
+  private async releaseQuietly(
+    captureId: string,
+    reason: string,
+    context: Record<string, unknown>,
+  ): Promise<void> {
+    try {
+      await this.releaseEntitlement(captureId, reason);
+    } catch (error) {
+      // The capture stays open, so the sweep gives it back after its deadline.
+      this.options.log.error(
+        { err: error, captureId, ...context },
+        'capture could not be given back now; the sweep will',
+      );
+    }
+  }
+
+  /**
+   * A booth's error report that names a capture (DESIGN.md 2b step 4). Only that booth's own
+   * captures count; its list of delivered items is only a hint (logged when it disagrees).
+   */
+  async releaseReported(deviceId: number, report: DeviceErrorReport): Promise<ReleaseOutcome> {
+    const captureId = report.capture_id;
+    if (!captureId) return { outcome: 'closed' };
+    const outcome = await this.releaseEntitlement(
+      captureId,
+      `the booth reported: ${report.message}`.slice(0, 1000),
+      { deviceId },
+    );
+    const claimedNone = (report.delivered_media_ids ?? []).length === 0;
+    if (
+      (outcome.outcome === 'released' && !claimedNone) ||
+      (outcome.outcome === 'delivered' && claimedNone)
+    ) {
+      this.options.log.warn(
+        { deviceId, captureId, delivered: report.delivered_media_ids, outcome: outcome.outcome },
+        "the booth's list of delivered items disagrees with the database; the database decides",
+      );
+    }
+    return outcome;
+  }
+
+  /**
+   * Closes every open capture past its deadline: with nothing uploaded it is given back and
+   * written to the device's error log; otherwise it is marked delivered. Captures another
+   * instance is closing at the same moment are skipped. Returns how many were given back.
+   */
+  async sweepUndelivered(): Promise<number> {
+    const { captures, now } = this.options;
+    let released = 0;
+    for (let batch = 0; batch < SWEEP_BATCHES; batch += 1) {
+      const at = now();
+      const due = await captures.dueIds(at, SWEEP_BATCH);
+      for (const captureId of due) {
+        const outcome = await this.releaseEntitlement(captureId, 'never delivered', {
+          dueBy: at,
+          logMessage: neverDeliveredMessage,
+        });
+        if (outcome.outcome === 'released') released += 1;
+      }
+      if (due.length < SWEEP_BATCH) break;
+    }
+    return released;
+  }
+}
+
+/** The device error log's entry for a capture the sweep gave back. */
+function neverDeliveredMessage(capture: CaptureRow, refundedPaise: number): string {
+  const started = capture.acceptedAt
+    ? `accepted at ${toApiTimestamp(capture.acceptedAt)} UTC`
+    : 'the booth never confirmed it';
+  const given =
+    refundedPaise > 0
+      ? `₹${paiseToRupees(refundedPaise).toFixed(2)} credit given back to the visitor`
+      : "the visitor's entitlement was given back";
+  return `Capture ${capture.captureId} never delivered: ${started}, nothing uploaded by ${toApiTimestamp(capture.deadlineAt)} UTC; ${given}.`;
 }

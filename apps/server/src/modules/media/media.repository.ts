@@ -1,7 +1,6 @@
-import { and, count, desc, eq, gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import {
-  creditLedger,
   devices,
   media,
   type MediaRow,
@@ -9,6 +8,7 @@ import {
   templateOrganizations,
   users,
 } from '../../db/schema.js';
+import { mediaVisibleToOwner } from './captures.repository.js';
 
 export interface Page {
   search?: string | undefined;
@@ -46,13 +46,6 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Thrown inside a capture transaction when the credit does not cover the price (rolls it back). */
-export class CreditTooLow extends Error {
-  constructor() {
-    super('credit does not cover the price');
-  }
-}
-
 export class MediaRepository {
   constructor(private readonly db: Database) {}
 
@@ -67,72 +60,6 @@ export class MediaRepository {
         ),
       );
     return row !== undefined;
-  }
-
-  /**
-   * One transaction: charges `pricePaise` (when above 0) from the visitor's credit with a
-   * conditional update, so concurrent captures can never drive it below zero, writes the ledger
-   * row, and creates the capture's media rows. Throws `CreditTooLow` (nothing written) when the
-   * credit does not cover the price.
-   */
-  async startCapture(pricePaise: number, items: NewMedia[]): Promise<number[]> {
-    const first = items[0];
-    if (!first) throw new Error('a capture needs at least one media item');
-    return this.db.transaction(async (tx) => {
-      if (pricePaise > 0) {
-        const charged = await tx
-          .update(users)
-          .set({ creditsPaise: sql`${users.creditsPaise} - ${pricePaise}` })
-          .where(and(eq(users.id, first.userId), gte(users.creditsPaise, pricePaise)))
-          .returning({ creditsPaise: users.creditsPaise });
-        if (charged.length === 0) throw new CreditTooLow();
-        await tx.insert(creditLedger).values({
-          userId: first.userId,
-          deltaPaise: -pricePaise,
-          reason: 'capture',
-          mediaCaptureId: first.captureId,
-        });
-      }
-      const rows = await tx
-        .insert(media)
-        .values(items.map((item) => ({ ...item, updatedAt: item.createdAt })))
-        .returning({ id: media.id });
-      return rows.map((row) => row.id);
-    });
-  }
-
-  /**
-   * Undoes a capture the booth did not start: deletes its media rows and gives the charge back
-   * (a 'refund' ledger row and the credit, once: the unique index on the ledger makes a second
-   * refund a no-op). Returns the paise refunded.
-   */
-  async cancelCapture(userId: number, captureId: string): Promise<number> {
-    return this.db.transaction(async (tx) => {
-      await tx.delete(media).where(and(eq(media.captureId, captureId), eq(media.userId, userId)));
-      const [charge] = await tx
-        .select({ deltaPaise: creditLedger.deltaPaise })
-        .from(creditLedger)
-        .where(
-          and(
-            eq(creditLedger.userId, userId),
-            eq(creditLedger.mediaCaptureId, captureId),
-            eq(creditLedger.reason, 'capture'),
-          ),
-        );
-      if (!charge) return 0;
-      const amount = -charge.deltaPaise;
-      const refunded = await tx
-        .insert(creditLedger)
-        .values({ userId, deltaPaise: amount, reason: 'refund', mediaCaptureId: captureId })
-        .onConflictDoNothing()
-        .returning({ id: creditLedger.id });
-      if (refunded.length === 0) return 0;
-      await tx
-        .update(users)
-        .set({ creditsPaise: sql`${users.creditsPaise} + ${amount}` })
-        .where(eq(users.id, userId));
-      return amount;
-    });
   }
 
   async findById(id: number): Promise<MediaRow | undefined> {
@@ -177,7 +104,8 @@ export class MediaRepository {
 
   /** A page of the caller's media, newest first, searching caption, organization and device. */
   async listOwn(userId: number, page: Page): Promise<{ rows: MediaListRow[]; total: number }> {
-    const conditions: SQL[] = [eq(media.userId, userId)];
+    // Items of a capture given back (or otherwise over) that never arrived are not shown.
+    const conditions: SQL[] = [eq(media.userId, userId), mediaVisibleToOwner()];
     if (page.search) {
       const pattern = containing(page.search);
       conditions.push(

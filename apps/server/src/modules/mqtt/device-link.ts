@@ -1,7 +1,9 @@
 import {
   DEVICE_MESSAGES,
   type DeviceCommand,
+  type DeviceErrorReport,
   type DeviceReplyMessage,
+  type DeviceSettingsMessage,
   type DeviceStatusMessage,
 } from '@flashbooth/contracts';
 import { AppError } from '../../errors.js';
@@ -11,13 +13,24 @@ export type StatusHandler = (
   status: DeviceStatusMessage,
 ) => Promise<void> | void;
 
+export type ErrorReportHandler = (
+  thingName: string,
+  report: DeviceErrorReport,
+) => Promise<void> | void;
+
 /**
  * The server's line to the booths: commands as request/response with correlation ids and a
- * timeout, and the booths' status reports. One implementation (MQTT) serves the embedded broker
- * and any external one; tests may pass their own.
+ * timeout, the booths' status and error reports, and the retained settings the server publishes.
+ * One implementation (MQTT) serves the embedded broker and any external one; tests may pass
+ * their own.
  */
 export interface DeviceLink {
   readonly kind: 'embedded' | 'external' | 'test';
+  /**
+   * Where a client on this machine reaches the broker once started: for the embedded broker the
+   * port it actually bound (MQTT_PORT=0 picks one), so the in-process demo booth can connect.
+   */
+  readonly brokerUrl?: string | undefined;
   /** Connects (and, embedded, starts the broker). */
   start(): Promise<void>;
   /** Rejects every pending request, disconnects (and stops the embedded broker). */
@@ -35,6 +48,13 @@ export interface DeviceLink {
   ): Promise<DeviceReplyMessage>;
   /** Called for every status report (retained ones included, so a restart catches up). */
   onStatus(handler: StatusHandler): void;
+  /** Called for every well-formed error report (possibly twice: QoS 1). */
+  onErrorReport(handler: ErrorReportHandler): void;
+  /**
+   * Publishes the booth's settings retained (QoS 1), so a booth that is away gets them when it
+   * reconnects. Rejects when the broker does not take the message.
+   */
+  publishSettings(thingName: string, settings: DeviceSettingsMessage): Promise<void>;
   /** Throws when the broker is not reachable (health). */
   ping(): Promise<void>;
 }

@@ -14,13 +14,20 @@ const REPLY_TOPIC = /^flashbooth\/server\/[A-Za-z0-9_-]{1,64}\/replies$/;
 
 /**
  * The topic rule for a device (its user name is its thing name): it may publish its own status
- * and replies to any server instance's reply topic, and subscribe to its own commands only.
- * Wildcards never match a device's rule because the comparisons are exact.
+ * and error reports and replies to any server instance's reply topic, and subscribe to its own
+ * commands and settings only. Only the server publishes settings and commands. Wildcards never
+ * match a device's rule because the comparisons are exact.
  */
 export function deviceMayUse(thingName: string, topic: string, action: MqttAction): boolean {
   if (!THING_NAME.test(thingName)) return false;
-  if (action === 'subscribe') return topic === mqttTopics.commands(thingName);
-  return topic === mqttTopics.status(thingName) || REPLY_TOPIC.test(topic);
+  if (action === 'subscribe') {
+    return topic === mqttTopics.commands(thingName) || topic === mqttTopics.settings(thingName);
+  }
+  return (
+    topic === mqttTopics.status(thingName) ||
+    topic === mqttTopics.errors(thingName) ||
+    REPLY_TOPIC.test(topic)
+  );
 }
 
 export interface ServerCredentials {

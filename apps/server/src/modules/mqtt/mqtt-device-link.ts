@@ -2,15 +2,22 @@ import { randomUUID } from 'node:crypto';
 import {
   type DeviceCommand,
   type DeviceCommandMessage,
+  DeviceErrorReportSchema,
   type DeviceReplyMessage,
   DeviceReplyMessageSchema,
+  type DeviceSettingsMessage,
   DeviceStatusMessageSchema,
   mqttTopics,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import { AppError } from '../../errors.js';
-import { type DeviceLink, noAnswer, type StatusHandler } from './device-link.js';
+import {
+  type DeviceLink,
+  type ErrorReportHandler,
+  noAnswer,
+  type StatusHandler,
+} from './device-link.js';
 import type { EmbeddedBroker } from './embedded-broker.js';
 import { SERVER_CLIENT_ID_PREFIX } from './mqtt-access.js';
 
@@ -35,6 +42,9 @@ interface Pending {
 }
 
 const STATUS_TOPIC = /^flashbooth\/devices\/([^/]+)\/status$/;
+const ERRORS_TOPIC = /^flashbooth\/devices\/([^/]+)\/errors$/;
+/** How long publishSettings waits for the broker's acknowledgement. */
+const PUBLISH_TIMEOUT_MS = 5000;
 
 /** The MQTT implementation of DeviceLink: the same code for the embedded and external brokers. */
 export class MqttDeviceLink implements DeviceLink {
@@ -43,6 +53,7 @@ export class MqttDeviceLink implements DeviceLink {
   private client: MqttClient | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly handlers: StatusHandler[] = [];
+  private readonly errorHandlers: ErrorReportHandler[] = [];
   private stopped = false;
   private subscribed = false;
 
@@ -62,8 +73,17 @@ export class MqttDeviceLink implements DeviceLink {
     return this.options.url;
   }
 
+  /** The embedded broker's URL with the port it bound, or MQTT_URL. */
+  get brokerUrl(): string {
+    return this.url;
+  }
+
   onStatus(handler: StatusHandler): void {
     this.handlers.push(handler);
+  }
+
+  onErrorReport(handler: ErrorReportHandler): void {
+    this.errorHandlers.push(handler);
   }
 
   async start(): Promise<void> {
@@ -83,7 +103,7 @@ export class MqttDeviceLink implements DeviceLink {
       client.on('connect', () => {
         this.subscribed = false;
         client.subscribe(
-          [mqttTopics.allStatuses, this.replyTopic],
+          [mqttTopics.allStatuses, mqttTopics.allErrors, this.replyTopic],
           { qos: 1 },
           (error, granted) => {
             const refused = granted?.find((grant) => grant.qos === 128);
@@ -184,6 +204,34 @@ export class MqttDeviceLink implements DeviceLink {
     });
   }
 
+  /**
+   * Retained, QoS 1. Fails fast while the broker is unreachable rather than queueing: the caller
+   * has already stored the settings, and the next status from the booth re-publishes them.
+   */
+  async publishSettings(thingName: string, settings: DeviceSettingsMessage): Promise<void> {
+    const client = this.client;
+    if (!client?.connected || this.stopped) {
+      throw new Error(`MQTT broker ${this.url} is not connected`);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.publishAsync(mqttTopics.settings(thingName), JSON.stringify(settings), {
+          qos: 1,
+          retain: true,
+        }),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`settings for ${thingName} not acknowledged in time`)),
+            PUBLISH_TIMEOUT_MS,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private receive(topic: string, payload: Buffer): void {
     const { log } = this.options;
     if (topic === this.replyTopic) {
@@ -200,6 +248,11 @@ export class MqttDeviceLink implements DeviceLink {
       else pending.resolve(reply.data);
       return;
     }
+    const errors = ERRORS_TOPIC.exec(topic);
+    if (errors) {
+      this.receiveErrorReport(errors[1]!, payload);
+      return;
+    }
     const match = STATUS_TOPIC.exec(topic);
     if (!match) return;
     if (payload.length === 0) return; // a cleared retained message
@@ -214,6 +267,26 @@ export class MqttDeviceLink implements DeviceLink {
         .then(() => handler(thingName, status.data))
         .catch((error: unknown) =>
           log.error({ err: error, thingName }, 'device status handler failed'),
+        );
+    }
+  }
+
+  private receiveErrorReport(thingName: string, payload: Buffer): void {
+    const { log } = this.options;
+    if (payload.length === 0) return;
+    const report = DeviceErrorReportSchema.safeParse(parseJson(payload));
+    if (!report.success) {
+      log.warn({ thingName }, 'dropping a malformed device error report');
+      return;
+    }
+    for (const handler of this.errorHandlers) {
+      Promise.resolve()
+        .then(() => handler(thingName, report.data))
+        .catch((error: unknown) =>
+          log.error(
+            { err: error, thingName, reportId: report.data.report_id },
+            'device error report handler failed',
+          ),
         );
     }
   }

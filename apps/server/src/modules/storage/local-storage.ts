@@ -13,6 +13,7 @@ import {
   contentTypeForKey,
   type ObjectInfo,
   type ObjectStorage,
+  type OpenedObject,
   type PresignedUpload,
   type StoredObject,
 } from './storage.js';
@@ -53,11 +54,7 @@ export interface SignedQuery {
   sig?: string | undefined;
 }
 
-export interface OpenedObject {
-  stream: Readable;
-  size: number;
-  contentType: string;
-}
+export type { OpenedObject } from './storage.js';
 
 /**
  * Objects as files under DATA_DIR/objects, with the content type in a `<file>.meta.json` beside

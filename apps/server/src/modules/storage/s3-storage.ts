@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -17,6 +18,7 @@ import {
   attachmentDisposition,
   type ObjectInfo,
   type ObjectStorage,
+  type OpenedObject,
   type PresignedUpload,
   type StoredObject,
 } from './storage.js';
@@ -135,6 +137,24 @@ export class S3Storage implements ObjectStorage {
         new HeadObjectCommand({ Bucket: this.bucket, Key: key }),
       );
       return {
+        size: output.ContentLength ?? 0,
+        contentType: output.ContentType ?? 'application/octet-stream',
+      };
+    } catch (error) {
+      return missingAsNull(error);
+    }
+  }
+
+  /** The GET's body as a stream (the SDK gives a Node Readable); nothing is buffered here. */
+  async open(key: string): Promise<OpenedObject | null> {
+    assertValidObjectKey(key);
+    try {
+      const output = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
+      if (!(output.Body instanceof Readable)) return null;
+      return {
+        stream: output.Body,
         size: output.ContentLength ?? 0,
         contentType: output.ContentType ?? 'application/octet-stream',
       };

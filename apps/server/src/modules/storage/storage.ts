@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
 
 /** What an uploader needs: send `headers` exactly, or the store refuses the upload. */
@@ -16,6 +17,13 @@ export interface StoredObject {
 }
 
 export interface ObjectInfo {
+  size: number;
+  contentType: string;
+}
+
+/** An object opened for streaming (files too large to hold in memory: software releases). */
+export interface OpenedObject {
+  stream: Readable;
   size: number;
   contentType: string;
 }
@@ -46,6 +54,8 @@ export interface ObjectStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
   head(key: string): Promise<ObjectInfo | null>;
+  /** Streams the object's bytes (null when missing); the caller consumes or destroys the stream. */
+  open(key: string): Promise<OpenedObject | null>;
   /** Idempotent: deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Throws when the store cannot be used (health check). */

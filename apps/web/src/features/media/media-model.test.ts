@@ -110,17 +110,15 @@ describe('previews', () => {
     expect(mediaAspectRatio('portrait')).toBe('2 / 3');
   });
 
-  it('prefers the low-resolution copy for images and the file for videos', () => {
+  it('prefers the low-resolution copy, photo or video, and falls back to the HD file', () => {
     const base = { lowres_s3_url: 'low', s3_url: 'hd', is_uploaded: true };
-    expect(previewUrl({ ...base, media_type: 'image' })).toBe('low');
-    expect(previewUrl({ ...base, media_type: 'video' })).toBe('hd');
-    expect(previewUrl({ ...base, media_type: 'image', lowres_s3_url: null })).toBe('hd');
+    expect(previewUrl(base)).toBe('low');
+    expect(previewUrl({ ...base, lowres_s3_url: null })).toBe('hd');
+    expect(previewUrl({ ...base, lowres_s3_url: null, s3_url: null })).toBeNull();
   });
 
   it('has no preview until uploaded', () => {
-    expect(
-      previewUrl({ media_type: 'image', lowres_s3_url: 'low', s3_url: 'hd', is_uploaded: false }),
-    ).toBeNull();
+    expect(previewUrl({ lowres_s3_url: 'low', s3_url: 'hd', is_uploaded: false })).toBeNull();
   });
 });
 

@@ -72,14 +72,15 @@ export function mediaAspectRatio(orientation: Media['orientation']): string {
   return orientation === 'landscape' ? '3 / 2' : '2 / 3';
 }
 
-/** What the card shows as its preview: the low-resolution copy first for images. */
+/**
+ * What the card shows as its preview: the low-resolution copy (a JPEG for a photo, a short clip
+ * for a video), or the HD file when there is no low-resolution one.
+ */
 export function previewUrl(
-  media: Pick<Media, 'media_type' | 'lowres_s3_url' | 's3_url' | 'is_uploaded'>,
+  media: Pick<Media, 'lowres_s3_url' | 's3_url' | 'is_uploaded'>,
 ): string | null {
   if (!media.is_uploaded) return null;
-  return media.media_type === 'video'
-    ? (media.s3_url ?? media.lowres_s3_url)
-    : (media.lowres_s3_url ?? media.s3_url);
+  return media.lowres_s3_url ?? media.s3_url;
 }
 
 function lastSegment(path: string): string {

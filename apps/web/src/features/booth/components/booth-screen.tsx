@@ -1,10 +1,12 @@
 import { SearchBox } from '@/components/ui/search-box';
 import type { VisitorTemplate } from '@flashbooth/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { paths } from '@/config/paths';
+import { checkoutPayment } from '../api/checkout-payment';
+import { createPayment } from '../api/create-payment';
 import { deviceTemplatesQueryKey, useDeviceTemplates } from '../api/get-device-templates';
 import { isNotFound, useBoothDevice } from '../api/get-device';
 import { useVisitorSelf } from '../api/get-visitor-self';
@@ -14,8 +16,11 @@ import {
   decidePick,
   parseDeviceId,
   priceBadge,
+  startPayment,
+  type PaymentStartApi,
 } from '../booth-model';
 import { LocationDialog } from './location-dialog';
+import { PaymentOverlay } from './payment-overlay';
 import { ScrollHint } from './scroll-hint';
 import { TemplateCardSkeleton } from './template-card';
 import { TemplateList } from './template-list';
@@ -75,6 +80,48 @@ function BoothSkeleton() {
   );
 }
 
+const paymentApi: PaymentStartApi = { create: createPayment, checkout: checkoutPayment };
+
+/**
+ * A paid pick: set up the payment, then leave for the provider's page. `processing` stays true
+ * until the browser has left, and comes back false when the visitor returns with Back (the
+ * page may be restored from the back-forward cache as it was left).
+ */
+function usePaymentRedirect(onError: (message: string) => void) {
+  const [processing, setProcessing] = useState(false);
+  const busy = useRef(false);
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      busy.current = false;
+      setProcessing(false);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+  const pay = useCallback(
+    async (deviceId: number, templateId: number) => {
+      if (busy.current) return;
+      busy.current = true;
+      setProcessing(true);
+      const result = await startPayment(paymentApi, {
+        deviceId,
+        templateId,
+        origin: window.location.origin,
+      });
+      if (result.ok) {
+        window.location.assign(result.paymentUrl);
+        return;
+      }
+      busy.current = false;
+      setProcessing(false);
+      onError(result.message);
+    },
+    [onError],
+  );
+  return { processing, pay };
+}
+
 function PinIcon() {
   return (
     <svg
@@ -97,7 +144,8 @@ function PinIcon() {
 
 /**
  * Booth template selection (spec: visitor.md section 2): the visitor confirms the booth, then
- * picks a template; credits that cover the price (or a free booth) go straight to capture.
+ * picks a template; credits that cover the price (or a free booth) go straight to capture,
+ * anything else goes through the payment provider and comes back to the payment status screen.
  */
 export function BoothScreen({ deviceIdParam }: { deviceIdParam: string | undefined }) {
   const deviceId = parseDeviceId(deviceIdParam);
@@ -123,6 +171,8 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   const templates = useDeviceTemplates(deviceId, search, device.isSuccess);
   const { status, show } = useTimedStatus(BOOTH_STATUS_MS);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const showError = useCallback((message: string) => show('error', message), [show]);
+  const payment = usePaymentRedirect(showError);
 
   // The dialog closes onto the page: start from its heading, not the top of the document.
   useEffect(() => {
@@ -167,11 +217,7 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
         void navigate(paths.regular.capture.getHref(deviceId, template.id));
         return;
       case 'payment':
-        // Paid checkout is NOT built yet: creating the payment (POST payments/create), the
-        // checkout link (POST payments/checkout) and the redirect to the provider, with the
-        // "Processing Your Request" overlay, come in a later issue. Until then a pick that needs
-        // payment ends with the spec's payment failure message.
-        show('error', BOOTH_MESSAGES.paymentFailed);
+        void payment.pay(deviceId, template.id);
         return;
     }
   };
@@ -183,81 +229,84 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
     : null;
 
   return (
-    <main className="page booth-page" id="main">
-      {!confirmed || !device.data ? (
-        <BoothSkeleton />
-      ) : (
-        <>
-          <header className="booth-header">
-            <div className="booth-header-text">
-              <h1 className="page-title booth-title" ref={headingRef} tabIndex={-1}>
-                Select Your Template
-              </h1>
-              <p className="booth-where">
-                <PinIcon />
-                <span>
-                  {device.data.org_name && (
-                    <>
-                      <span className="booth-where-org">{device.data.org_name}</span>
-                      <span aria-hidden="true"> · </span>
-                    </>
-                  )}
-                  {device.data.name}
-                </span>
-              </p>
-            </div>
-            {badge ? (
-              <p className={`booth-badge booth-badge-${badge.kind}`} data-testid="price-badge">
-                {badge.label}
-              </p>
-            ) : (
-              <div className="skeleton booth-skeleton-badge" aria-hidden="true" />
+    <>
+      <main className="page booth-page" id="main" inert={payment.processing}>
+        {!confirmed || !device.data ? (
+          <BoothSkeleton />
+        ) : (
+          <>
+            <header className="booth-header">
+              <div className="booth-header-text">
+                <h1 className="page-title booth-title" ref={headingRef} tabIndex={-1}>
+                  Select Your Template
+                </h1>
+                <p className="booth-where">
+                  <PinIcon />
+                  <span>
+                    {device.data.org_name && (
+                      <>
+                        <span className="booth-where-org">{device.data.org_name}</span>
+                        <span aria-hidden="true"> · </span>
+                      </>
+                    )}
+                    {device.data.name}
+                  </span>
+                </p>
+              </div>
+              {badge ? (
+                <p className={`booth-badge booth-badge-${badge.kind}`} data-testid="price-badge">
+                  {badge.label}
+                </p>
+              ) : (
+                <div className="skeleton booth-skeleton-badge" aria-hidden="true" />
+              )}
+            </header>
+
+            {self.isError && (
+              <div className="booth-user-error" role="alert">
+                <p>{BOOTH_MESSAGES.userFailed}</p>
+                <button
+                  type="button"
+                  className="btn btn-link"
+                  onClick={() => void self.refetch()}
+                  disabled={self.isFetching}
+                >
+                  Try again
+                </button>
+              </div>
             )}
-          </header>
 
-          {self.isError && (
-            <div className="booth-user-error" role="alert">
-              <p>{BOOTH_MESSAGES.userFailed}</p>
-              <button
-                type="button"
-                className="btn btn-link"
-                onClick={() => void self.refetch()}
-                disabled={self.isFetching}
-              >
-                Try again
-              </button>
-            </div>
-          )}
+            <SearchBox
+              label="Search templates"
+              placeholder="Search templates"
+              applied={search}
+              onSearch={runSearch}
+            />
 
-          <SearchBox
-            label="Search templates"
-            placeholder="Search templates"
-            applied={search}
-            onSearch={runSearch}
-          />
+            <TemplateList
+              query={templates}
+              search={search}
+              onPick={pick}
+              onClearSearch={() => runSearch('')}
+              onLoadMoreFailed={() => show('error', BOOTH_MESSAGES.templatesFailed)}
+            />
 
-          <TemplateList
-            query={templates}
-            search={search}
-            onPick={pick}
-            onClearSearch={() => runSearch('')}
-            onLoadMoreFailed={() => show('error', BOOTH_MESSAGES.templatesFailed)}
-          />
+            <ScrollHint hidden={status !== null} />
+          </>
+        )}
 
-          <ScrollHint hidden={status !== null} />
-        </>
-      )}
+        <div className="booth-status">
+          <StatusMessage status={status} />
+        </div>
 
-      <div className="booth-status">
-        <StatusMessage status={status} />
-      </div>
-
-      <LocationDialog
-        open={!confirmed}
-        device={device.data}
-        onConfirm={() => setConfirmed(true)}
-        onWrongLocation={() => void navigate(paths.home.getHref())}
-      />
-    </main>
+        <LocationDialog
+          open={!confirmed}
+          device={device.data}
+          onConfirm={() => setConfirmed(true)}
+          onWrongLocation={() => void navigate(paths.home.getHref())}
+        />
+      </main>
+      <PaymentOverlay open={payment.processing} />
+    </>
   );
 }

@@ -1,6 +1,5 @@
 import type { Media } from '@flashbooth/contracts';
-import { useId, useState, type FormEvent } from 'react';
-import { Spinner } from '@/components/ui/spinner';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import {
   MEDIA_CAPTION_MAX,
   formatUtcTimestamp,
@@ -22,28 +21,36 @@ function Switch({
   label,
   checked,
   busy,
+  describedBy,
   onToggle,
 }: {
   label: string;
   checked: boolean;
   busy: boolean;
+  /** The card's heading, so a screen reader says which photo the switch belongs to. */
+  describedBy: string;
   onToggle: () => void;
 }) {
-  const labelId = useId();
+  const id = useId();
   return (
     <div className="media-switch-row">
-      <span id={labelId} className="media-switch-label">
+      {/* A real label: it names the switch, and tapping it flips the switch too. */}
+      <label htmlFor={id} className="media-switch-label">
         {label}
-      </span>
+      </label>
       <button
+        id={id}
         type="button"
         role="switch"
         className="media-switch"
         aria-checked={checked}
-        aria-labelledby={labelId}
+        aria-describedby={describedBy}
         aria-busy={busy || undefined}
-        disabled={busy}
-        onClick={onToggle}
+        // Not `disabled`: a disabled button drops the keyboard focus in the middle of a toggle.
+        aria-disabled={busy || undefined}
+        onClick={() => {
+          if (!busy) onToggle();
+        }}
       >
         <span className="media-switch-thumb" aria-hidden="true" />
       </button>
@@ -51,10 +58,78 @@ function Switch({
   );
 }
 
-function Preview({ media }: { media: Media }) {
+/**
+ * React sets `muted` as a property only; the attribute (and `defaultMuted`) is what some mobile
+ * browsers read before they allow a video to play on its own.
+ */
+function keepMuted(video: HTMLVideoElement | null) {
+  if (!video) return;
+  video.defaultMuted = true;
+  video.muted = true;
+  video.setAttribute('muted', '');
+}
+
+/** The card's looping clip, with a pause button (WCAG 2.2.2: moving content can be stopped). */
+function PreviewVideo({
+  url,
+  label,
+  onError,
+}: {
+  url: string;
+  label: string;
+  onError: () => void;
+}) {
+  const ref = useRef<HTMLVideoElement | null>(null);
+  const [paused, setPaused] = useState(false);
+  const toggle = () => {
+    const video = ref.current;
+    if (!video) return;
+    if (video.paused) {
+      video.play().catch(() => undefined);
+    } else {
+      video.pause();
+    }
+  };
+  return (
+    <>
+      <video
+        ref={(video) => {
+          ref.current = video;
+          keepMuted(video);
+        }}
+        src={url}
+        autoPlay
+        muted
+        loop
+        playsInline
+        aria-label={label}
+        onPlay={() => setPaused(false)}
+        onPause={() => setPaused(true)}
+        onError={onError}
+      />
+      <button
+        type="button"
+        className="media-video-toggle"
+        aria-label={paused ? 'Play video' : 'Pause video'}
+        onClick={toggle}
+      >
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+          {paused ? (
+            <path d="M8 5v14l11-7z" fill="currentColor" />
+          ) : (
+            <path d="M7 5h4v14H7zm6 0h4v14h-4z" fill="currentColor" />
+          )}
+        </svg>
+      </button>
+    </>
+  );
+}
+
+function Preview({ media, where }: { media: Media; where: string }) {
   const [failed, setFailed] = useState(false);
   const url = previewUrl(media);
   const ratio = mediaAspectRatio(media.orientation);
+  const when = formatUtcTimestamp(media.created_at);
   return (
     <div className="media-card-stage">
       <div
@@ -62,27 +137,22 @@ function Preview({ media }: { media: Media }) {
         style={{ aspectRatio: ratio }}
       >
         {!url ? (
-          <div className="media-card-processing" role="status">
-            <Spinner small label="Processing" />
+          <div className="media-card-processing">
+            <span className="spinner spinner-sm" aria-hidden="true" />
             <span>Processing…</span>
           </div>
         ) : failed ? (
           <div className="media-card-processing">Preview unavailable</div>
         ) : media.media_type === 'video' ? (
-          <video
-            src={url}
-            autoPlay
-            muted
-            loop
-            playsInline
-            preload="metadata"
-            aria-label="Your photobooth video"
+          <PreviewVideo
+            url={url}
+            label={`Video from ${where}, ${when}`}
             onError={() => setFailed(true)}
           />
         ) : (
           <img
             src={url}
-            alt={media.caption ? `Photo: ${media.caption}` : 'Your photobooth photo'}
+            alt={media.caption ? `Photo: ${media.caption}` : `Photo from ${where}, ${when}`}
             loading="lazy"
             decoding="async"
             onError={() => setFailed(true)}
@@ -112,6 +182,7 @@ function CaptionBox({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (saving) return;
     setSaving(true);
     try {
       await onSave(draft);
@@ -130,13 +201,17 @@ function CaptionBox({
           id={inputId}
           className="input media-caption-input"
           type="text"
-          placeholder="Add a caption for the wall"
+          placeholder="Add a caption"
           maxLength={MEDIA_CAPTION_MAX}
           enterKeyHint="done"
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
         />
-        <button type="submit" className="btn btn-secondary media-caption-save" disabled={saving}>
+        <button
+          type="submit"
+          className="btn btn-secondary media-caption-save"
+          aria-disabled={saving || undefined}
+        >
           {saving ? 'Saving…' : 'Save'}
         </button>
       </div>
@@ -146,8 +221,11 @@ function CaptionBox({
 
 /** One of the visitor's media: preview, where and when, caption, actions and the two toggles. */
 export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
+  const headingId = useId();
   const [busy, setBusy] = useState<ReadonlySet<CardAction>>(new Set());
   const run = async (action: CardAction, caption?: string) => {
+    // One at a time per action (the buttons stay focusable while busy, so clicks still arrive).
+    if (busy.has(action)) return;
     setBusy((current) => new Set(current).add(action));
     try {
       await onAction(media, action, caption);
@@ -159,17 +237,24 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
       });
     }
   };
-  const where = [media.org_name, media.device_name].filter(Boolean).join(' · ');
+  const where = [media.org_name, media.device_name].filter(Boolean).join(' · ') || 'Photobooth';
 
   return (
-    <article className="card media-card" data-testid="media-card" data-media-id={media.id}>
-      <Preview media={media} />
+    <article
+      className="card media-card"
+      data-testid="media-card"
+      data-media-id={media.id}
+      aria-labelledby={headingId}
+    >
+      <Preview media={media} where={where} />
       <div className="media-card-body">
-        <p className="media-card-where">{where || 'Photobooth'}</p>
-        <p className="media-card-when">
-          <time dateTime={`${media.created_at}Z`}>{formatUtcTimestamp(media.created_at)}</time>
-          <span className="visually-hidden"> UTC</span>
-        </p>
+        <div id={headingId}>
+          <h2 className="media-card-where">{where}</h2>
+          <p className="media-card-when">
+            <time dateTime={`${media.created_at}Z`}>{formatUtcTimestamp(media.created_at)}</time>
+            <span className="visually-hidden"> UTC</span>
+          </p>
+        </div>
 
         {media.is_public && (
           <CaptionBox media={media} onSave={(caption) => run('caption', caption)} />
@@ -179,8 +264,9 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
           <button
             type="button"
             className="btn btn-primary media-action"
+            aria-describedby={headingId}
+            aria-disabled={busy.has('download') || undefined}
             onClick={() => void run('download')}
-            disabled={busy.has('download')}
           >
             {busy.has('download') ? 'Downloading…' : 'Download HD'}
           </button>
@@ -188,8 +274,9 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
             <button
               type="button"
               className="btn btn-secondary media-action"
+              aria-describedby={headingId}
+              aria-disabled={busy.has('share') || undefined}
               onClick={() => void run('share')}
-              disabled={busy.has('share')}
             >
               {busy.has('share') ? 'Sharing…' : 'Share'}
             </button>
@@ -201,12 +288,14 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
             label="Public Wall"
             checked={media.is_public}
             busy={busy.has('public')}
+            describedBy={headingId}
             onToggle={() => void run('public')}
           />
           <Switch
             label="Allow Repost"
             checked={media.is_repost_allowed}
             busy={busy.has('repost')}
+            describedBy={headingId}
             onToggle={() => void run('repost')}
           />
         </div>
@@ -217,12 +306,17 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
 
 /** A placeholder card while a page loads. */
 export function MediaCardSkeleton({ portrait = false }: { portrait?: boolean }) {
+  const orientation = portrait ? 'portrait' : 'landscape';
   return (
-    <div className="card media-card media-card-skeleton" aria-hidden="true">
+    <div
+      className="card media-card media-card-skeleton"
+      data-testid="media-skeleton"
+      aria-hidden="true"
+    >
       <div className="media-card-stage">
         <div
-          className="skeleton media-card-preview"
-          style={{ aspectRatio: mediaAspectRatio(portrait ? 'portrait' : 'landscape') }}
+          className={`skeleton media-card-preview media-card-preview-${orientation}`}
+          style={{ aspectRatio: mediaAspectRatio(orientation) }}
         />
       </div>
       <div className="media-card-body">

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Pagination } from '@/components/ui/pagination';
 import { pageCount } from '@/components/ui/pagination-model';
-import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
+import { useTimedStatus, type Status } from '@/components/ui/status-message';
 import { myMediaQueryKey, useMyMedia, type MediaPage } from '../api/get-media';
 import { updateMedia } from '../api/update-media';
 import { updateRepostAllowed } from '../api/update-repost-allowed';
@@ -20,6 +20,38 @@ import { MediaCard, MediaCardSkeleton, type CardAction } from './media-card';
 import './media.css';
 
 const onMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent);
+
+/**
+ * The screen's one message (spec: success and error never together; gone after 5 s). It fades in
+ * and out over its lifetime; each new message starts afresh, while the live region itself stays
+ * so screen readers announce every message.
+ */
+function MediaStatus({ status }: { status: Status | null }) {
+  const [shown, setShown] = useState(status);
+  const [serial, setSerial] = useState(0);
+  if (shown !== status) {
+    setShown(status);
+    if (status) setSerial((value) => value + 1);
+  }
+  return (
+    <div
+      className="media-status"
+      role="status"
+      aria-live={status?.kind === 'error' ? 'assertive' : 'polite'}
+    >
+      {status && (
+        <p
+          key={serial}
+          className={`status status-${status.kind} media-toast`}
+          data-testid={`status-${status.kind}`}
+          style={{ animationDuration: `${MEDIA_STATUS_MS}ms` }}
+        >
+          {status.text}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** My Media (spec: visitor.md sections 2, 4, 7 and 8). */
 export function MediaScreen() {
@@ -40,6 +72,8 @@ export function MediaScreen() {
   const key = myMediaQueryKey(search, page);
   /** Changes one item in the page on screen (optimistic toggles, saved captions). */
   const patchItem = (id: number, change: Partial<Media>) => {
+    // A reload already on its way could bring back the old value over the optimistic one.
+    void queryClient.cancelQueries({ queryKey: key, exact: true });
     queryClient.setQueryData<MediaPage>(key, (current) =>
       current
         ? {
@@ -131,7 +165,7 @@ export function MediaScreen() {
 
       <SearchBox
         label="Search my media"
-        placeholder="Search by venue, booth or caption"
+        placeholder="Search my media"
         applied={search}
         onSearch={runSearch}
       />
@@ -150,7 +184,26 @@ export function MediaScreen() {
           </ul>
         </div>
       ) : items.length === 0 ? (
-        <p className="media-empty">{MEDIA_SCREEN_MESSAGES.empty}</p>
+        <div className="media-empty">
+          <span className="media-empty-icon" aria-hidden="true">
+            <svg
+              viewBox="0 0 24 24"
+              width="26"
+              height="26"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              focusable="false"
+            >
+              <rect x="3" y="4" width="18" height="16" rx="3" />
+              <circle cx="9" cy="10" r="2" />
+              <path d="m21 16-5-5-9 9" />
+            </svg>
+          </span>
+          <p>{MEDIA_SCREEN_MESSAGES.empty}</p>
+        </div>
       ) : (
         <ul className="media-grid" aria-label="My media" aria-busy={media.isFetching || undefined}>
           {items.map((item) => (
@@ -169,9 +222,7 @@ export function MediaScreen() {
         disabled={media.isFetching}
       />
 
-      <div className="media-status">
-        <StatusMessage status={status} />
-      </div>
+      <MediaStatus status={status} />
     </main>
   );
 }

@@ -1,0 +1,244 @@
+import { and, asc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { Database, Transaction } from '../../db/client.js';
+import {
+  captures,
+  type CaptureRow,
+  creditLedger,
+  deviceErrors,
+  media,
+  users,
+} from '../../db/schema.js';
+import { consumePaidEntitlement, releasePaidEntitlement } from '../payments/entitlement.js';
+import type { NewMedia } from './media.repository.js';
+
+/** Thrown inside a capture transaction when the credit does not cover the price (rolls it back). */
+export class CreditTooLow extends Error {
+  constructor() {
+    super('credit does not cover the price');
+  }
+}
+
+export interface NewCapture {
+  captureId: string;
+  userId: number;
+  deviceId: number;
+  templateId: number;
+  /** The booth's price; taken from the visitor's credit when above 0. */
+  pricePaise: number;
+  createdAt: Date;
+  /** When the capture counts as never delivered if the booth never answers either. */
+  deadlineAt: Date;
+  items: NewMedia[];
+}
+
+/** States in which a capture may still deliver (and may still be given back). */
+const OPEN_STATES: CaptureRow['state'][] = ['requested', 'accepted'];
+
+export type ReleaseOutcome =
+  /** Nothing had arrived: the capture is now `failed` and its entitlement was given back. */
+  | { outcome: 'released'; capture: CaptureRow; refundedPaise: number }
+  /** Something had arrived: the entitlement is used; the capture is now `delivered`. */
+  | { outcome: 'delivered' }
+  /**
+   * Nothing to do: unknown, already delivered or failed, another device's, not yet due, or
+   * (sweep) being handled by another server instance right now.
+   */
+  | { outcome: 'closed' };
+
+export interface ReleaseOptions {
+  /** Kept on the capture (failure_reason). */
+  reason: string;
+  at: Date;
+  /** Only a capture of this device (an error report names its own captures only). */
+  deviceId?: number;
+  /**
+   * The sweep: only when the deadline is at or before this, and skipping a capture another
+   * instance has locked (it is releasing it).
+   */
+  dueBy?: Date;
+  /** Written to the device's error log in the same transaction when the capture is released. */
+  logMessage?: (capture: CaptureRow, refundedPaise: number) => string;
+}
+
+/**
+ * My Media shows an item once it has arrived, or while its capture may still deliver it; an
+ * item of a capture that is over (delivered otherwise, or failed and given back) and never came
+ * is left out. Media from before the captures table have no row and always show.
+ */
+export function mediaVisibleToOwner(): SQL {
+  return sql`(${media.isUploaded} or not exists (select 1 from ${captures} c where c.capture_id = ${media.captureId} and c.state in ('delivered', 'failed')))`;
+}
+
+/**
+ * The visitor's entitlement for a capture session: taken when the capture starts, given back at
+ * most once when nothing was delivered (DESIGN.md 2b step 4).
+ */
+export class CapturesRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * One transaction: charges `pricePaise` (when above 0) from the visitor's credit with a
+   * conditional update, so concurrent captures can never drive it below zero, writes the ledger
+   * row, records the capture (`requested`) and creates its media rows. Throws `CreditTooLow`
+   * (nothing written) when the credit does not cover the price.
+   */
+  async start(capture: NewCapture): Promise<number[]> {
+    if (capture.items.length === 0) throw new Error('a capture needs at least one media item');
+    return this.db.transaction(async (tx) => {
+      const { userId, captureId, pricePaise } = capture;
+      // The entitlement, in order: a free booth; an unused paid transaction for this booth and
+      // template; the visitor's credit. A capture a payment covers takes no credit
+      // (charged_paise 0), so giving it back returns the payment, not credit.
+      let chargedPaise = 0;
+      if (pricePaise > 0) {
+        const paid = await consumePaidEntitlement(tx, {
+          userId,
+          deviceId: capture.deviceId,
+          templateId: capture.templateId,
+          captureId,
+          at: capture.createdAt,
+        });
+        if (!paid) {
+          const charged = await tx
+            .update(users)
+            .set({ creditsPaise: sql`${users.creditsPaise} - ${pricePaise}` })
+            .where(and(eq(users.id, userId), gte(users.creditsPaise, pricePaise)))
+            .returning({ creditsPaise: users.creditsPaise });
+          if (charged.length === 0) throw new CreditTooLow();
+          await tx.insert(creditLedger).values({
+            userId,
+            deltaPaise: -pricePaise,
+            reason: 'capture',
+            mediaCaptureId: captureId,
+          });
+          chargedPaise = pricePaise;
+        }
+      }
+      await tx.insert(captures).values({
+        captureId,
+        userId,
+        deviceId: capture.deviceId,
+        templateId: capture.templateId,
+        chargedPaise,
+        state: 'requested',
+        createdAt: capture.createdAt,
+        deadlineAt: capture.deadlineAt,
+      });
+      const rows = await tx
+        .insert(media)
+        .values(capture.items.map((item) => ({ ...item, updatedAt: item.createdAt })))
+        .returning({ id: media.id });
+      return rows.map((row) => row.id);
+    });
+  }
+
+  /**
+   * The booth took the capture: from now on it has until `deadlineAt` to deliver. False when
+   * the capture is no longer `requested` (released meanwhile, e.g. the booth reported a failure
+   * before its acceptance arrived).
+   */
+  async markAccepted(captureId: string, acceptedAt: Date, deadlineAt: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(captures)
+      .set({ state: 'accepted', acceptedAt, deadlineAt })
+      .where(and(eq(captures.captureId, captureId), eq(captures.state, 'requested')))
+      .returning({ captureId: captures.captureId });
+    return rows.length > 0;
+  }
+
+  async findById(captureId: string): Promise<CaptureRow | undefined> {
+    const [row] = await this.db.select().from(captures).where(eq(captures.captureId, captureId));
+    return row;
+  }
+
+  /** Open captures whose deadline has passed, oldest deadline first. */
+  async dueIds(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ captureId: captures.captureId })
+      .from(captures)
+      .where(and(inArray(captures.state, OPEN_STATES), lte(captures.deadlineAt, now)))
+      .orderBy(asc(captures.deadlineAt))
+      .limit(limit);
+    return rows.map((row) => row.captureId);
+  }
+
+  /**
+   * Closes an open capture: `delivered` when any of its media rows is uploaded (whatever a booth
+   * says), otherwise `failed` with the entitlement given back. The capture row is locked and its
+   * state re-checked in the transaction, so concurrent callers (an error report, the sweep on
+   * several instances, a refused command) give it back exactly once.
+   */
+  async release(captureId: string, options: ReleaseOptions): Promise<ReleaseOutcome> {
+    return this.db.transaction(async (tx) => {
+      const conditions = [eq(captures.captureId, captureId), inArray(captures.state, OPEN_STATES)];
+      if (options.deviceId !== undefined) conditions.push(eq(captures.deviceId, options.deviceId));
+      if (options.dueBy) conditions.push(lte(captures.deadlineAt, options.dueBy));
+      const query = tx
+        .select()
+        .from(captures)
+        .where(and(...conditions));
+      const [capture] = options.dueBy
+        ? await query.for('update', { skipLocked: true })
+        : await query.for('update');
+      if (!capture) return { outcome: 'closed' };
+
+      const [arrived] = await tx
+        .select({ id: media.id })
+        .from(media)
+        .where(and(eq(media.captureId, captureId), eq(media.isUploaded, true)))
+        .limit(1);
+      if (arrived) {
+        await tx
+          .update(captures)
+          .set({ state: 'delivered', finishedAt: options.at })
+          .where(eq(captures.captureId, captureId));
+        return { outcome: 'delivered' };
+      }
+
+      await tx
+        .update(captures)
+        .set({ state: 'failed', finishedAt: options.at, failureReason: options.reason })
+        .where(eq(captures.captureId, captureId));
+      const refundedPaise = await this.giveBack(tx, capture);
+      if (options.logMessage && capture.deviceId !== null) {
+        await tx.insert(deviceErrors).values({
+          deviceId: capture.deviceId,
+          errorMessage: options.logMessage(capture, refundedPaise),
+          createdAt: options.at,
+        });
+      }
+      return { outcome: 'released', capture, refundedPaise };
+    });
+  }
+
+  /**
+   * Gives a failed capture's entitlement back, inside the transaction that moved it to `failed`
+   * (so it runs once per capture). Returns the credit refunded in paise.
+   *
+   * The one place an entitlement is returned: the payment that paid for the capture (if any)
+   * becomes usable again, and credit taken for it is refunded.
+   */
+  private async giveBack(tx: Transaction, capture: CaptureRow): Promise<number> {
+    // Idempotent, and a no-op for a capture no payment paid.
+    await releasePaidEntitlement(tx, capture.captureId);
+    const amount = capture.chargedPaise;
+    if (amount <= 0) return 0;
+    // The unique (media_capture_id, reason) index is a second guard: one refund per capture.
+    const refunded = await tx
+      .insert(creditLedger)
+      .values({
+        userId: capture.userId,
+        deltaPaise: amount,
+        reason: 'refund',
+        mediaCaptureId: capture.captureId,
+      })
+      .onConflictDoNothing()
+      .returning({ id: creditLedger.id });
+    if (refunded.length === 0) return 0;
+    await tx
+      .update(users)
+      .set({ creditsPaise: sql`${users.creditsPaise} + ${amount}` })
+      .where(eq(users.id, capture.userId));
+    return amount;
+  }
+}

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import { type Executor, rowsOf } from '../../db/client.js';
+
+export interface PaidEntitlementClaim {
+  userId: number;
+  deviceId: number;
+  templateId: number;
+  /** The capture that uses the payment (its uuid); a capture can use at most one payment. */
+  captureId: string;
+  /** When the capture used it; defaults to the database's clock. */
+  at?: Date;
+}
+
+export interface ConsumedPayment {
+  transactionId: number;
+  amountPaise: number;
+}
+
+/**
+ * Uses one unused COMPLETED payment of this visitor for this booth and template, the oldest
+ * first, for `captureId`. Atomic: one conditional UPDATE; rows another capture is taking at this
+ * moment are skipped (SKIP LOCKED), so concurrent captures never share a payment and a second
+ * payment is still found while the first is being taken. Returns the payment used, or null when
+ * there is none (the caller falls back to credit or refuses). Call it inside the capture's
+ * database transaction so a rollback gives the payment back.
+ */
+export async function consumePaidEntitlement(
+  executor: Executor,
+  claim: PaidEntitlementClaim,
+): Promise<ConsumedPayment | null> {
+  const at = claim.at ?? null;
+  const result = await executor.execute(sql`
+    update payment_transactions
+       set consumed_capture_id = ${claim.captureId},
+           consumed_at = coalesce(${at}::timestamptz, now()),
+           updated_at = coalesce(${at}::timestamptz, now())
+     where id = (
+             select id from payment_transactions
+              where user_id = ${claim.userId}
+                and device_id = ${claim.deviceId}
+                and template_id = ${claim.templateId}
+                and state = 'COMPLETED'
+                and consumed_capture_id is null
+              order by completed_at, id
+              limit 1
+                for update skip locked
+           )
+       and state = 'COMPLETED'
+       and consumed_capture_id is null
+    returning id, amount_paise`);
+  const [row] = rowsOf<{ id: number; amount_paise: number }>(result);
+  return row ? { transactionId: Number(row.id), amountPaise: Number(row.amount_paise) } : null;
+}
+
+/**
+ * Gives the payment used by `captureId` back (the capture delivered nothing), so the visitor may
+ * capture again with it. Idempotent: a second call, or a capture that used no payment, changes
+ * nothing. Returns the transaction id given back, or null. A payment refunded in the meantime
+ * stays refunded: only COMPLETED payments entitle a capture.
+ */
+export async function releasePaidEntitlement(
+  executor: Executor,
+  captureId: string,
+  at?: Date,
+): Promise<number | null> {
+  const result = await executor.execute(sql`
+    update payment_transactions
+       set consumed_capture_id = null,
+           consumed_at = null,
+           updated_at = coalesce(${at ?? null}::timestamptz, now())
+     where consumed_capture_id = ${captureId}
+    returning id`);
+  const [row] = rowsOf<{ id: number }>(result);
+  return row ? Number(row.id) : null;
+}

@@ -1,0 +1,472 @@
+import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.js';
+import {
+  creditLedger,
+  devices,
+  organizations,
+  paymentEvents,
+  paymentRefunds,
+  type PaymentRefundRow,
+  paymentTransactions,
+  type PaymentTransactionRow,
+  templates,
+  users,
+} from '../../db/schema.js';
+import type { ProviderName } from './payment-provider.js';
+
+export type TransactionState = PaymentTransactionRow['state'];
+export type FailureReason = NonNullable<PaymentTransactionRow['failureReason']>;
+
+/** A transaction with the names the visitor sees (organization and booth, as they are now). */
+export type TransactionView = PaymentTransactionRow & {
+  orgName: string | null;
+  deviceName: string | null;
+};
+
+export interface NewTransaction {
+  userId: number;
+  deviceId: number;
+  orgId: number;
+  templateId: number;
+  provider: ProviderName;
+  orderId: string;
+  amountPaise: number;
+  expiresAt: Date;
+  nextCheckAt: Date;
+  createdAt: Date;
+}
+
+export interface Page {
+  search?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export interface Transition {
+  /** Whether the row (locked) may make this change; otherwise nothing is written. */
+  allowed: (row: PaymentTransactionRow) => boolean;
+  to: TransactionState;
+  changes?: Partial<
+    Pick<PaymentTransactionRow, 'failureReason' | 'completedAt' | 'providerOrderId'>
+  >;
+  /** Who caused it: webhook, status, reconcile, refund, ... (kept in payment_events). */
+  source: string;
+  detail?: string;
+  at: Date;
+}
+
+/** `%text%` for ILIKE with the pattern characters taken literally. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const view = {
+  transaction: paymentTransactions,
+  orgName: organizations.name,
+  deviceName: devices.name,
+};
+
+export class PaymentsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The booth with its organization's name, or undefined. */
+  async device(id: number) {
+    const [row] = await this.db
+      .select({
+        id: devices.id,
+        name: devices.name,
+        orgId: devices.orgId,
+        orgName: organizations.name,
+        pricePaise: devices.pricePaise,
+      })
+      .from(devices)
+      .leftJoin(organizations, eq(organizations.id, devices.orgId))
+      .where(eq(devices.id, id));
+    return row;
+  }
+
+  /** Whether the template exists, is offered by the organization, and how many slots it has. */
+  async template(templateId: number, orgId: number) {
+    const [row] = await this.db
+      .select({
+        id: templates.id,
+        // Spelled out: drizzle leaves column names unqualified inside a selected expression.
+        offered: sql<boolean>`exists (select 1 from template_organizations o
+          where o.template_id = templates.id and o.org_id = ${orgId})`,
+        slots: sql<number>`(select count(*)::int from template_images i
+          where i.template_id = templates.id)`,
+      })
+      .from(templates)
+      .where(eq(templates.id, templateId));
+    return row;
+  }
+
+  async create(values: NewTransaction): Promise<PaymentTransactionRow> {
+    const [row] = await this.db
+      .insert(paymentTransactions)
+      .values({ ...values, updatedAt: values.createdAt })
+      .returning();
+    return row!;
+  }
+
+  async findById(id: number, executor: Executor = this.db) {
+    const [row] = await executor
+      .select()
+      .from(paymentTransactions)
+      .where(eq(paymentTransactions.id, id));
+    return row;
+  }
+
+  async findByOrderId(orderId: string) {
+    const [row] = await this.db
+      .select()
+      .from(paymentTransactions)
+      .where(eq(paymentTransactions.orderId, orderId));
+    return row;
+  }
+
+  /** The caller's own transaction; another visitor's is simply absent. */
+  async findOwned(userId: number, id: number) {
+    const [row] = await this.db
+      .select()
+      .from(paymentTransactions)
+      .where(and(eq(paymentTransactions.id, id), eq(paymentTransactions.userId, userId)));
+    return row;
+  }
+
+  async findView(id: number): Promise<TransactionView | undefined> {
+    const [row] = await this.db
+      .select(view)
+      .from(paymentTransactions)
+      .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
+      .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
+      .where(eq(paymentTransactions.id, id));
+    return row && { ...row.transaction, orgName: row.orgName, deviceName: row.deviceName };
+  }
+
+  /** A page of the caller's transactions, newest first; search on order id, venue and booth. */
+  async listOwn(userId: number, page: Page): Promise<{ rows: TransactionView[]; total: number }> {
+    const conditions: SQL[] = [eq(paymentTransactions.userId, userId)];
+    if (page.search) {
+      const pattern = containing(page.search);
+      conditions.push(
+        or(
+          ilike(paymentTransactions.orderId, pattern),
+          ilike(organizations.name, pattern),
+          ilike(devices.name, pattern),
+        )!,
+      );
+    }
+    const where = and(...conditions);
+    const rows = await this.db
+      .select(view)
+      .from(paymentTransactions)
+      .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
+      .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
+      .where(where)
+      .orderBy(desc(paymentTransactions.createdAt), desc(paymentTransactions.id))
+      .limit(page.limit)
+      .offset(page.offset);
+    const [total] = await this.db
+      .select({ value: count() })
+      .from(paymentTransactions)
+      .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
+      .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
+      .where(where);
+    return {
+      rows: rows.map((row) => ({
+        ...row.transaction,
+        orgName: row.orgName,
+        deviceName: row.deviceName,
+      })),
+      total: total?.value ?? 0,
+    };
+  }
+
+  /**
+   * Takes the right to create the provider's checkout for a pending transaction that has none:
+   * one request at a time (a claim older than `staleBefore` is abandoned and may be taken again).
+   */
+  async claimCheckout(id: number, at: Date, staleBefore: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(paymentTransactions)
+      .set({ checkoutClaimedAt: at })
+      .where(
+        and(
+          eq(paymentTransactions.id, id),
+          eq(paymentTransactions.state, 'PENDING'),
+          sql`${paymentTransactions.paymentUrl} is null`,
+          or(
+            sql`${paymentTransactions.checkoutClaimedAt} is null`,
+            lte(paymentTransactions.checkoutClaimedAt, staleBefore),
+          ),
+        ),
+      )
+      .returning({ id: paymentTransactions.id });
+    return rows.length > 0;
+  }
+
+  async releaseCheckoutClaim(id: number): Promise<void> {
+    await this.db
+      .update(paymentTransactions)
+      .set({ checkoutClaimedAt: null })
+      .where(eq(paymentTransactions.id, id));
+  }
+
+  async saveCheckout(
+    id: number,
+    values: {
+      paymentUrl: string;
+      providerOrderId: string;
+      redirectUrl: string;
+      expiresAt: Date;
+      nextCheckAt: Date;
+      at: Date;
+    },
+  ): Promise<void> {
+    const { at, ...rest } = values;
+    await this.db
+      .update(paymentTransactions)
+      .set({ ...rest, updatedAt: at })
+      .where(eq(paymentTransactions.id, id));
+  }
+
+  /**
+   * Changes a transaction's state under a row lock when `allowed` says so, and records the change
+   * in payment_events in the same database transaction. Returns the changed row, or undefined
+   * when the change was not allowed (someone else changed it first, or it never applied).
+   */
+  async transition(id: number, change: Transition): Promise<PaymentTransactionRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(paymentTransactions)
+        .where(eq(paymentTransactions.id, id))
+        .for('update');
+      if (!row || !change.allowed(row)) return undefined;
+      const [updated] = await tx
+        .update(paymentTransactions)
+        .set({ ...change.changes, state: change.to, updatedAt: change.at })
+        .where(eq(paymentTransactions.id, id))
+        .returning();
+      await tx.insert(paymentEvents).values({
+        transactionId: id,
+        fromState: row.state,
+        toState: change.to,
+        source: change.source,
+        detail: change.detail ?? null,
+        createdAt: change.at,
+      });
+      return updated;
+    });
+  }
+
+  /**
+   * Claims up to `limit` PENDING transactions of `provider` that are due for a check, pushing
+   * their next check to `leaseUntil`. Rows another instance is claiming are skipped, so several
+   * server instances share the work without checking one order twice at once.
+   */
+  async claimDue(provider: ProviderName, at: Date, leaseUntil: Date, limit: number) {
+    const due = this.db
+      .select({ id: paymentTransactions.id })
+      .from(paymentTransactions)
+      .where(
+        and(
+          eq(paymentTransactions.state, 'PENDING'),
+          eq(paymentTransactions.provider, provider),
+          lte(paymentTransactions.nextCheckAt, at),
+        ),
+      )
+      .orderBy(asc(paymentTransactions.nextCheckAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    return this.db
+      .update(paymentTransactions)
+      .set({ nextCheckAt: leaseUntil })
+      .where(and(inArray(paymentTransactions.id, due), eq(paymentTransactions.state, 'PENDING')))
+      .returning();
+  }
+
+  // Refunds
+
+  async findRefund(merchantRefundId: string): Promise<PaymentRefundRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.merchantRefundId, merchantRefundId));
+    return row;
+  }
+
+  /**
+   * Refund as credit, all or nothing: COMPLETED -> REFUNDED, a 'refund' ledger row, the credit,
+   * and a completed refund record. Undefined when the transaction was not COMPLETED (anymore).
+   */
+  async refundToCredit(
+    id: number,
+    input: { refundId: string; staffId: number; at: Date },
+  ): Promise<PaymentTransactionRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(paymentTransactions)
+        .set({ state: 'REFUNDED', updatedAt: input.at })
+        .where(and(eq(paymentTransactions.id, id), eq(paymentTransactions.state, 'COMPLETED')))
+        .returning();
+      if (!row) return undefined;
+      const [ledger] = await tx
+        .insert(creditLedger)
+        .values({
+          userId: row.userId,
+          deltaPaise: row.amountPaise,
+          reason: 'refund',
+          createdAt: input.at,
+        })
+        .returning({ id: creditLedger.id });
+      await tx
+        .update(users)
+        .set({ creditsPaise: sql`${users.creditsPaise} + ${row.amountPaise}` })
+        .where(eq(users.id, row.userId));
+      await tx.insert(paymentRefunds).values({
+        transactionId: id,
+        destination: 'credit',
+        merchantRefundId: input.refundId,
+        amountPaise: row.amountPaise,
+        state: 'COMPLETED',
+        requestedBy: input.staffId,
+        creditLedgerId: ledger!.id,
+        nextCheckAt: input.at,
+        createdAt: input.at,
+        updatedAt: input.at,
+      });
+      await tx.insert(paymentEvents).values({
+        transactionId: id,
+        fromState: 'COMPLETED',
+        toState: 'REFUNDED',
+        source: 'refund',
+        detail: `credit ${input.refundId}`,
+        createdAt: input.at,
+      });
+      return row;
+    });
+  }
+
+  /**
+   * Starts a refund to the original payment method: COMPLETED -> REFUND_PENDING and a pending
+   * refund record, before the provider is asked. Undefined when the transaction was not
+   * COMPLETED (anymore).
+   */
+  async startSourceRefund(
+    id: number,
+    input: { refundId: string; staffId: number; at: Date; nextCheckAt: Date },
+  ): Promise<PaymentTransactionRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(paymentTransactions)
+        .set({ state: 'REFUND_PENDING', updatedAt: input.at })
+        .where(and(eq(paymentTransactions.id, id), eq(paymentTransactions.state, 'COMPLETED')))
+        .returning();
+      if (!row) return undefined;
+      await tx.insert(paymentRefunds).values({
+        transactionId: id,
+        destination: 'source',
+        merchantRefundId: input.refundId,
+        amountPaise: row.amountPaise,
+        state: 'PENDING',
+        requestedBy: input.staffId,
+        nextCheckAt: input.nextCheckAt,
+        createdAt: input.at,
+        updatedAt: input.at,
+      });
+      await tx.insert(paymentEvents).values({
+        transactionId: id,
+        fromState: 'COMPLETED',
+        toState: 'REFUND_PENDING',
+        source: 'refund',
+        detail: `source ${input.refundId}`,
+        createdAt: input.at,
+      });
+      return row;
+    });
+  }
+
+  /**
+   * Records the provider's final word on a pending refund, once: COMPLETED makes the transaction
+   * REFUNDED; FAILED gives it back its COMPLETED state so staff may try again. False when the
+   * refund was no longer pending.
+   */
+  async finishRefund(
+    merchantRefundId: string,
+    outcome: { state: 'COMPLETED' | 'FAILED'; providerRefundId: string | null; at: Date },
+    source: string,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [refund] = await tx
+        .update(paymentRefunds)
+        .set({
+          state: outcome.state,
+          updatedAt: outcome.at,
+          ...(outcome.providerRefundId ? { providerRefundId: outcome.providerRefundId } : {}),
+        })
+        .where(
+          and(
+            eq(paymentRefunds.merchantRefundId, merchantRefundId),
+            eq(paymentRefunds.state, 'PENDING'),
+          ),
+        )
+        .returning();
+      if (!refund) return false;
+      const to = outcome.state === 'COMPLETED' ? 'REFUNDED' : 'COMPLETED';
+      const [row] = await tx
+        .update(paymentTransactions)
+        .set({ state: to, updatedAt: outcome.at })
+        .where(
+          and(
+            eq(paymentTransactions.id, refund.transactionId),
+            eq(paymentTransactions.state, 'REFUND_PENDING'),
+          ),
+        )
+        .returning({ id: paymentTransactions.id });
+      if (row) {
+        await tx.insert(paymentEvents).values({
+          transactionId: refund.transactionId,
+          fromState: 'REFUND_PENDING',
+          toState: to,
+          source,
+          detail: `refund ${merchantRefundId} ${outcome.state.toLowerCase()}`,
+          createdAt: outcome.at,
+        });
+      }
+      return true;
+    });
+  }
+
+  async noteProviderRefundId(merchantRefundId: string, providerRefundId: string): Promise<void> {
+    await this.db
+      .update(paymentRefunds)
+      .set({ providerRefundId })
+      .where(eq(paymentRefunds.merchantRefundId, merchantRefundId));
+  }
+
+  /** Pending refunds due for a check, leased like `claimDue`. */
+  async claimDueRefunds(at: Date, leaseUntil: Date, limit: number) {
+    const due = this.db
+      .select({ id: paymentRefunds.id })
+      .from(paymentRefunds)
+      .where(and(eq(paymentRefunds.state, 'PENDING'), lte(paymentRefunds.nextCheckAt, at)))
+      .orderBy(asc(paymentRefunds.nextCheckAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    return this.db
+      .update(paymentRefunds)
+      .set({ nextCheckAt: leaseUntil })
+      .where(and(inArray(paymentRefunds.id, due), eq(paymentRefunds.state, 'PENDING')))
+      .returning();
+  }
+
+  async eventsOf(transactionId: number) {
+    return this.db
+      .select()
+      .from(paymentEvents)
+      .where(eq(paymentEvents.transactionId, transactionId))
+      .orderBy(asc(paymentEvents.id));
+  }
+}

@@ -1,0 +1,488 @@
+import { randomBytes } from 'node:crypto';
+import {
+  DEVICE_MESSAGES,
+  MEDIA_MESSAGES,
+  type PaymentCheckout,
+  type PaymentCheckoutResult,
+  type PaymentCreate,
+  type PaymentCreateResult,
+  type PaymentState,
+  type PaymentStatus,
+  TEMPLATE_MESSAGES,
+  type Transaction,
+  type TransactionList,
+} from '@flashbooth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PaymentTransactionRow } from '../../db/schema.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
+import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
+import type { AccessClaims } from '../auth/access-tokens.js';
+import type { UsersService } from '../users/users.service.js';
+import {
+  type PaymentProvider,
+  ProviderError,
+  type ProviderHint,
+  type RefundStatus,
+} from './payment-provider.js';
+import type { Page, PaymentsRepository, TransactionView } from './payments.repository.js';
+
+export const PAYMENT_MESSAGES = {
+  notFound: 'Transaction not found.',
+  free: 'This photobooth is free: no payment is needed.',
+  notPending: 'This payment is already finished. Please start a new one.',
+  expired: 'This payment has expired. Please start a new one.',
+  busy: 'Your payment is being prepared. Please try again in a moment.',
+  initiateFailed: 'Could not initiate payment. Please try again or contact support.',
+  returnAddress: 'redirect_url must be an address of this site.',
+  refundStaffOnly: 'Only super users and product admins can refund payments.',
+  refundNotCompleted: 'Only a completed payment can be refunded.',
+  refundOtherProvider: 'This payment was made with another payment provider; refund it as credit.',
+  refundRefused: 'The payment provider refused the refund. Nothing was refunded.',
+} as const;
+
+/** A claim on a checkout older than this is assumed abandoned (a crashed request). */
+const CHECKOUT_CLAIM_SECONDS = 60;
+/** After a checkout's own expiry the provider gets this long to report a late payment. */
+const EXPIRY_GRACE_SECONDS = 600;
+/** Rows per reconciliation batch, and batches per run. */
+const RECONCILE_BATCH = 50;
+const RECONCILE_MAX_BATCHES = 20;
+
+export interface PaymentsServiceOptions {
+  repository: PaymentsRepository;
+  provider: PaymentProvider;
+  users: UsersService;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  expireAfterSeconds: number;
+  /** The reconciler's lease and first-check delay. */
+  reconcileIntervalSeconds: number;
+  /** Origins a payment may return to besides the request's own. */
+  returnOrigins: string[];
+}
+
+export interface ReconcileReport {
+  checked: number;
+  completed: number;
+  failed: number;
+  expired: number;
+  refundsSettled: number;
+}
+
+/**
+ * Spec section 7: our merchant order id, quoted by the visitor in refund requests, unique and
+ * within PhonePe's limits ([A-Za-z0-9_-], at most 63 characters).
+ */
+export function newOrderId(at: Date): string {
+  const day = at.toISOString().slice(0, 10).replace(/-/g, '');
+  return `FB${day}${randomBytes(6).toString('hex').toUpperCase()}`;
+}
+
+/**
+ * The payment status screen knows COMPLETED, PENDING and FAILED: a payment that was refunded no
+ * longer entitles a capture, so it reports FAILED there (My Transactions shows REFUNDED).
+ */
+function publicState(row: PaymentTransactionRow): PaymentState {
+  if (row.state === 'COMPLETED' || row.state === 'PENDING') return row.state;
+  return 'FAILED';
+}
+
+const lease = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000);
+
+/**
+ * Payment transactions (visitor spec: Template pick and payment, Payment status, My
+ * Transactions; DESIGN.md 4 "Money and captures are exactly-once"). A webhook, the sandbox's
+ * hint, the visitor's status check and the reconciler all end in `settle`, which asks the
+ * provider and changes the state with a conditional update, so however they interleave a
+ * payment completes once.
+ */
+export class PaymentsService {
+  private readonly leaseSeconds: number;
+
+  constructor(private readonly options: PaymentsServiceOptions) {
+    this.leaseSeconds = Math.max(options.reconcileIntervalSeconds, 60);
+  }
+
+  get provider(): PaymentProvider {
+    return this.options.provider;
+  }
+
+  /** POST payments/create: records the booth's price now; the provider is not asked yet. */
+  async create(claims: AccessClaims, input: PaymentCreate): Promise<PaymentCreateResult> {
+    const { repository, users, now, provider, expireAfterSeconds } = this.options;
+    const user = await users.caller(claims);
+    const device = await repository.device(input.device_id);
+    if (!device || device.orgId === null) throw notFound(DEVICE_MESSAGES.notFound);
+    const template = await repository.template(input.template_id, device.orgId);
+    if (!template) throw notFound(TEMPLATE_MESSAGES.notFound);
+    if (!template.offered) throw new AppError('bad_request', MEDIA_MESSAGES.templateNotOffered);
+    if (template.slots === 0) throw new AppError('bad_request', MEDIA_MESSAGES.templateEmpty);
+    if (device.pricePaise <= 0) throw new AppError('conflict', PAYMENT_MESSAGES.free);
+    const at = now();
+    const expiresAt = lease(at, expireAfterSeconds);
+    const row = await repository.create({
+      userId: user.id,
+      deviceId: device.id,
+      orgId: device.orgId,
+      templateId: template.id,
+      provider: provider.name,
+      orderId: newOrderId(at),
+      amountPaise: device.pricePaise,
+      expiresAt,
+      // Nothing to ask a provider before checkout; the reconciler only has to expire it.
+      nextCheckAt: expiresAt,
+      createdAt: at,
+    });
+    return { txn_id: row.id };
+  }
+
+  /**
+   * POST payments/checkout: the provider's payment page. Repeating it returns the same page (the
+   * provider takes one checkout per order id); the return address must be on this site.
+   */
+  async checkout(
+    claims: AccessClaims,
+    input: PaymentCheckout,
+    requestOrigin: string | undefined,
+  ): Promise<PaymentCheckoutResult> {
+    const { repository, provider, now, log, expireAfterSeconds } = this.options;
+    this.checkReturnAddress(input.redirect_url, requestOrigin);
+    const row = await repository.findView(input.txn_id);
+    if (!row || row.userId !== claims.userId) throw notFound(PAYMENT_MESSAGES.notFound);
+    const at = now();
+    const reuse = (current: PaymentTransactionRow) => {
+      if (current.state !== 'PENDING') throw new AppError('conflict', PAYMENT_MESSAGES.notPending);
+      if (current.expiresAt.getTime() <= at.getTime()) {
+        throw new AppError('conflict', PAYMENT_MESSAGES.expired);
+      }
+      return current.paymentUrl ? { payment_url: current.paymentUrl } : null;
+    };
+    const existing = reuse(row);
+    if (existing) return existing;
+
+    const claimed = await repository.claimCheckout(row.id, at, lease(at, -CHECKOUT_CLAIM_SECONDS));
+    if (!claimed) {
+      const again = await repository.findById(row.id);
+      const made = again && reuse(again);
+      if (made) return made;
+      throw new AppError('conflict', PAYMENT_MESSAGES.busy);
+    }
+    let session;
+    try {
+      session = await provider.createCheckout({
+        orderId: row.orderId,
+        amountPaise: row.amountPaise,
+        redirectUrl: input.redirect_url,
+        expireAfterSeconds,
+        description: describe(row),
+      });
+    } catch (error) {
+      await repository.releaseCheckoutClaim(row.id);
+      log.warn({ err: error, txnId: row.id }, 'checkout not created');
+      throw new AppError('service_unavailable', PAYMENT_MESSAGES.initiateFailed, { cause: error });
+    }
+    await repository.saveCheckout(row.id, {
+      paymentUrl: session.paymentUrl,
+      providerOrderId: session.providerOrderId,
+      redirectUrl: input.redirect_url,
+      expiresAt: session.expiresAt,
+      nextCheckAt: lease(at, this.leaseSeconds),
+      at,
+    });
+    return { payment_url: session.paymentUrl };
+  }
+
+  /** GET payments/{id}/status: a pending payment is checked with the provider first. */
+  async status(claims: AccessClaims, id: number): Promise<PaymentStatus> {
+    let row = await this.options.repository.findOwned(claims.userId, id);
+    if (!row) throw notFound(PAYMENT_MESSAGES.notFound);
+    if (row.state === 'PENDING') row = await this.settle(row, 'status');
+    return { state: publicState(row) };
+  }
+
+  /** GET transactions: the caller's own, newest first. */
+  async list(claims: AccessClaims, page: Page): Promise<TransactionList> {
+    const { rows, total } = await this.options.repository.listOwn(claims.userId, page);
+    return { items: rows.map(toTransaction), total_count: total };
+  }
+
+  /**
+   * A provider's hint (PhonePe webhook, sandbox page): only tells us which order to ask about.
+   * Unknown orders are ignored (answered, so the provider does not retry them forever).
+   */
+  async hint(hint: ProviderHint): Promise<void> {
+    const { repository, log } = this.options;
+    if (hint.kind === 'refund') {
+      const refund = await repository.findRefund(hint.refundId);
+      if (!refund) log.warn({ refundId: hint.refundId }, 'hint for an unknown refund');
+      else await this.settleRefund(refund.merchantRefundId, 'webhook');
+      return;
+    }
+    const row = await repository.findByOrderId(hint.orderId);
+    if (!row) {
+      log.warn({ orderId: hint.orderId }, 'hint for an unknown order');
+      return;
+    }
+    await this.settle(row, 'webhook');
+  }
+
+  /**
+   * Asks the provider about an order and records its answer once. COMPLETED counts only when the
+   * amount is ours; it also wins over a FAILED we decided ourselves (expiry), since the money
+   * has moved. A provider that cannot be reached changes nothing (checked again later).
+   */
+  async settle(row: PaymentTransactionRow, source: string): Promise<PaymentTransactionRow> {
+    const { repository, provider, now, log } = this.options;
+    const open = (r: PaymentTransactionRow) =>
+      r.state === 'PENDING' || (r.state === 'FAILED' && r.failureReason !== 'amount_mismatch');
+    if (!open(row) || !row.paymentUrl || row.provider !== provider.name) return row;
+    let status;
+    try {
+      status = await provider.orderStatus(row.orderId);
+    } catch (error) {
+      log.warn({ err: error, txnId: row.id, source }, 'order status not available');
+      return row;
+    }
+    const at = now();
+    let changed: PaymentTransactionRow | undefined;
+    if (status.state === 'FAILED') {
+      changed = await repository.transition(row.id, {
+        allowed: (r) => r.state === 'PENDING',
+        to: 'FAILED',
+        changes: { failureReason: 'declined' },
+        source,
+        at,
+      });
+    } else if (status.state === 'COMPLETED' && status.amountPaise !== row.amountPaise) {
+      log.error(
+        { txnId: row.id, orderId: row.orderId, expected: row.amountPaise, got: status.amountPaise },
+        'provider reports a different amount: not fulfilled, needs a manual review',
+      );
+      changed = await repository.transition(row.id, {
+        allowed: open,
+        to: 'FAILED',
+        changes: { failureReason: 'amount_mismatch' },
+        source,
+        detail: `provider amount ${status.amountPaise}`,
+        at,
+      });
+    } else if (status.state === 'COMPLETED') {
+      changed = await repository.transition(row.id, {
+        allowed: open,
+        to: 'COMPLETED',
+        changes: {
+          failureReason: null,
+          completedAt: at,
+          providerOrderId: status.providerOrderId ?? row.providerOrderId,
+        },
+        source,
+        at,
+      });
+    }
+    return changed ?? (await repository.findById(row.id)) ?? row;
+  }
+
+  /**
+   * One run of the reconciler: pending payments due for a check are asked about (their webhook
+   * may never come), stale ones are expired, pending refunds are settled. Rows are leased with
+   * SKIP LOCKED, so any number of server instances may run it at once.
+   */
+  async reconcile(): Promise<ReconcileReport> {
+    const { repository, provider, now } = this.options;
+    const report: ReconcileReport = {
+      checked: 0,
+      completed: 0,
+      failed: 0,
+      expired: 0,
+      refundsSettled: 0,
+    };
+    for (let batch = 0; batch < RECONCILE_MAX_BATCHES; batch += 1) {
+      const at = now();
+      const due = await repository.claimDue(
+        provider.name,
+        at,
+        lease(at, this.leaseSeconds),
+        RECONCILE_BATCH,
+      );
+      for (const row of due) {
+        report.checked += 1;
+        const current = await this.settle(row, 'reconcile');
+        if (current.state === 'COMPLETED') report.completed += 1;
+        else if (current.state === 'FAILED') report.failed += 1;
+        else if (current.state === 'PENDING' && (await this.expireIfStale(current, at))) {
+          report.expired += 1;
+        }
+      }
+      if (due.length < RECONCILE_BATCH) break;
+    }
+    const at = now();
+    const refunds = await repository.claimDueRefunds(
+      at,
+      lease(at, this.leaseSeconds),
+      RECONCILE_BATCH,
+    );
+    for (const refund of refunds) {
+      if (await this.settleRefund(refund.merchantRefundId, 'reconcile')) report.refundsSettled += 1;
+    }
+    return report;
+  }
+
+  /** POST /api/enterprise/transactions/{id}/refund: staff refund to the payer or as credit. */
+  async refund(claims: AccessClaims, id: number, to: 'source' | 'credit'): Promise<Transaction> {
+    const { repository, users, provider, now, log } = this.options;
+    const staff = await users.caller(claims);
+    if (!staff.isSuperUser && !staff.isFlashboothAdmin) {
+      throw forbidden(PAYMENT_MESSAGES.refundStaffOnly);
+    }
+    const row = await repository.findById(id);
+    if (!row) throw notFound(PAYMENT_MESSAGES.notFound);
+    if (row.state !== 'COMPLETED') {
+      throw new AppError('conflict', PAYMENT_MESSAGES.refundNotCompleted);
+    }
+    const at = now();
+    const refundId = `${row.orderId.slice(0, 40)}R${randomBytes(4).toString('hex').toUpperCase()}`;
+    if (to === 'credit') {
+      const done = await repository.refundToCredit(id, { refundId, staffId: staff.id, at });
+      if (!done) throw new AppError('conflict', PAYMENT_MESSAGES.refundNotCompleted);
+      log.info({ txnId: id, staffId: staff.id, refundId }, 'payment refunded as credit');
+      return this.view(id);
+    }
+    if (row.provider !== provider.name) {
+      throw new AppError('conflict', PAYMENT_MESSAGES.refundOtherProvider);
+    }
+    const started = await repository.startSourceRefund(id, {
+      refundId,
+      staffId: staff.id,
+      at,
+      nextCheckAt: lease(at, this.leaseSeconds),
+    });
+    if (!started) throw new AppError('conflict', PAYMENT_MESSAGES.refundNotCompleted);
+    let outcome: RefundStatus;
+    try {
+      outcome = await provider.refund({
+        refundId,
+        orderId: row.orderId,
+        amountPaise: row.amountPaise,
+      });
+    } catch (error) {
+      if (error instanceof ProviderError && error.definitive) {
+        await repository.finishRefund(
+          refundId,
+          { state: 'FAILED', providerRefundId: null, at: now() },
+          'refund',
+        );
+        log.warn({ err: error, txnId: id, refundId }, 'refund refused by the provider');
+        throw new AppError('unprocessable', PAYMENT_MESSAGES.refundRefused, { cause: error });
+      }
+      // Unknown outcome: stays REFUND_PENDING; the reconciler asks the provider later.
+      log.warn({ err: error, txnId: id, refundId }, 'refund outcome unknown; will check again');
+      return this.view(id);
+    }
+    await this.applyRefund(refundId, outcome, 'refund');
+    if (outcome.state === 'FAILED') {
+      throw new AppError('unprocessable', PAYMENT_MESSAGES.refundRefused);
+    }
+    log.info({ txnId: id, staffId: staff.id, refundId }, 'refund to the payment method started');
+    return this.view(id);
+  }
+
+  /** Asks the provider about a pending refund; true when it reached its final state now. */
+  private async settleRefund(refundId: string, source: string): Promise<boolean> {
+    const { repository, provider, log } = this.options;
+    const refund = await repository.findRefund(refundId);
+    if (!refund || refund.state !== 'PENDING' || refund.destination !== 'source') return false;
+    try {
+      return await this.applyRefund(refundId, await provider.refundStatus(refundId), source);
+    } catch (error) {
+      if (error instanceof ProviderError && error.definitive) {
+        // The provider does not know the refund: the request never reached it.
+        return repository.finishRefund(
+          refundId,
+          { state: 'FAILED', providerRefundId: null, at: this.options.now() },
+          source,
+        );
+      }
+      log.warn({ err: error, refundId }, 'refund status not available');
+      return false;
+    }
+  }
+
+  private async applyRefund(refundId: string, outcome: RefundStatus, source: string) {
+    const { repository, now } = this.options;
+    if (outcome.state === 'PENDING') {
+      if (outcome.providerRefundId) {
+        await repository.noteProviderRefundId(refundId, outcome.providerRefundId);
+      }
+      return false;
+    }
+    return repository.finishRefund(
+      refundId,
+      { state: outcome.state, providerRefundId: outcome.providerRefundId, at: now() },
+      source,
+    );
+  }
+
+  private async expireIfStale(row: PaymentTransactionRow, at: Date): Promise<boolean> {
+    const graceMs = row.paymentUrl ? EXPIRY_GRACE_SECONDS * 1000 : 0;
+    if (at.getTime() < row.expiresAt.getTime() + graceMs) return false;
+    const expired = await this.options.repository.transition(row.id, {
+      allowed: (r) => r.state === 'PENDING',
+      to: 'FAILED',
+      changes: { failureReason: 'expired' },
+      source: 'reconcile',
+      at,
+    });
+    return expired !== undefined;
+  }
+
+  private async view(id: number): Promise<Transaction> {
+    const row = await this.options.repository.findView(id);
+    if (!row) throw notFound(PAYMENT_MESSAGES.notFound);
+    return toTransaction(row);
+  }
+
+  /**
+   * redirect_url must lead back to this site: the request's own origin, PUBLIC_URL or one of
+   * PAYMENT_RETURN_ORIGINS. Otherwise our checkout (the sandbox page, or a provider page with our
+   * name on it) could be used to send people to any address.
+   */
+  private checkReturnAddress(redirectUrl: string, requestOrigin: string | undefined): void {
+    let origin: string;
+    try {
+      const url = new URL(redirectUrl);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('scheme');
+      origin = url.origin;
+    } catch {
+      throw new AppError('bad_request', PAYMENT_MESSAGES.returnAddress);
+    }
+    const allowed = new Set(this.options.returnOrigins.map(originOf));
+    if (requestOrigin) allowed.add(originOf(requestOrigin));
+    if (!allowed.has(origin)) throw new AppError('bad_request', PAYMENT_MESSAGES.returnAddress);
+  }
+}
+
+function originOf(text: string): string {
+  try {
+    return new URL(text).origin;
+  } catch {
+    return text;
+  }
+}
+
+function describe(row: Pick<TransactionView, 'orgName' | 'deviceName'>): string {
+  const parts = [row.orgName, row.deviceName].filter((part): part is string => Boolean(part));
+  return parts.length > 0 ? `Flashbooth photo: ${parts.join(' · ')}` : 'Flashbooth photo';
+}
+
+/** The spec's transaction list item; the order id field is named after the provider. */
+export function toTransaction(row: TransactionView): Transaction {
+  return {
+    id: row.id,
+    phonepe_order_id: row.orderId,
+    amount_rupees: paiseToRupees(row.amountPaise),
+    state: row.state,
+    created_at: toApiTimestamp(row.createdAt),
+    org_name: row.orgName,
+    device_name: row.deviceName,
+  };
+}

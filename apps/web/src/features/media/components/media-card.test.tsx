@@ -1,0 +1,122 @@
+import type { Media } from '@flashbooth/contracts';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { MediaCard } from './media-card';
+
+function media(overrides: Partial<Media> = {}): Media {
+  return {
+    id: 7,
+    media_type: 'image',
+    lowres_s3_url: '/files/low.jpg',
+    s3_url: '/files/hd.jpg',
+    s3_key: 'media/1/hd.jpg',
+    org_name: 'Demo Org',
+    device_name: 'Lobby Booth',
+    user_name: 'Asha',
+    created_at: '2025-05-14T09:05:59',
+    updated_at: '2025-05-14T09:05:59',
+    orientation: 'landscape',
+    caption: null,
+    is_public: false,
+    is_repost_allowed: true,
+    is_downloaded: false,
+    is_shared: false,
+    is_uploaded: true,
+    likes_count: 0,
+    is_liked_by_caller: false,
+    ...overrides,
+  };
+}
+
+const render = (item: Media, canShare = false) =>
+  renderToStaticMarkup(<MediaCard media={item} canShare={canShare} onAction={async () => {}} />);
+
+/** The first element of a kind in the markup, with its attributes (names lower-cased). */
+function parse(html: string) {
+  const tag = (name: string) => {
+    const match = new RegExp(`<${name}\\b([^>]*)>`).exec(html);
+    if (!match) return null;
+    const attributes = new Map<string, string>();
+    for (const [, key, , value] of match[1]!.matchAll(/([a-zA-Z-]+)(="([^"]*)")?/g)) {
+      attributes.set(key!.toLowerCase(), value ?? '');
+    }
+    return attributes;
+  };
+  return { tag };
+}
+
+describe('MediaCard preview', () => {
+  it('shows a photo from the low-resolution copy at 3:2 for landscape', () => {
+    const html = render(media());
+    const img = parse(html).tag('img');
+    expect(img?.get('src')).toBe('/files/low.jpg');
+    expect(img?.get('alt')).toBe('Photo from Demo Org · Lobby Booth, 14/05/2025 09:05');
+    expect(html).toContain('aspect-ratio:3 / 2');
+    expect(html).not.toContain('<video');
+  });
+
+  it('shows a portrait item at 2:3', () => {
+    expect(render(media({ orientation: 'portrait' }))).toContain('aspect-ratio:2 / 3');
+  });
+
+  it('plays a video muted, looping and inline on its own, from the low-resolution copy', () => {
+    const html = render(
+      media({ media_type: 'video', lowres_s3_url: '/files/low.mp4', s3_url: '/files/hd.mp4' }),
+    );
+    const video = parse(html).tag('video');
+    expect(video).not.toBeNull();
+    expect(video?.get('src')).toBe('/files/low.mp4');
+    for (const flag of ['autoplay', 'muted', 'loop', 'playsinline']) {
+      expect(video?.has(flag), flag).toBe(true);
+    }
+    expect(video?.has('controls')).toBe(false);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('aria-label="Pause video"');
+  });
+
+  it('waits for the upload before showing a preview', () => {
+    const html = render(media({ is_uploaded: false, lowres_s3_url: null, s3_url: null }));
+    expect(html).toContain('Processing…');
+    expect(html).not.toContain('<img');
+  });
+});
+
+describe('MediaCard contents', () => {
+  it('names the card by where and when, and shows the date as dd/mm/yyyy hh:mm', () => {
+    const html = render(media());
+    const article = parse(html).tag('article');
+    const headingId = article?.get('aria-labelledby');
+    expect(headingId).toBeTruthy();
+    expect(html).toContain(`<div id="${headingId}"><h2 class="media-card-where">`);
+    expect(html).toContain('>Demo Org · Lobby Booth</h2>');
+    expect(html).toContain('<time dateTime="2025-05-14T09:05:59Z">14/05/2025 09:05</time>');
+  });
+
+  it('offers the caption box only for public items', () => {
+    expect(render(media())).not.toContain('Caption');
+    const html = render(media({ is_public: true, caption: 'Sunset' }));
+    expect(html).toContain('>Caption</label>');
+    expect(html).toContain('value="Sunset"');
+  });
+
+  it('offers Share only when asked to (mobile user agents)', () => {
+    expect(render(media())).not.toContain('>Share</button>');
+    expect(render(media(), true)).toContain('>Share</button>');
+    expect(render(media())).toContain('>Download HD</button>');
+  });
+
+  it('has two labelled switches that reflect the flags', () => {
+    const html = render(media({ is_public: true, is_repost_allowed: false }));
+    const switches = [...html.matchAll(/<button id="([^"]+)"[^>]*role="switch"[^>]*>/g)];
+    expect(switches).toHaveLength(2);
+    const [publicSwitch, repostSwitch] = switches;
+    expect(html).toContain(
+      `<label for="${publicSwitch![1]}" class="media-switch-label">Public Wall`,
+    );
+    expect(html).toContain(
+      `<label for="${repostSwitch![1]}" class="media-switch-label">Allow Repost`,
+    );
+    expect(publicSwitch![0]).toContain('aria-checked="true"');
+    expect(repostSwitch![0]).toContain('aria-checked="false"');
+  });
+});

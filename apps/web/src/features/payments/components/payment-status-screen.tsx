@@ -1,0 +1,190 @@
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { BrandMark } from '@/components/layout/brand-logo';
+import { appConfig } from '@/config/app-config';
+import { paths } from '@/config/paths';
+import {
+  PAYMENT_STATUS_MESSAGES,
+  PAYMENT_STATUS_TIMINGS,
+  parsePaymentParams,
+  parseTimingScale,
+  scalePaymentTimings,
+  type PaymentParams,
+  type PaymentStatusState,
+  type PaymentStatusTimings,
+  type RedirectTarget,
+} from '../payment-status-machine';
+import { usePaymentStatus } from '../use-payment-status';
+import './payment-status.css';
+
+type Tone = 'busy' | 'success' | 'danger' | 'warning';
+
+function toneOf(state: PaymentStatusState): Tone {
+  switch (state.kind) {
+    case 'verifying':
+      return 'busy';
+    case 'succeeded':
+      return 'success';
+    case 'invalid':
+      return 'warning';
+    case 'failed':
+      return state.reason === 'timed-out' ? 'warning' : 'danger';
+  }
+}
+
+/** A tick, a cross, or an exclamation mark. */
+const ICON_STROKES: Record<Exclude<Tone, 'busy'>, string[]> = {
+  success: ['M20 6 9 17l-5-5'],
+  danger: ['M18 6 6 18', 'm6 6 12 12'],
+  warning: ['M12 7v6', 'M12 17v.5'],
+};
+
+function StateIcon({ tone }: { tone: Tone }) {
+  if (tone === 'busy') {
+    return <span className="spinner payment-spinner" aria-hidden="true" />;
+  }
+  return (
+    <span className={`payment-icon payment-icon-${tone}`} aria-hidden="true">
+      <svg
+        viewBox="0 0 24 24"
+        width="30"
+        height="30"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.6"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        focusable="false"
+      >
+        {ICON_STROKES[tone].map((d) => (
+          <path key={d} d={d} />
+        ))}
+      </svg>
+    </span>
+  );
+}
+
+/** Payment status (spec: visitor.md sections 2, 4, 5 and 8): /payment-status?deviceId&template_id&txn_id. */
+export function PaymentStatusScreen() {
+  const [query] = useSearchParams();
+  const navigate = useNavigate();
+  const params = useMemo(() => parsePaymentParams(query), [query]);
+  const scale = parseTimingScale(query.get('timing_scale'), appConfig.allowTimingScale === true);
+  const timings = useMemo<PaymentStatusTimings>(
+    () =>
+      scale === 1 ? PAYMENT_STATUS_TIMINGS : scalePaymentTimings(PAYMENT_STATUS_TIMINGS, scale),
+    [scale],
+  );
+
+  const onRedirect = useCallback(
+    (to: RedirectTarget) => {
+      // Replace: Back from the next screen must not land on a finished payment check.
+      if (to === 'capture' && params) {
+        void navigate(paths.regular.capture.getHref(params.deviceId, params.templateId), {
+          replace: true,
+        });
+      } else {
+        void navigate(paths.home.getHref(), { replace: true });
+      }
+    },
+    [navigate, params],
+  );
+  const state = usePaymentStatus(params, onRedirect, timings);
+  return <PaymentStatusView state={state} params={params} />;
+}
+
+/** One stage of the screen: the verifying spinner, the success line, or a failure panel. */
+export function PaymentStatusView({
+  state,
+  params,
+}: {
+  state: PaymentStatusState;
+  params: PaymentParams | null;
+}) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const tone = toneOf(state);
+  const stage = state.kind === 'failed' ? `failed-${state.reason}` : state.kind;
+
+  // Each new stage starts from its heading, so keyboard and screen-reader users hear it first.
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [stage]);
+
+  let title: string;
+  let message: string | null;
+  switch (state.kind) {
+    case 'invalid':
+      title = PAYMENT_STATUS_MESSAGES.invalidTitle;
+      message = PAYMENT_STATUS_MESSAGES.invalidMessage;
+      break;
+    case 'verifying':
+      title = PAYMENT_STATUS_MESSAGES.verifyingTitle;
+      message = PAYMENT_STATUS_MESSAGES.verifyingMessage;
+      break;
+    case 'succeeded':
+      title = PAYMENT_STATUS_MESSAGES.success;
+      message = null;
+      break;
+    case 'failed':
+      title = state.title;
+      message = state.message;
+      break;
+  }
+  const problem = tone === 'danger' || tone === 'warning';
+
+  return (
+    <main className="page payment-page" id="main">
+      <p className="payment-brand">
+        <BrandMark size={28} />
+        <span>Flashbooth</span>
+      </p>
+      <section
+        className={`card payment-card payment-card-${tone}`}
+        role={problem ? 'alert' : 'status'}
+        aria-busy={state.kind === 'verifying'}
+        data-testid="payment-status"
+        data-state={stage}
+      >
+        <StateIcon tone={tone} />
+        <h1 className="payment-title" ref={headingRef} tabIndex={-1}>
+          {title}
+        </h1>
+        {message && <p className="payment-message">{message}</p>}
+        {params && state.kind !== 'invalid' && (
+          <p className="payment-reference">Transaction #{params.txnId}</p>
+        )}
+
+        {state.kind === 'succeeded' && params && (
+          <div className="payment-actions">
+            <Link
+              className="btn btn-primary"
+              replace
+              to={paths.regular.capture.getHref(params.deviceId, params.templateId)}
+            >
+              Go to the photobooth now
+            </Link>
+          </div>
+        )}
+        {state.kind === 'failed' && (
+          <p className="payment-note">You will be taken to the home page in a few seconds.</p>
+        )}
+        {problem && (
+          <div className="payment-actions">
+            <Link className="btn btn-primary" replace to={paths.home.getHref()}>
+              Go to home
+            </Link>
+            {state.kind === 'failed' && params && (
+              <Link
+                className="btn btn-secondary"
+                replace
+                to={paths.regular.booth.getHref(params.deviceId)}
+              >
+                Back to the photobooth
+              </Link>
+            )}
+          </div>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,248 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  PAYMENT_STATUS_MESSAGES,
+  PAYMENT_STATUS_TIMINGS,
+  PaymentStatusController,
+  parsePaymentParams,
+  parseTimingScale,
+  paymentStatusReducer,
+  scalePaymentTimings,
+  type PaymentStatusApi,
+} from './payment-status-machine';
+
+/** Status answers from a script ('fail' rejects); the last entry repeats. */
+function scriptedStatus(script: string[]) {
+  let index = 0;
+  return vi.fn(() => {
+    const next = script[Math.min(index, script.length - 1)]!;
+    index += 1;
+    return next === 'fail'
+      ? Promise.reject(new Error('network'))
+      : Promise.resolve({ state: next });
+  });
+}
+
+function setup(script: string[] | null) {
+  const status = script ? scriptedStatus(script) : null;
+  const api: PaymentStatusApi | null = status ? { status } : null;
+  const onRedirect = vi.fn();
+  const controller = new PaymentStatusController(api, onRedirect, PAYMENT_STATUS_TIMINGS);
+  controller.start();
+  return { controller, status, onRedirect };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('payment status flow', () => {
+  it('checks first after 5 s and, when COMPLETED, goes to capture 2.5 s later', async () => {
+    const { controller, status, onRedirect } = setup(['COMPLETED']);
+    expect(controller.getState()).toEqual({ kind: 'verifying', checks: 0 });
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(status).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(status).toHaveBeenCalledTimes(1);
+    expect(controller.getState()).toEqual({ kind: 'succeeded' });
+    await vi.advanceTimersByTimeAsync(2499);
+    expect(onRedirect).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('capture');
+  });
+
+  it('re-checks every 5 s while PENDING and succeeds on a later check', async () => {
+    const { controller, status, onRedirect } = setup(['PENDING', 'PENDING', 'COMPLETED']);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(controller.getState()).toEqual({ kind: 'verifying', checks: 1 });
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(status).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(status).toHaveBeenCalledTimes(2);
+    expect(controller.getState()).toEqual({ kind: 'verifying', checks: 2 });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(status).toHaveBeenCalledTimes(3);
+    expect(controller.getState()).toEqual({ kind: 'succeeded' });
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('capture');
+  });
+
+  it('times out after 4 PENDING checks (at 20 s) and goes home 6 s later', async () => {
+    const { controller, status, onRedirect } = setup(['PENDING']);
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(status).toHaveBeenCalledTimes(3);
+    expect(controller.getState()).toEqual({ kind: 'verifying', checks: 3 });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(status).toHaveBeenCalledTimes(4);
+    expect(controller.getState()).toEqual({
+      kind: 'failed',
+      reason: 'timed-out',
+      title: 'Payment Timed Out',
+      message: 'Your payment is still pending. Please check your payment app.',
+    });
+    await vi.advanceTimersByTimeAsync(5999);
+    expect(onRedirect).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('home');
+    // Never a fifth check.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(status).toHaveBeenCalledTimes(4);
+    expect(onRedirect).toHaveBeenCalledTimes(1);
+  });
+
+  it('fails with the state in the message for FAILED or anything else, and goes home after 6 s', async () => {
+    const { controller, onRedirect } = setup(['FAILED']);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(controller.getState()).toEqual({
+      kind: 'failed',
+      reason: 'declined',
+      title: 'Payment Failed',
+      message: 'The transaction could not be processed (Status: FAILED). Please try again.',
+    });
+    await vi.advanceTimersByTimeAsync(5999);
+    expect(onRedirect).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('home');
+
+    const other = setup(['PENDING', 'REFUNDED']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(other.controller.getState()).toMatchObject({
+      reason: 'declined',
+      message: PAYMENT_STATUS_MESSAGES.failedMessage('REFUNDED'),
+    });
+  });
+
+  it('treats a failed check as "An Error Occurred" straight away', async () => {
+    const { controller, status, onRedirect } = setup(['PENDING', 'fail']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(status).toHaveBeenCalledTimes(2);
+    expect(controller.getState()).toEqual({
+      kind: 'failed',
+      reason: 'error',
+      title: 'An Error Occurred',
+      message:
+        'We could not verify your payment status. Please contact support if the issue persists.',
+    });
+    await vi.advanceTimersByTimeAsync(6000);
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('home');
+    expect(status).toHaveBeenCalledTimes(2);
+  });
+
+  it('without the payment details shows Invalid URL and goes home after 4 s, checking nothing', async () => {
+    const { controller, onRedirect } = setup(null);
+    expect(controller.getState()).toEqual({ kind: 'invalid' });
+    await vi.advanceTimersByTimeAsync(3999);
+    expect(onRedirect).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('home');
+  });
+
+  it('does nothing after dispose, and starts over cleanly on start (strict mode)', async () => {
+    const { controller, status, onRedirect } = setup(['COMPLETED']);
+    await vi.advanceTimersByTimeAsync(3000);
+    controller.dispose();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(status).not.toHaveBeenCalled();
+    expect(onRedirect).not.toHaveBeenCalled();
+
+    controller.start();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(status).toHaveBeenCalledTimes(1);
+    controller.dispose();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(onRedirect).not.toHaveBeenCalled();
+  });
+
+  it('ignores an answer that arrives after dispose', async () => {
+    let answer: (value: { state: string }) => void = () => undefined;
+    const api: PaymentStatusApi = {
+      status: () => new Promise((resolve) => (answer = resolve)),
+    };
+    const onRedirect = vi.fn();
+    const controller = new PaymentStatusController(api, onRedirect);
+    controller.start();
+    await vi.advanceTimersByTimeAsync(5000);
+    controller.dispose();
+    answer({ state: 'COMPLETED' });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(controller.getState()).toEqual({ kind: 'verifying', checks: 0 });
+    expect(onRedirect).not.toHaveBeenCalled();
+  });
+
+  it('runs on scaled timings for tests, with the same number of checks', async () => {
+    const timings = scalePaymentTimings(PAYMENT_STATUS_TIMINGS, 0.1);
+    expect(timings).toEqual({
+      firstCheckMs: 500,
+      recheckMs: 500,
+      maxChecks: 4,
+      successRedirectMs: 250,
+      failureRedirectMs: 600,
+      invalidRedirectMs: 400,
+    });
+    const status = scriptedStatus(['PENDING']);
+    const onRedirect = vi.fn();
+    const controller = new PaymentStatusController({ status }, onRedirect, timings);
+    controller.start();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(status).toHaveBeenCalledTimes(4);
+    expect(controller.getState()).toMatchObject({ reason: 'timed-out' });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(onRedirect).toHaveBeenCalledWith('home');
+  });
+});
+
+describe('paymentStatusReducer', () => {
+  it('reads the state case-insensitively and shows an empty one as UNKNOWN', () => {
+    const verifying = { kind: 'verifying', checks: 0 } as const;
+    expect(
+      paymentStatusReducer(verifying, { type: 'CHECKED', state: ' completed ', maxChecks: 4 }),
+    ).toEqual({ kind: 'succeeded' });
+    expect(
+      paymentStatusReducer(verifying, { type: 'CHECKED', state: '', maxChecks: 4 }),
+    ).toMatchObject({ message: PAYMENT_STATUS_MESSAGES.failedMessage('UNKNOWN') });
+  });
+
+  it('changes nothing once settled', () => {
+    const done = { kind: 'succeeded' } as const;
+    expect(paymentStatusReducer(done, { type: 'CHECK_FAILED' })).toBe(done);
+    const invalid = { kind: 'invalid' } as const;
+    expect(
+      paymentStatusReducer(invalid, { type: 'CHECKED', state: 'COMPLETED', maxChecks: 4 }),
+    ).toBe(invalid);
+  });
+});
+
+describe('parsePaymentParams', () => {
+  it('needs deviceId, template_id and txn_id as positive whole numbers', () => {
+    expect(parsePaymentParams(new URLSearchParams('deviceId=3&template_id=9&txn_id=41'))).toEqual({
+      deviceId: 3,
+      templateId: 9,
+      txnId: 41,
+    });
+    for (const query of [
+      '',
+      'template_id=9&txn_id=41',
+      'deviceId=3&txn_id=41',
+      'deviceId=3&template_id=9',
+      'deviceId=3&template_id=9&txn_id=',
+      'deviceId=0&template_id=9&txn_id=41',
+      'deviceId=3&template_id=x&txn_id=41',
+      'device_id=3&template_id=9&txn_id=41',
+    ]) {
+      expect(parsePaymentParams(new URLSearchParams(query)), query).toBeNull();
+    }
+  });
+});
+
+describe('parseTimingScale', () => {
+  it('is honoured only when allowed and between 0.01 and 1', () => {
+    expect(parseTimingScale('0.1', true)).toBe(0.1);
+    expect(parseTimingScale('0.1', false)).toBe(1);
+    expect(parseTimingScale(null, true)).toBe(1);
+    expect(parseTimingScale('0', true)).toBe(1);
+    expect(parseTimingScale('5', true)).toBe(1);
+    expect(parseTimingScale('abc', true)).toBe(1);
+  });
+});

@@ -1,0 +1,272 @@
+/**
+ * The payment status screen (spec: visitor.md sections 4, 5, 8 and 9): after the payment
+ * provider sends the visitor back, check the transaction until it is settled, then go on to the
+ * capture screen or back home. A pure reducer plus a small controller that runs the timers and
+ * calls; it knows nothing about React, so vitest drives it with fake timers.
+ */
+
+/** Payment status texts (spec: visitor.md sections 2, 4, 5 and 8). */
+export const PAYMENT_STATUS_MESSAGES = {
+  invalidTitle: 'Invalid URL',
+  invalidMessage: 'Missing payment details. Redirecting to home...',
+  verifyingTitle: 'Verifying Your Payment',
+  verifyingMessage: 'Please keep this page open while we confirm your payment.',
+  success: 'Payment Successful! Redirecting you to the photobooth...',
+  failedTitle: 'Payment Failed',
+  failedMessage: (status: string) =>
+    `The transaction could not be processed (Status: ${status}). Please try again.`,
+  timedOutTitle: 'Payment Timed Out',
+  timedOutMessage: 'Your payment is still pending. Please check your payment app.',
+  errorTitle: 'An Error Occurred',
+  errorMessage:
+    'We could not verify your payment status. Please contact support if the issue persists.',
+} as const;
+
+/** Spec section 9: the payment status timings. Production always uses these values. */
+export const PAYMENT_STATUS_TIMINGS = {
+  firstCheckMs: 5000,
+  recheckMs: 5000,
+  maxChecks: 4,
+  successRedirectMs: 2500,
+  failureRedirectMs: 6000,
+  invalidRedirectMs: 4000,
+} as const;
+
+export type PaymentStatusTimings = {
+  -readonly [K in keyof typeof PAYMENT_STATUS_TIMINGS]: number;
+};
+
+/** The timings with every duration multiplied by `scale` (the check count stays). */
+export function scalePaymentTimings(
+  timings: PaymentStatusTimings,
+  scale: number,
+): PaymentStatusTimings {
+  return {
+    firstCheckMs: Math.round(timings.firstCheckMs * scale),
+    recheckMs: Math.round(timings.recheckMs * scale),
+    maxChecks: timings.maxChecks,
+    successRedirectMs: Math.round(timings.successRedirectMs * scale),
+    failureRedirectMs: Math.round(timings.failureRedirectMs * scale),
+    invalidRedirectMs: Math.round(timings.invalidRedirectMs * scale),
+  };
+}
+
+/**
+ * `?timing_scale=` for tests: honoured only when the runtime config allows it (never in
+ * production) and only between 0.01 and 1; anything else is the spec's timing (1).
+ */
+export function parseTimingScale(raw: string | null, allowed: boolean): number {
+  if (!allowed || raw === null) return 1;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0.01 && value <= 1 ? value : 1;
+}
+
+export interface PaymentParams {
+  deviceId: number;
+  templateId: number;
+  txnId: number;
+}
+
+function parseId(raw: string | null): number | null {
+  if (!raw || !/^\d{1,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * Spec section 5: the screen needs deviceId, template_id and txn_id in the query. One that is
+ * missing, or is not a positive whole number, makes the address invalid.
+ */
+export function parsePaymentParams(query: URLSearchParams): PaymentParams | null {
+  const deviceId = parseId(query.get('deviceId'));
+  const templateId = parseId(query.get('template_id'));
+  const txnId = parseId(query.get('txn_id'));
+  if (deviceId === null || templateId === null || txnId === null) return null;
+  return { deviceId, templateId, txnId };
+}
+
+export type FailureReason = 'declined' | 'timed-out' | 'error';
+
+export type PaymentStatusState =
+  | { kind: 'invalid' }
+  /** `checks`: how many status checks have answered PENDING so far. */
+  | { kind: 'verifying'; checks: number }
+  | { kind: 'succeeded' }
+  | { kind: 'failed'; reason: FailureReason; title: string; message: string };
+
+export type PaymentStatusEvent =
+  { type: 'CHECKED'; state: string; maxChecks: number } | { type: 'CHECK_FAILED' };
+
+export const INITIAL_PAYMENT_STATUS: PaymentStatusState = { kind: 'verifying', checks: 0 };
+
+function failed(reason: FailureReason, status = ''): PaymentStatusState {
+  switch (reason) {
+    case 'declined':
+      return {
+        kind: 'failed',
+        reason,
+        title: PAYMENT_STATUS_MESSAGES.failedTitle,
+        message: PAYMENT_STATUS_MESSAGES.failedMessage(status),
+      };
+    case 'timed-out':
+      return {
+        kind: 'failed',
+        reason,
+        title: PAYMENT_STATUS_MESSAGES.timedOutTitle,
+        message: PAYMENT_STATUS_MESSAGES.timedOutMessage,
+      };
+    case 'error':
+      return {
+        kind: 'failed',
+        reason,
+        title: PAYMENT_STATUS_MESSAGES.errorTitle,
+        message: PAYMENT_STATUS_MESSAGES.errorMessage,
+      };
+  }
+}
+
+/**
+ * Spec section 4: COMPLETED succeeds; PENDING is checked again until `maxChecks` checks in all
+ * have answered, then it has timed out; any other state failed; a failed check is an error.
+ * Events that do not apply to the current state change nothing.
+ */
+export function paymentStatusReducer(
+  state: PaymentStatusState,
+  event: PaymentStatusEvent,
+): PaymentStatusState {
+  if (state.kind !== 'verifying') return state;
+  switch (event.type) {
+    case 'CHECK_FAILED':
+      return failed('error');
+    case 'CHECKED': {
+      const status = typeof event.state === 'string' ? event.state.trim() : '';
+      const normalized = status.toUpperCase();
+      if (normalized === 'COMPLETED') return { kind: 'succeeded' };
+      if (normalized === 'PENDING') {
+        const checks = state.checks + 1;
+        return checks >= event.maxChecks ? failed('timed-out') : { kind: 'verifying', checks };
+      }
+      return failed('declined', status || 'UNKNOWN');
+    }
+  }
+}
+
+export type RedirectTarget = 'capture' | 'home';
+
+/**
+ * Where a settled screen goes, and after how long: success to the capture screen after 2.5 s;
+ * a failure to the site's home after 6 s; an invalid address home after 4 s.
+ */
+export function redirectFor(
+  state: PaymentStatusState,
+  timings: PaymentStatusTimings,
+): { to: RedirectTarget; afterMs: number } | null {
+  switch (state.kind) {
+    case 'invalid':
+      return { to: 'home', afterMs: timings.invalidRedirectMs };
+    case 'succeeded':
+      return { to: 'capture', afterMs: timings.successRedirectMs };
+    case 'failed':
+      return { to: 'home', afterMs: timings.failureRedirectMs };
+    case 'verifying':
+      return null;
+  }
+}
+
+/** The one call the screen makes, injected so tests need no network. */
+export interface PaymentStatusApi {
+  status(): Promise<{ state: string }>;
+}
+
+/**
+ * Runs the screen: timers and checks, feeding the reducer, then one redirect. Without an API
+ * (an invalid address) it only waits and goes home. `start()` (re)starts it, `dispose()`
+ * cancels whatever is under way (a later `start()` works again, as React's strict mode needs).
+ */
+export class PaymentStatusController {
+  private state: PaymentStatusState;
+  private readonly listeners = new Set<() => void>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Bumped on start/dispose: work from an older run finds it changed and stops. */
+  private run = 0;
+
+  constructor(
+    private readonly api: PaymentStatusApi | null,
+    private readonly onRedirect: (to: RedirectTarget) => void,
+    private readonly timings: PaymentStatusTimings = PAYMENT_STATUS_TIMINGS,
+  ) {
+    this.state = this.initialState();
+  }
+
+  getState = (): PaymentStatusState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  start(): void {
+    const run = this.cancel();
+    this.set(this.initialState());
+    void this.verify(run);
+  }
+
+  dispose(): void {
+    this.cancel();
+  }
+
+  private initialState(): PaymentStatusState {
+    return this.api ? INITIAL_PAYMENT_STATUS : { kind: 'invalid' };
+  }
+
+  private cancel(): number {
+    this.run += 1;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    return this.run;
+  }
+
+  private set(next: PaymentStatusState): void {
+    if (next === this.state) return;
+    this.state = next;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Resolves after `ms`, or never when the run is cancelled meanwhile. */
+  private wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      this.timers.add(timer);
+    });
+  }
+
+  private async verify(run: number): Promise<void> {
+    const api = this.api;
+    if (api) {
+      // Spec: the first check after 5 s, then every 5 s while the payment is pending.
+      let delay = this.timings.firstCheckMs;
+      while (this.state.kind === 'verifying') {
+        await this.wait(delay);
+        if (run !== this.run) return;
+        let event: PaymentStatusEvent;
+        try {
+          const answer = await api.status();
+          event = { type: 'CHECKED', state: answer.state, maxChecks: this.timings.maxChecks };
+        } catch {
+          event = { type: 'CHECK_FAILED' };
+        }
+        if (run !== this.run) return;
+        this.set(paymentStatusReducer(this.state, event));
+        delay = this.timings.recheckMs;
+      }
+    }
+    const redirect = redirectFor(this.state, this.timings);
+    if (!redirect) return;
+    await this.wait(redirect.afterMs);
+    if (run !== this.run) return;
+    this.onRedirect(redirect.to);
+  }
+}

@@ -1,0 +1,90 @@
+import type { Transaction } from '@flashbooth/contracts';
+import {
+  TRANSACTION_MESSAGES,
+  formatAmount,
+  formatUtcTimestamp,
+  orderIdLabel,
+  stateBadge,
+  venueLabel,
+} from '../transactions-model';
+
+interface TransactionCardProps {
+  transaction: Transaction;
+  /** The prefilled refund mail for this transaction. */
+  refundHref: string;
+}
+
+/** One transaction: amount, venue, state, date and time, order id and Apply for Refund. */
+export function TransactionCard({ transaction, refundHref }: TransactionCardProps) {
+  const badge = stateBadge(transaction.state);
+  const when = formatUtcTimestamp(transaction.created_at);
+  const venue = venueLabel(transaction);
+  return (
+    <article
+      className="card txn-card"
+      data-testid="transaction-card"
+      aria-label={`${formatAmount(transaction.amount_rupees)}, ${venue}, ${badge.label}`}
+    >
+      <div className="txn-card-top">
+        <p className="txn-amount">{formatAmount(transaction.amount_rupees)}</p>
+        <span className={`txn-badge txn-badge-${badge.tone}`} data-testid="transaction-state">
+          {badge.label}
+        </span>
+      </div>
+      <p className="txn-venue">{venue}</p>
+      <dl className="txn-details">
+        <div className="txn-detail">
+          <dt>Date</dt>
+          <dd>
+            {when ? (
+              <>
+                {when.date} <span className="txn-time">{when.time}</span>
+              </>
+            ) : (
+              transaction.created_at
+            )}
+          </dd>
+        </div>
+        <div className="txn-detail">
+          <dt>Order ID</dt>
+          <dd className="txn-order" data-testid="transaction-order-id">
+            {orderIdLabel(transaction)}
+          </dd>
+        </div>
+      </dl>
+      <a className="btn btn-secondary txn-refund" href={refundHref}>
+        <svg
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          aria-hidden="true"
+          focusable="false"
+        >
+          <rect x="3" y="5" width="18" height="14" rx="2" />
+          <path d="m3 7 9 6 9-6" />
+        </svg>
+        {TRANSACTION_MESSAGES.refund}
+      </a>
+    </article>
+  );
+}
+
+/** A placeholder card while a page loads. */
+export function TransactionCardSkeleton() {
+  return (
+    <div className="card txn-card txn-card-skeleton" aria-hidden="true">
+      <div className="txn-card-top">
+        <div className="skeleton" style={{ width: 110, height: 28 }} />
+        <div className="skeleton" style={{ width: 84, height: 24, borderRadius: 999 }} />
+      </div>
+      <div className="skeleton" style={{ width: '60%', height: 14 }} />
+      <div className="skeleton" style={{ width: '80%', height: 14 }} />
+      <div className="skeleton" style={{ width: '100%', height: 44, borderRadius: 999 }} />
+    </div>
+  );
+}

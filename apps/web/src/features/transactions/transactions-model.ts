@@ -1,0 +1,114 @@
+import type { Transaction, User } from '@flashbooth/contracts';
+
+/** My Transactions texts (spec: visitor.md sections 2 and 8). */
+export const TRANSACTION_MESSAGES = {
+  loadFailed: 'Could not load your transactions. Please try again later.',
+  emptyTitle: 'No Transactions Found',
+  emptySearching: 'Try adjusting your search query.',
+  emptyNone: 'When you make payments, they will appear here.',
+  searchPlaceholder: 'Search by Order ID, venue name...',
+  generalTransaction: 'General Transaction',
+  refund: 'Apply for Refund',
+} as const;
+
+/** Spec section 9: page size 10 for transactions. */
+export const TRANSACTIONS_PAGE_SIZE = 10;
+
+/** Spec: the rupee with two decimals; an unreadable amount shows as 0.00. */
+export function formatAmount(amountRupees: number | null | undefined): string {
+  const amount =
+    typeof amountRupees === 'number' && Number.isFinite(amountRupees) ? amountRupees : 0;
+  return `₹${amount.toFixed(2)}`;
+}
+
+const present = (value: string | null | undefined): value is string =>
+  typeof value === 'string' && value.trim() !== '';
+
+/** Spec: "org : device", or the org alone, the device alone, or "General Transaction". */
+export function venueLabel(transaction: Pick<Transaction, 'org_name' | 'device_name'>): string {
+  const org = present(transaction.org_name) ? transaction.org_name.trim() : null;
+  const device = present(transaction.device_name) ? transaction.device_name.trim() : null;
+  if (org && device) return `${org} : ${device}`;
+  return org ?? device ?? TRANSACTION_MESSAGES.generalTransaction;
+}
+
+export type StateTone = 'success' | 'pending' | 'failed' | 'other';
+
+const KNOWN_STATES: Record<string, { label: string; tone: StateTone }> = {
+  COMPLETED: { label: 'Completed', tone: 'success' },
+  PENDING: { label: 'Pending', tone: 'pending' },
+  FAILED: { label: 'Failed', tone: 'failed' },
+};
+
+/** Spec: COMPLETED, PENDING, FAILED read Completed, Pending, Failed; others as-is, or "Unknown". */
+export function stateBadge(state: string | null | undefined): { label: string; tone: StateTone } {
+  if (!present(state)) return { label: 'Unknown', tone: 'other' };
+  return KNOWN_STATES[state.trim()] ?? { label: state.trim(), tone: 'other' };
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * Spec: timestamps are UTC (sent without a zone suffix) and shown as dd/mm/yyyy hh:mm (24 h).
+ * A value with a zone is converted to UTC; anything unreadable is shown as it came.
+ */
+export function formatUtcTimestamp(value: string): { date: string; time: string } | null {
+  const plain = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(value);
+  if (plain) {
+    const [, year, month, day, hour, minute] = plain;
+    return { date: `${day}/${month}/${year}`, time: `${hour}:${minute}` };
+  }
+  const parsed = new Date(value);
+  if (Number.isNaN(parsed.getTime())) return null;
+  return {
+    date: `${pad(parsed.getUTCDate())}/${pad(parsed.getUTCMonth() + 1)}/${parsed.getUTCFullYear()}`,
+    time: `${pad(parsed.getUTCHours())}:${pad(parsed.getUTCMinutes())}`,
+  };
+}
+
+/** "dd/mm/yyyy hh:mm", or the raw value when it cannot be read. */
+export function formatDateTime(value: string): string {
+  const parts = formatUtcTimestamp(value);
+  return parts ? `${parts.date} ${parts.time}` : value;
+}
+
+/** What the card shows as the order id; the provider's id may be missing on a failed start. */
+export function orderIdLabel(transaction: Pick<Transaction, 'phonepe_order_id'>): string {
+  return present(transaction.phonepe_order_id) ? transaction.phonepe_order_id : 'Not available';
+}
+
+export type RefundUser = Pick<User, 'id' | 'name' | 'phone'> | null | undefined;
+
+/**
+ * Spec section 7: a mailto to the support address with a prefilled subject and a body holding
+ * the order id, internal id, amount, date, venue, user name, phone and user id. Encoded with
+ * encodeURIComponent (spaces as %20: mail apps show a "+" literally).
+ */
+export function refundMailto(
+  supportEmail: string,
+  transaction: Transaction,
+  user: RefundUser,
+): string {
+  const orderId = orderIdLabel(transaction);
+  const subject = `Refund Request - Order ${orderId}`;
+  const body = [
+    'Hello Flashbooth Support,',
+    '',
+    'I would like to request a refund for this transaction:',
+    '',
+    `Order ID: ${orderId}`,
+    `Transaction ID: ${transaction.id}`,
+    `Amount: ${formatAmount(transaction.amount_rupees)}`,
+    `Date: ${formatDateTime(transaction.created_at)} (UTC)`,
+    `Venue: ${venueLabel(transaction)}`,
+    `Status: ${stateBadge(transaction.state).label}`,
+    '',
+    `Name: ${present(user?.name) ? user.name : 'Not available'}`,
+    `Phone: ${present(user?.phone) ? user.phone : 'Not available'}`,
+    `User ID: ${user?.id ?? 'Not available'}`,
+    '',
+    'Reason for the refund:',
+    '',
+  ].join('\r\n');
+  return `mailto:${supportEmail}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+}

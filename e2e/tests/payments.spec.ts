@@ -1,0 +1,230 @@
+import { expect, test, type Page } from '@playwright/test';
+import { newMobile, signInThroughUi, staffApi, uniqueTag, type RegisteredBooth } from './support';
+
+const PRICE = 49.5;
+const PRICE_TEXT = '₹49.50';
+
+/** A booth of this test's own at PRICE, and a template with one photo slot (so it can be paid). */
+async function paidBooth(request: Parameters<typeof staffApi>[0]) {
+  const tag = uniqueTag();
+  const staff = await staffApi(request);
+  const orgId = await staff.demoOrgId();
+  const booth = await staff.createBooth(`Paid Booth ${tag}`, orgId, PRICE);
+  const templateName = `${tag} Paid Portrait`;
+  const templateId = await staff.createTemplate(orgId, templateName, 'portrait', { slots: 1 });
+  return { tag, booth, templateName, templateId };
+}
+
+/** A new visitor scans the booth, signs in, confirms the location and sees the full price. */
+async function openBoothAsNewVisitor(page: Page, booth: RegisteredBooth) {
+  await page.goto(`/b/${booth.id}`);
+  await expect(page).toHaveURL('/regular/login');
+  await signInThroughUi(page, 'regular', newMobile(), 'Paying Visitor');
+  await expect(page).toHaveURL(`/b/${booth.id}`);
+  await page
+    .getByRole('dialog', { name: 'Confirm Your Location' })
+    .getByRole('button', { name: "Yes, I'm Here" })
+    .click();
+  await expect(page.getByTestId('price-badge')).toHaveText(`Price ${PRICE_TEXT}`);
+}
+
+/** Picks the template and waits for the sandbox checkout page of the new order. */
+async function pickAndReachCheckout(page: Page, tag: string, templateName: string) {
+  const box = page.getByRole('searchbox', { name: 'Search templates' });
+  await box.fill(tag);
+  await box.press('Enter');
+  await page.getByRole('button', { name: new RegExp(templateName) }).click();
+  await expect(page).toHaveURL(/\/api\/sandbox\/checkout\/[A-Za-z0-9_-]+$/);
+  await expect(page.getByRole('heading', { level: 1, name: PRICE_TEXT })).toBeVisible();
+}
+
+/** The address the provider returned to, checked against the booth and template. */
+function expectReturnAddress(page: Page, boothId: number, templateId: number): number {
+  const url = new URL(page.url());
+  expect(url.pathname).toBe('/payment-status');
+  expect(url.searchParams.get('deviceId')).toBe(String(boothId));
+  expect(url.searchParams.get('template_id')).toBe(String(templateId));
+  const txnId = Number(url.searchParams.get('txn_id'));
+  expect(Number.isInteger(txnId) && txnId > 0, `txn_id in ${page.url()}`).toBe(true);
+  return txnId;
+}
+
+const statusPanel = (page: Page) => page.getByTestId('payment-status');
+
+test.describe('paid booth', () => {
+  test('a visitor pays, is verified, reaches capture, and finds the payment in My Transactions', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const { tag, booth, templateName, templateId } = await paidBooth(request);
+    await openBoothAsNewVisitor(page, booth);
+
+    // A new visitor has no transactions yet (the Transactions tab; under More on a phone).
+    const more = page.getByTestId('bottom-nav').getByRole('button', { name: 'More', exact: true });
+    if (await more.isVisible()) await more.click();
+    await page.getByRole('navigation', { name: 'Main' }).getByText('Transactions').click();
+    await expect(page).toHaveURL('/regular/transactions');
+    await expect(page.getByRole('heading', { level: 1, name: 'My Transactions' })).toBeVisible();
+    await expect(page.getByText('No Transactions Found')).toBeVisible();
+    await expect(page.getByText('When you make payments, they will appear here.')).toBeVisible();
+    await page.goto(`/b/${booth.id}`);
+    await page
+      .getByRole('dialog', { name: 'Confirm Your Location' })
+      .getByRole('button', { name: "Yes, I'm Here" })
+      .click();
+
+    // The overlay shows while the payment is set up (the checkout call is held until it does).
+    let overlaySeen = false;
+    await page.route('**/api/regular/payments/checkout', async (route) => {
+      overlaySeen = await page.getByText('Processing Your Request').isVisible();
+      await route.continue();
+    });
+    await pickAndReachCheckout(page, tag, templateName);
+    expect(overlaySeen).toBe(true);
+    await expect(page.getByText(booth.name)).toBeVisible();
+
+    await page.getByRole('button', { name: `Pay ${PRICE_TEXT}` }).click();
+    await expect(page).toHaveURL(/\/payment-status\?/);
+    const txnId = expectReturnAddress(page, booth.id, templateId);
+
+    // Verifying first (the first check waits 5 s); no navigation bar on this screen.
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Verifying Your Payment' }),
+    ).toBeVisible();
+    await expect(page.getByText(`Transaction #${txnId}`)).toBeVisible();
+    await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
+    await expect(
+      page.getByText('Payment Successful! Redirecting you to the photobooth...'),
+    ).toBeVisible({ timeout: 15_000 });
+    await expect(page).toHaveURL(
+      `/regular/photobooths/${booth.id}/capture?template_id=${templateId}`,
+      { timeout: 10_000 },
+    );
+    await expect(page.getByRole('heading', { level: 1, name: 'Photobooth capture' })).toBeVisible();
+    await expect(page.getByTestId('bottom-nav')).toBeVisible();
+
+    // My Transactions: the completed payment with its venue, date and order id.
+    await page.goto('/regular/transactions');
+    const card = page.getByTestId('transaction-card');
+    await expect(card).toHaveCount(1);
+    await expect(card.getByTestId('transaction-state')).toHaveText('Completed');
+    await expect(card).toContainText(PRICE_TEXT);
+    await expect(card).toContainText(`${booth.orgName} : ${booth.name}`);
+    await expect(card).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    const orderId = (await card.getByTestId('transaction-order-id').textContent())!.trim();
+    expect(orderId).toMatch(/^[A-Za-z0-9_-]+$/);
+
+    const refund = card.getByRole('link', { name: 'Apply for Refund' });
+    const mail = new URL((await refund.getAttribute('href'))!);
+    expect(mail.protocol).toBe('mailto:');
+    expect(mail.pathname).toBe('support@flashbooth.example');
+    expect(mail.searchParams.get('subject')).toContain(orderId);
+    const body = mail.searchParams.get('body')!;
+    for (const line of [
+      `Order ID: ${orderId}`,
+      `Transaction ID: ${txnId}`,
+      `Amount: ${PRICE_TEXT}`,
+      `Venue: ${booth.orgName} : ${booth.name}`,
+      'Name: Paying Visitor',
+    ]) {
+      expect(body).toContain(line);
+    }
+    expect(body).toMatch(/Phone: \+91\d{10}/);
+    expect(body).toMatch(/User ID: \d+/);
+
+    // Search by order id and by venue; a miss explains itself.
+    const search = page.getByRole('searchbox', { name: 'Search transactions' });
+    await expect(search).toHaveAttribute('placeholder', 'Search by Order ID, venue name...');
+    await search.fill(orderId);
+    await search.press('Enter');
+    await expect(card).toHaveCount(1);
+    await search.fill(`${tag} no such venue`);
+    await search.press('Enter');
+    await expect(page.getByText('No Transactions Found')).toBeVisible();
+    await expect(page.getByText('Try adjusting your search query.')).toBeVisible();
+    await search.fill(booth.name);
+    await search.press('Enter');
+    await expect(card).toHaveCount(1);
+  });
+
+  test('a failed payment and an abandoned one each explain themselves and lead home', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const { tag, booth, templateName, templateId } = await paidBooth(request);
+    await openBoothAsNewVisitor(page, booth);
+
+    // Fail: checked after 5 s, the failure panel, then home after 6 s.
+    await pickAndReachCheckout(page, tag, templateName);
+    await page.getByRole('button', { name: 'Make this payment fail' }).click();
+    await expect(page).toHaveURL(/\/payment-status\?/);
+    expectReturnAddress(page, booth.id, templateId);
+    await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
+    const failed = statusPanel(page);
+    await expect(failed).toHaveAttribute('data-state', 'failed-declined', { timeout: 15_000 });
+    await expect(failed).toHaveAttribute('role', 'alert');
+    await expect(failed.getByRole('heading', { level: 1, name: 'Payment Failed' })).toBeFocused();
+    await expect(failed).toContainText(
+      'The transaction could not be processed (Status: FAILED). Please try again.',
+    );
+    const failedAt = Date.now();
+    await expect(page).toHaveURL('/', { timeout: 10_000 });
+    expect(Date.now() - failedAt).toBeGreaterThan(4_000);
+
+    // Abandon: the payment stays pending; after 4 checks (20 s) it has timed out.
+    await page.goto(`/b/${booth.id}`);
+    await page
+      .getByRole('dialog', { name: 'Confirm Your Location' })
+      .getByRole('button', { name: "Yes, I'm Here" })
+      .click();
+    await pickAndReachCheckout(page, tag, templateName);
+    await page.getByRole('button', { name: 'Cancel and go back' }).click();
+    await expect(page).toHaveURL(/\/payment-status\?/);
+    expectReturnAddress(page, booth.id, templateId);
+    const panel = statusPanel(page);
+    await expect(panel).toHaveAttribute('data-state', 'verifying');
+    await expect(panel).toHaveAttribute('data-state', 'failed-timed-out', { timeout: 30_000 });
+    await expect(panel.getByRole('heading', { level: 1, name: 'Payment Timed Out' })).toBeVisible();
+    await expect(panel).toContainText(
+      'Your payment is still pending. Please check your payment app.',
+    );
+    // Back to the photobooth instead of waiting for the redirect home.
+    await panel.getByRole('link', { name: 'Back to the photobooth' }).click();
+    await expect(page).toHaveURL(`/regular/photobooths/${booth.id}`);
+
+    // My Transactions holds both, with their states.
+    await page.goto('/regular/transactions');
+    const states = page.getByTestId('transaction-state');
+    await expect(states).toHaveCount(2);
+    await expect(states).toContainText(['Pending', 'Failed']);
+
+    // A status check of somebody else's or an unknown transaction is an error.
+    await page.goto(
+      `/payment-status?deviceId=${booth.id}&template_id=${templateId}&txn_id=987654321`,
+    );
+    await expect(statusPanel(page)).toHaveAttribute('data-state', 'failed-error', {
+      timeout: 15_000,
+    });
+    await expect(statusPanel(page)).toContainText('An Error Occurred');
+    await expect(statusPanel(page)).toContainText(
+      'We could not verify your payment status. Please contact support if the issue persists.',
+    );
+  });
+
+  test('a payment status address without its details is invalid and goes home after 4 s', async ({
+    page,
+  }) => {
+    await signInThroughUi(page, 'regular', newMobile(), 'Curious Visitor');
+    await expect(page).toHaveURL('/');
+    await page.goto('/payment-status?deviceId=3&template_id=9');
+    await expect(page.getByRole('heading', { level: 1, name: 'Invalid URL' })).toBeVisible();
+    await expect(page.getByText('Missing payment details. Redirecting to home...')).toBeVisible();
+    await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
+    const shownAt = Date.now();
+    await expect(page).toHaveURL('/', { timeout: 10_000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(2_500);
+    await expect(page.getByTestId('bottom-nav')).toBeVisible();
+  });
+});
