@@ -1,16 +1,7 @@
-import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  BOOTH_AGENT_VERSION,
-  BoothAgent,
-  SimulatedCamera,
-  SimulatedPrinter,
-  type AgentLog,
-} from '@flashbooth/booth-agent';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { newMobile, signInThroughUi, staffApi, uniqueTag, type RegisteredBooth } from './support';
+import { startBooth, type TestBooth } from './booths';
+import { newMobile, signInThroughUi, staffApi, uniqueTag } from './support';
 
 /*
  * My Media against real captures. Each worker registers two booths of its own and runs them with
@@ -18,12 +9,6 @@ import { newMobile, signInThroughUi, staffApi, uniqueTag, type RegisteredBooth }
  * second instead of 10 s: the server sends the capture command over MQTT, the agent composes,
  * uploads and confirms, and the server makes the low-resolution preview, as at a venue.
  */
-
-interface TestBooth extends RegisteredBooth {
-  agent: BoothAgent;
-  /** What the agent logged as errors; a capture checks it stayed empty. */
-  errors: string[];
-}
 
 interface Rig {
   orgName: string;
@@ -62,40 +47,6 @@ const MESSAGES = {
   shared: 'Media shared successfully!',
   shareUnsupported: 'Sharing is not supported on this browser. Please download the image manually.',
 };
-
-function errorsLog(errors: string[]): AgentLog {
-  const ignore = () => undefined;
-  return {
-    debug: ignore,
-    info: ignore,
-    warn: ignore,
-    error: (details, message) => {
-      const err = details.err instanceof Error ? `: ${details.err.message}` : '';
-      errors.push(`${message}${err}`);
-    },
-  };
-}
-
-async function startBooth(registered: RegisteredBooth, serverUrl: string): Promise<TestBooth> {
-  const mqttUrl = process.env.E2E_MQTT_URL;
-  if (!mqttUrl)
-    throw new Error('E2E_MQTT_URL is not set: run the tests through playwright.config.ts');
-  const errors: string[] = [];
-  const agent = new BoothAgent({
-    mqttUrl,
-    thingName: registered.thingName,
-    secret: registered.secret,
-    camera: new SimulatedCamera(),
-    printer: new SimulatedPrinter(mkdtempSync(path.join(os.tmpdir(), 'flashbooth-e2e-spool-'))),
-    softwareVersion: BOOTH_AGENT_VERSION,
-    serverUrl,
-    log: errorsLog(errors),
-    timers: { countdownMs: 0 },
-    connectTimeoutMs: 5000,
-  });
-  await agent.start();
-  return { ...registered, agent, errors };
-}
 
 let rig: Promise<Rig> | undefined;
 

@@ -1,11 +1,30 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { startBooth, type TestBooth } from './booths';
 import { newMobile, signInThroughUi, staffApi, uniqueTag, type RegisteredBooth } from './support';
 
 const PRICE = 49.5;
 const PRICE_TEXT = '₹49.50';
 
+/*
+ * The paid booth's capture runs through the capture screen, which polls the booth every 3 s (at
+ * `timing_scale`, every 3 s × scale) until it says `ready`: the booth is `ready` only during its
+ * countdowns, so the test booth counts down for TEST_COUNTDOWN_MS (not the media tests' 0 s,
+ * with which the whole session can be over between two polls, and the screen would report that
+ * the booth never got ready). At CAPTURE_TIMING_SCALE the screen polls every 600 ms, waits 4 s
+ * for the photo and then polls the upload every 400 ms, 30 times.
+ */
+const TEST_COUNTDOWN_MS = 2000;
+const CAPTURE_TIMING_SCALE = 0.2;
+
+/** Booths whose agents this worker started; stopped once its tests are done. */
+const runningBooths: TestBooth[] = [];
+
+test.afterAll(async () => {
+  await Promise.all(runningBooths.splice(0).map((booth) => booth.agent.stop()));
+});
+
 /** A booth of this test's own at PRICE, and a template with one photo slot (so it can be paid). */
-async function paidBooth(request: Parameters<typeof staffApi>[0]) {
+async function paidBooth(request: APIRequestContext) {
   const tag = uniqueTag();
   const staff = await staffApi(request);
   const orgId = await staff.demoOrgId();
@@ -15,17 +34,60 @@ async function paidBooth(request: Parameters<typeof staffApi>[0]) {
   return { tag, booth, templateName, templateId };
 }
 
-/** A new visitor scans the booth, signs in, confirms the location and sees the full price. */
-async function openBoothAsNewVisitor(page: Page, booth: RegisteredBooth) {
+/** Makes the booth real: its agent runs in this worker until afterAll. */
+async function runBooth(booth: RegisteredBooth, serverUrl: string | undefined): Promise<TestBooth> {
+  if (!serverUrl) throw new Error('baseURL is not configured');
+  const running = await startBooth(booth, serverUrl, { countdownMs: TEST_COUNTDOWN_MS });
+  runningBooths.push(running);
+  return running;
+}
+
+/**
+ * A new visitor scans the booth, signs in, confirms the location and sees the full price.
+ * Returns the visitor's access token (from the sign-in the page made) for API checks.
+ */
+async function openBoothAsNewVisitor(page: Page, booth: RegisteredBooth): Promise<string> {
   await page.goto(`/b/${booth.id}`);
   await expect(page).toHaveURL('/regular/login');
+  const verified = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/regular/auth/verify') &&
+      response.request().method() === 'POST' &&
+      response.ok(),
+  );
   await signInThroughUi(page, 'regular', newMobile(), 'Paying Visitor');
+  const { access_token: token } = (await (await verified).json()) as { access_token: string };
   await expect(page).toHaveURL(`/b/${booth.id}`);
   await page
     .getByRole('dialog', { name: 'Confirm Your Location' })
     .getByRole('button', { name: "Yes, I'm Here" })
     .click();
   await expect(page.getByTestId('price-badge')).toHaveText(`Price ${PRICE_TEXT}`);
+  return token;
+}
+
+/**
+ * The visitor's own capture call at the booth, refused because nothing pays for it: no unused
+ * completed payment for this booth and template, and no credit (a new visitor has none). The
+ * server decides this before it asks the booth, so the booth need not be running; a capture it
+ * wrongly allowed would instead wait for the booth (and fail differently when none runs).
+ */
+async function expectCaptureRefused(
+  request: APIRequestContext,
+  token: string,
+  boothId: number,
+  templateId: number,
+) {
+  const response = await request.post(`/api/regular/devices/${boothId}/capture`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { template_id: templateId },
+  });
+  const body = await response.text();
+  expect(response.status(), body).toBe(409);
+  expect(JSON.parse(body)).toEqual({
+    code: 'payment_required',
+    message: 'Your credit does not cover this photobooth. Please pay to continue.',
+  });
 }
 
 /** Picks the template and waits for the sandbox checkout page of the new order. */
@@ -52,13 +114,20 @@ function expectReturnAddress(page: Page, boothId: number, templateId: number): n
 const statusPanel = (page: Page) => page.getByTestId('payment-status');
 
 test.describe('paid booth', () => {
-  test('a visitor pays, is verified, reaches capture, and finds the payment in My Transactions', async ({
+  // Both projects capture for real: each test has a booth and agent of its own. (capture.spec.ts
+  // captures on desktop only because it uses the one shared seeded Demo Booth, with its real
+  // 10 s countdown, which the two projects' tests running at once would find busy.)
+  test('a visitor pays, is verified, captures, and finds the payment Completed in My Transactions', async ({
     page,
     request,
+    baseURL,
   }) => {
     test.setTimeout(90_000);
-    const { tag, booth, templateName, templateId } = await paidBooth(request);
-    await openBoothAsNewVisitor(page, booth);
+    const { tag, booth: registered, templateName, templateId } = await paidBooth(request);
+    const booth = await runBooth(registered, baseURL);
+    const token = await openBoothAsNewVisitor(page, booth);
+    // Nothing pays for a capture yet.
+    await expectCaptureRefused(request, token, booth.id, templateId);
 
     // A new visitor has no transactions yet (the Transactions tab; under More on a phone).
     const more = page.getByTestId('bottom-nav').getByRole('button', { name: 'More', exact: true });
@@ -97,12 +166,48 @@ test.describe('paid booth', () => {
     await expect(
       page.getByText('Payment Successful! Redirecting you to the photobooth...'),
     ).toBeVisible({ timeout: 15_000 });
-    await expect(page).toHaveURL(
-      `/regular/photobooths/${booth.id}/capture?template_id=${templateId}`,
-      { timeout: 10_000 },
-    );
+    const captureAddress = `/regular/photobooths/${booth.id}/capture?template_id=${templateId}`;
+    await expect(page).toHaveURL(captureAddress, { timeout: 10_000 });
     await expect(page.getByRole('heading', { level: 1, name: 'Photobooth capture' })).toBeVisible();
     await expect(page.getByTestId('bottom-nav')).toBeVisible();
+
+    // The same screen at scaled timings (non-production only; see CAPTURE_TIMING_SCALE). The
+    // booth is real and idle, so Capture is offered; pressing it uses the payment.
+    await page.goto(`${captureAddress}&timing_scale=${CAPTURE_TIMING_SCALE}`);
+    const captureButton = page.getByRole('button', { name: 'Capture' });
+    await expect(captureButton).toBeEnabled();
+    const started = page.waitForResponse(
+      (response) =>
+        response.url().endsWith(`/api/regular/devices/${booth.id}/capture`) &&
+        response.request().method() === 'POST',
+    );
+    await captureButton.click();
+    const startedResponse = await started;
+    expect(startedResponse.status(), await startedResponse.text()).toBe(200);
+    const { media_ids: mediaIds } = (await startedResponse.json()) as { media_ids: number[] };
+    expect(mediaIds).toHaveLength(1);
+    await expect(page.getByTestId('capture-countdown')).toBeVisible();
+    await expect(page.getByText('All done! Your photos are ready.')).toBeVisible({
+      timeout: 30_000,
+    });
+    expect(booth.errors, 'the booth reported no errors').toEqual([]);
+
+    // The payment is used: capturing again needs a new one.
+    await expectCaptureRefused(request, token, booth.id, templateId);
+
+    // My Media shows the new photo, from this booth, with its preview loaded.
+    await page.getByRole('link', { name: 'Go to My Media' }).click();
+    await expect(page).toHaveURL('/regular/media');
+    const photos = page.getByTestId('media-card');
+    await expect(photos).toHaveCount(1);
+    await expect(photos).toHaveAttribute('data-media-id', String(mediaIds[0]));
+    await expect(photos.getByRole('heading', { level: 2 })).toHaveText(
+      `${booth.orgName} · ${booth.name}`,
+    );
+    const preview = photos.locator('.media-card-preview img');
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
 
     // My Transactions: the completed payment with its venue, date and order id.
     await page.goto('/regular/transactions');
@@ -154,7 +259,7 @@ test.describe('paid booth', () => {
   }) => {
     test.setTimeout(120_000);
     const { tag, booth, templateName, templateId } = await paidBooth(request);
-    await openBoothAsNewVisitor(page, booth);
+    const token = await openBoothAsNewVisitor(page, booth);
 
     // Fail: checked after 5 s, the failure panel, then home after 6 s.
     await pickAndReachCheckout(page, tag, templateName);
@@ -172,6 +277,8 @@ test.describe('paid booth', () => {
     const failedAt = Date.now();
     await expect(page).toHaveURL('/', { timeout: 10_000 });
     expect(Date.now() - failedAt).toBeGreaterThan(4_000);
+    // A failed payment pays for nothing.
+    await expectCaptureRefused(request, token, booth.id, templateId);
 
     // Abandon: the payment stays pending; after 4 checks (20 s) it has timed out.
     await page.goto(`/b/${booth.id}`);
@@ -190,6 +297,8 @@ test.describe('paid booth', () => {
     await expect(panel).toContainText(
       'Your payment is still pending. Please check your payment app.',
     );
+    // Nor does an abandoned one (or the failed one, now that there are two).
+    await expectCaptureRefused(request, token, booth.id, templateId);
     // Back to the photobooth instead of waiting for the redirect home.
     await panel.getByRole('link', { name: 'Back to the photobooth' }).click();
     await expect(page).toHaveURL(`/regular/photobooths/${booth.id}`);

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { BoothAgent } from '@flashbooth/booth-agent';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { startDemoBooth } from './seed/demo-booth.js';
+import { startDemoBooths } from './seed/demo-booth.js';
 
 async function main() {
   let config;
@@ -19,7 +19,7 @@ async function main() {
   // booth then connects to the port it actually bound (app.deviceBrokerUrl), so nothing else can
   // take that port in between.
   const app = await buildApp(config);
-  let demoBooth: BoothAgent | undefined;
+  let demoBooths: BoothAgent[] = [];
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -32,8 +32,8 @@ async function main() {
       process.exit(1);
     }, 10_000);
     timer.unref();
-    // The demo booth says goodbye (retained offline) while the broker is still up.
-    (demoBooth?.stop() ?? Promise.resolve())
+    // The demo booths say goodbye (retained offline) while the broker is still up.
+    Promise.all(demoBooths.map((booth) => booth.stop()))
       .catch((error: unknown) => app.log.warn({ err: error }, 'demo booth did not stop cleanly'))
       .then(() => app.close())
       .then(
@@ -53,16 +53,12 @@ async function main() {
   app.log.info(`Flashbooth is running at http://localhost:${port}`);
   if (config.demoData && !closing) {
     const host = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address;
-    try {
-      demoBooth = await startDemoBooth({
-        config,
-        ...(app.deviceBrokerUrl ? { brokerUrl: app.deviceBrokerUrl } : {}),
-        serverUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-        log: app.log,
-      });
-    } catch (error) {
-      app.log.error({ err: error }, 'the demo booth could not start; the server runs without it');
-    }
+    demoBooths = await startDemoBooths({
+      config,
+      ...(app.deviceBrokerUrl ? { brokerUrl: app.deviceBrokerUrl } : {}),
+      serverUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      log: app.log,
+    });
   }
 }
 

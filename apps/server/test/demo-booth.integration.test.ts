@@ -15,6 +15,7 @@ import {
   DEMO_BOOTH_NAME,
   demoBoothFile,
   ensureDemoBooth,
+  PAID_DEMO_BOOTH,
   startDemoBooth,
 } from '../src/seed/demo-booth.js';
 import { DEMO_ADMIN_PHONE, DEMO_ORGANIZATION_NAME, seed } from '../src/seed/seed.js';
@@ -86,7 +87,29 @@ describe('the demo booth on the embedded defaults', () => {
     });
     expect(again).toEqual({ deviceId: file.device_id, thingName: file.thing_name });
     expect(JSON.parse(await readFile(demoBoothFile(config.dataDir), 'utf8'))).toEqual(file);
-    expect(await database.db.select().from(devices)).toHaveLength(1);
+    // The free booth and the paid one, each once.
+    expect(await database.db.select().from(devices)).toHaveLength(2);
+  });
+
+  it('registers a paid demo booth after the free one, with its own login file', async () => {
+    const free = JSON.parse(await readFile(demoBoothFile(config.dataDir), 'utf8')) as {
+      device_id: number;
+    };
+    const paid = JSON.parse(
+      await readFile(demoBoothFile(config.dataDir, PAID_DEMO_BOOTH), 'utf8'),
+    ) as { thing_name: string; secret: string; device_id: number };
+    expect(paid.device_id).toBeGreaterThan(free.device_id);
+    const [row] = await database.db
+      .select()
+      .from(devices)
+      .where(eq(devices.thingName, paid.thing_name));
+    expect(row).toMatchObject({
+      id: paid.device_id,
+      name: 'Paid Demo Booth',
+      pricePaise: 4950,
+      secretHash: hashDeviceSecret(paid.secret),
+    });
+    expect(row!.orgId).not.toBeNull();
   });
 
   it('is online, and answers a staff ping as the demo admin with idle', async () => {

@@ -21,6 +21,33 @@ import { DevicesRepository } from '../modules/devices/devices.repository.js';
 export const DEMO_BOOTH_NAME = 'Demo Booth';
 
 /**
+ * The simulated booths of the demo organization: a free one (registered first, so device 1 on a
+ * fresh data folder) and a paid one for trying the payment flow in the sandbox checkout. Each
+ * keeps its own login, state, releases and spool under DATA_DIR, named by `file`.
+ */
+export interface DemoBoothSpec {
+  name: string;
+  pricePaise: number;
+  /** DATA_DIR/<file>.json holds the login; <file>-state.json, <file>-releases, the spool. */
+  file: string;
+  spool: string;
+}
+
+export const FREE_DEMO_BOOTH: DemoBoothSpec = {
+  name: DEMO_BOOTH_NAME,
+  pricePaise: 0,
+  file: 'demo-booth',
+  spool: 'spool',
+};
+export const PAID_DEMO_BOOTH: DemoBoothSpec = {
+  name: 'Paid Demo Booth',
+  pricePaise: 4950,
+  file: 'demo-booth-paid',
+  spool: 'spool-paid',
+};
+export const DEMO_BOOTHS: readonly DemoBoothSpec[] = [FREE_DEMO_BOOTH, PAID_DEMO_BOOTH];
+
+/**
  * DATA_DIR/demo-booth.json: the simulated booth's login, made once so the booth keeps its serial
  * and secret across restarts (the database holds only the secret's hash), and the device id the
  * seed found or registered for it.
@@ -31,12 +58,16 @@ interface DemoBoothFile {
   device_id?: number;
 }
 
-export const demoBoothFile = (dataDir: string) => path.join(dataDir, 'demo-booth.json');
+export const demoBoothFile = (dataDir: string, spec: DemoBoothSpec = FREE_DEMO_BOOTH) =>
+  path.join(dataDir, `${spec.file}.json`);
 
-async function readDemoBoothFile(dataDir: string): Promise<DemoBoothFile | undefined> {
+async function readDemoBoothFile(
+  dataDir: string,
+  spec: DemoBoothSpec,
+): Promise<DemoBoothFile | undefined> {
   let text: string;
   try {
-    text = await readFile(demoBoothFile(dataDir), 'utf8');
+    text = await readFile(demoBoothFile(dataDir, spec), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -44,7 +75,7 @@ async function readDemoBoothFile(dataDir: string): Promise<DemoBoothFile | undef
   const data = JSON.parse(text) as Partial<DemoBoothFile>;
   if (typeof data.thing_name !== 'string' || typeof data.secret !== 'string') {
     throw new Error(
-      `${demoBoothFile(dataDir)} lacks thing_name or secret; delete it to start over`,
+      `${demoBoothFile(dataDir, spec)} lacks thing_name or secret; delete it to start over`,
     );
   }
   return {
@@ -55,19 +86,19 @@ async function readDemoBoothFile(dataDir: string): Promise<DemoBoothFile | undef
 }
 
 /** The saved login, or a new one written exclusively (a concurrent start reads the winner's). */
-async function demoCredentials(dataDir: string): Promise<DemoBoothFile> {
-  const existing = await readDemoBoothFile(dataDir);
+async function demoCredentials(dataDir: string, spec: DemoBoothSpec): Promise<DemoBoothFile> {
+  const existing = await readDemoBoothFile(dataDir, spec);
   if (existing) return existing;
   const fresh: DemoBoothFile = { thing_name: newThingName(), secret: newDeviceSecret() };
   try {
-    await writeFile(demoBoothFile(dataDir), JSON.stringify(fresh, null, 2), {
+    await writeFile(demoBoothFile(dataDir, spec), JSON.stringify(fresh, null, 2), {
       mode: 0o600,
       flag: 'wx',
     });
     return fresh;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return (await readDemoBoothFile(dataDir))!;
+    return (await readDemoBoothFile(dataDir, spec))!;
   }
 }
 
@@ -82,13 +113,15 @@ export async function ensureDemoBooth({
   dataDir,
   orgId,
   log,
+  booth: spec = FREE_DEMO_BOOTH,
 }: {
   db: Database;
   dataDir: string;
+  booth?: DemoBoothSpec;
   orgId: number;
   log: FastifyBaseLogger;
 }): Promise<{ deviceId: number; thingName: string }> {
-  const credentials = await demoCredentials(dataDir);
+  const credentials = await demoCredentials(dataDir, spec);
   const thingName = credentials.thing_name;
   const secretHash = hashDeviceSecret(credentials.secret);
   const repository = new DevicesRepository(db);
@@ -102,9 +135,9 @@ export async function ensureDemoBooth({
 
   let row = await find();
   if (!row) {
-    const id = await repository.create({ name: DEMO_BOOTH_NAME, thingName, secretHash });
+    const id = await repository.create({ name: spec.name, thingName, secretHash });
     if (id !== undefined) {
-      await repository.update(id, { orgId, pricePaise: 0 });
+      await repository.update(id, { orgId, pricePaise: spec.pricePaise });
       log.info({ deviceId: id, thingName }, 'demo booth registered');
     }
     // undefined: another instance registered it at the same moment.
@@ -112,11 +145,11 @@ export async function ensureDemoBooth({
     if (!row) throw new Error(`the demo booth ${thingName} could not be registered`);
   } else if (row.secretHash !== secretHash) {
     await db.update(devices).set({ secretHash }).where(eq(devices.id, row.id));
-    log.warn({ deviceId: row.id, thingName }, 'demo booth secret reset from demo-booth.json');
+    log.warn({ deviceId: row.id, thingName }, `demo booth secret reset from ${spec.file}.json`);
   }
   if (credentials.device_id !== row.id) {
     await writeFile(
-      demoBoothFile(dataDir),
+      demoBoothFile(dataDir, spec),
       JSON.stringify({ ...credentials, device_id: row.id }, null, 2),
       { mode: 0o600 },
     );
@@ -141,7 +174,7 @@ export function demoBrokerUrl(config: Config): string {
 }
 
 /**
- * Starts the simulated demo booth (SimulatedCamera, SimulatedPrinter spooling to DATA_DIR/spool)
+ * Starts a simulated demo booth (SimulatedCamera, SimulatedPrinter spooling to DATA_DIR/spool)
  * that the seed registered, connected to the broker; undefined when there is none to start.
  * `serverUrl` is where this server listens: the local object store hands out relative upload
  * URLs.
@@ -151,16 +184,18 @@ export async function startDemoBooth({
   brokerUrl,
   serverUrl,
   log,
+  booth: spec = FREE_DEMO_BOOTH,
 }: {
   config: Config;
   brokerUrl?: string;
   serverUrl?: string;
   log: FastifyBaseLogger;
+  booth?: DemoBoothSpec;
 }): Promise<BoothAgent | undefined> {
   if (!config.demoData) return undefined;
-  const booth = await readDemoBoothFile(config.dataDir);
+  const booth = await readDemoBoothFile(config.dataDir, spec);
   if (!booth?.device_id) {
-    log.warn('no demo booth is registered; the simulated booth is not started');
+    log.warn(`no ${spec.name} is registered; its simulated booth is not started`);
     return undefined;
   }
   const agent = new BoothAgent({
@@ -168,12 +203,12 @@ export async function startDemoBooth({
     thingName: booth.thing_name,
     secret: booth.secret,
     camera: new SimulatedCamera(),
-    printer: new SimulatedPrinter(path.join(config.dataDir, 'spool')),
+    printer: new SimulatedPrinter(path.join(config.dataDir, spec.spool)),
     softwareVersion: BOOTH_AGENT_VERSION,
     // Prints left, the applied restock and unsent error reports survive a restart; updates
     // install next to it (the in-process booth only reports the new version).
-    stateFile: path.join(config.dataDir, 'demo-booth-state.json'),
-    releasesDir: path.join(config.dataDir, 'demo-booth-releases'),
+    stateFile: path.join(config.dataDir, `${spec.file}-state.json`),
+    releasesDir: path.join(config.dataDir, `${spec.file}-releases`),
     ...(serverUrl ? { serverUrl } : {}),
     log: log.child({ booth: booth.thing_name }),
   });
@@ -181,7 +216,23 @@ export async function startDemoBooth({
   const id = booth.device_id;
   log.info(
     { thingName: booth.thing_name, deviceId: id },
-    `Demo booth ${booth.thing_name} is online (device id ${id}): open /b/${id}`,
+    `${spec.name} ${booth.thing_name} is online (device id ${id}): open /b/${id}`,
   );
   return agent;
+}
+
+/** Starts every demo booth the seed registered; one that fails is logged and skipped. */
+export async function startDemoBooths(
+  options: Omit<Parameters<typeof startDemoBooth>[0], 'booth'>,
+): Promise<BoothAgent[]> {
+  const agents: BoothAgent[] = [];
+  for (const booth of DEMO_BOOTHS) {
+    try {
+      const agent = await startDemoBooth({ ...options, booth });
+      if (agent) agents.push(agent);
+    } catch (error) {
+      options.log.error({ err: error, booth: booth.name }, 'a demo booth could not start');
+    }
+  }
+  return agents;
 }

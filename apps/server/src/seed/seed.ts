@@ -6,7 +6,7 @@ import { organizationMembers, organizations } from '../db/schema.js';
 import { createStorage } from '../modules/storage/create-storage.js';
 import type { ObjectStorage } from '../modules/storage/storage.js';
 import type { UsersRepository } from '../modules/users/users.repository.js';
-import { ensureDemoBooth } from './demo-booth.js';
+import { DEMO_BOOTHS, ensureDemoBooth } from './demo-booth.js';
 import { ensureDemoTemplates } from './demo-templates.js';
 
 /** The demo staff administrator's phone, printed at start so a newcomer can sign in at once. */
@@ -83,8 +83,11 @@ export async function seed({
   } finally {
     if (!storage) await store.close();
   }
-  // The simulated booth server.ts starts (startDemoBooth) logs in with this device.
-  await ensureDemoBooth({ db, dataDir: config.dataDir, orgId, log });
+  // The simulated booths server.ts starts (startDemoBooths) log in as these devices; the free
+  // one first, so it is device 1 on a fresh data folder.
+  for (const booth of DEMO_BOOTHS) {
+    await ensureDemoBooth({ db, dataDir: config.dataDir, orgId, log, booth });
+  }
   log.info(
     { phone: DEMO_ADMIN_PHONE, outbox: '/api/dev/sms?phone=%2B919000000001' },
     `demo data ready: sign in at /enterprise/login as ${DEMO_ADMIN_PHONE} (country code +91, number 9000000001); read the code from the dev SMS outbox`,

@@ -90,7 +90,10 @@ describe('capture flow', () => {
   });
 
   it('gives up after 7 ready polls 3 s apart with a refund-through-Transactions error', async () => {
-    const { controller, api } = setup({ ping: scriptedPing(['idle', 'processing']) });
+    const { controller, api } = setup({
+      ping: scriptedPing(['idle', 'idle']),
+      uploaded: vi.fn(() => Promise.resolve({ media_items: [{ id: 7, is_uploaded: false }] })),
+    });
     await vi.advanceTimersByTimeAsync(500);
     controller.capture();
     await vi.advanceTimersByTimeAsync(0);
@@ -102,6 +105,31 @@ describe('capture flow', () => {
     const state = controller.getState();
     expect(state.kind).toBe('permanent-error');
     expect(state.kind === 'permanent-error' && state.message).toMatch(/refund.*Transactions/);
+  });
+
+  it('counts a booth already past ready (processing, uploading) as ready', async () => {
+    for (const status of ['processing', 'Uploading']) {
+      const { controller } = setup({ ping: scriptedPing(['idle', status]) });
+      await vi.advanceTimersByTimeAsync(500);
+      controller.capture();
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(controller.getState().kind).toBe('device-processing-wait');
+      controller.dispose();
+    }
+  });
+
+  it('succeeds at once when the booth is idle again and every item has arrived', async () => {
+    const uploaded = vi.fn(() => Promise.resolve({ media_items: [{ id: 7, is_uploaded: true }] }));
+    const { controller } = setup({ ping: scriptedPing(['idle', 'offline', 'idle']), uploaded });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(3000);
+    // Offline is neither ready nor finished: keep polling, items not asked for.
+    expect(controller.getState().kind).toBe('awaiting-device-ready');
+    expect(uploaded).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(uploaded).toHaveBeenCalledWith([7]);
+    expect(controller.getState()).toEqual({ kind: 'capture-successful', mediaIds: [7] });
   });
 
   it('returns to the capture screen with an error when every ready poll fails', async () => {

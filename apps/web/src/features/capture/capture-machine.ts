@@ -77,6 +77,13 @@ export function processingWaitMs(totalCaptures: number, timings: CaptureTimings)
 const isStatus = (status: string, wanted: string) => status.trim().toLowerCase() === wanted;
 export const isIdle = (status: string) => isStatus(status, 'idle');
 export const isReady = (status: string) => isStatus(status, 'ready');
+/**
+ * Statuses our booth reports after `ready` within the visitor's own session (its countdowns and
+ * photos are over: composing and printing, then uploading). Seen while polling for ready, they
+ * mean the booth got ready between two polls, not that it never did.
+ */
+export const isPastReady = (status: string) =>
+  isStatus(status, 'processing') || isStatus(status, 'uploading');
 
 export type CaptureState =
   | { kind: 'initial-ping' }
@@ -323,21 +330,37 @@ export class CaptureController {
     const { media_ids: mediaIds, total_captures: totalCaptures } = started.value;
     this.dispatch({ type: 'CAPTURE_STARTED', mediaIds, totalCaptures });
 
-    // Step 3: poll every 3 s, up to 7 times, until the booth says ready.
+    // Step 3: poll every 3 s, up to 7 times, until the booth says ready. A booth already past
+    // ready (processing, uploading) counts as ready; one back to idle may have finished the
+    // whole session between two polls, so its items are checked before polling on.
     let ready = false;
+    let delivered = false;
     let anyAnswer = false;
     for (let poll = 0; poll < this.timings.readyPollAttempts && !ready; poll += 1) {
       await this.wait(this.timings.readyPollMs);
       if (run !== this.run) return;
       const result = await this.attempt(() => this.api.ping());
       if (run !== this.run) return;
-      if (result.ok) {
-        anyAnswer = true;
-        ready = isReady(result.value.status);
+      if (!result.ok) continue;
+      anyAnswer = true;
+      const { status } = result.value;
+      ready = isReady(status) || isPastReady(status);
+      if (!ready && isIdle(status)) {
+        const items = await this.attempt(() => this.api.uploaded(mediaIds));
+        if (run !== this.run) return;
+        delivered = items.ok && allUploaded(mediaIds, items.value.media_items);
+        ready = delivered;
       }
     }
     if (!ready) {
       this.dispatch({ type: anyAnswer ? 'READY_TIMEOUT' : 'READY_POLL_FAILED' });
+      return;
+    }
+    if (delivered) {
+      // Everything arrived already: no processing wait, no upload polling.
+      this.dispatch({ type: 'DEVICE_READY', endsAt: this.now() });
+      this.dispatch({ type: 'PROCESSING_DONE' });
+      this.dispatch({ type: 'UPLOADED' });
       return;
     }
 
