@@ -107,6 +107,7 @@ describe.each(databaseTargets)('paid capture entitlement on $name', ({ open }) =
     expect(await consumePaidEntitlement(database.db, claim(me, first))).toEqual({
       transactionId: older,
       amountPaise: 4950,
+      creditPaise: 0,
     });
     expect((await transactionRow(database.db, older)).consumedCaptureId).toBe(first);
     expect((await consumePaidEntitlement(database.db, claim(me)))?.transactionId).toBe(newer);
@@ -124,7 +125,9 @@ describe.each(databaseTargets)('paid capture entitlement on $name', ({ open }) =
     );
     const winners = results.flatMap((result, i) => (result ? [captureIds[i]] : []));
     expect(winners).toHaveLength(1);
-    expect(results.filter(Boolean)).toEqual([{ transactionId: id, amountPaise: 4950 }]);
+    expect(results.filter(Boolean)).toEqual([
+      { transactionId: id, amountPaise: 4950, creditPaise: 0 },
+    ]);
     expect((await transactionRow(database.db, id)).consumedCaptureId).toBe(winners[0]);
   });
 

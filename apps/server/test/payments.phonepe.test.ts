@@ -198,7 +198,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
     const claim = { userId: visitor.userId, deviceId: boothId, templateId };
     expect(
       await consumePaidEntitlement(database.db, { ...claim, captureId: randomUUID() }),
-    ).toEqual({ transactionId: txnId, amountPaise: 4950 });
+    ).toEqual({ transactionId: txnId, amountPaise: 4950, creditPaise: 0 });
     expect(await consumePaidEntitlement(database.db, { ...claim, captureId: randomUUID() })).toBe(
       null,
     );

@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../src/db/client.js';
 import { creditLedger, paymentRefunds, sandboxOrders } from '../src/db/schema.js';
 import { consumePaidEntitlement } from '../src/modules/payments/entitlement.js';
 import { databaseTargets } from './databases.js';
-import { type TestClock, signedIn, startApp } from './harness.js';
+import { bearer, type TestClock, signedIn, startApp } from './harness.js';
 import { createBooth, createOrganization, createTemplate, ScriptedLink } from './media-fixtures.js';
 import {
   creditsOf,
@@ -22,6 +22,7 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
   let database: DatabaseHandle;
   let app: FastifyInstance;
   let clock: TestClock;
+  let superPhone: string;
   let api: ReturnType<typeof paymentsApi>;
   const link = new ScriptedLink();
   let orgId: number;
@@ -30,7 +31,7 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
 
   beforeAll(async () => {
     database = await open();
-    ({ app, clock } = await startApp(
+    ({ app, clock, superPhone } = await startApp(
       database,
       { OTP_SEND_LIMIT_PER_IP: '1000', PAYMENT_RECONCILE_INTERVAL_SECONDS: '0' },
       { deviceLink: link },
@@ -116,6 +117,67 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
       captureId: randomUUID(),
     });
     expect(consumed?.transactionId).toBe(txnId);
+  });
+
+  it('asks only for the price minus the credit on the test checkout, and gives the credit back on Fail', async () => {
+    const visitor = await signedIn(app, 'regular');
+    const admin = await signedIn(app, 'enterprise', superPhone);
+    const granted = await app.inject({
+      method: 'POST',
+      url: `/api/enterprise/users/${visitor.userId}/credits`,
+      headers: bearer(admin.token),
+      payload: { amount_rupees: 30, note: 'Welcome' },
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const paid = await startPayment(visitor.token);
+    expect(await transactionRow(database.db, paid.txnId)).toMatchObject({
+      amountPaise: 1950,
+      creditPaise: 3000,
+    });
+    expect(await creditsOf(database.db, visitor.userId)).toBe(0);
+    const page = await app.inject({ method: 'GET', url: paid.paymentUrl });
+    expect(page.body).toContain('₹19.50');
+    expect(page.body).not.toContain('₹49.50');
+    await act(paid.paymentUrl, 'pay');
+    await app.payments.provider.settled!();
+    expect((await api.status(visitor.token, paid.txnId)).json()).toEqual({ state: 'COMPLETED' });
+    expect(
+      await consumePaidEntitlement(database.db, {
+        userId: visitor.userId,
+        deviceId: booth.id,
+        templateId,
+        captureId: randomUUID(),
+      }),
+    ).toEqual({ transactionId: paid.txnId, amountPaise: 1950, creditPaise: 3000 });
+    expect(await creditsOf(database.db, visitor.userId)).toBe(0);
+
+    // A second grant, a second payment, and Fail: the held credit comes back once.
+    await app.inject({
+      method: 'POST',
+      url: `/api/enterprise/users/${visitor.userId}/credits`,
+      headers: bearer(admin.token),
+      payload: { amount_rupees: 10 },
+    });
+    const failed = await startPayment(visitor.token);
+    expect((await transactionRow(database.db, failed.txnId)).amountPaise).toBe(3950);
+    await act(failed.paymentUrl, 'fail');
+    await app.payments.provider.settled!();
+    expect((await api.status(visitor.token, failed.txnId)).json()).toEqual({ state: 'FAILED' });
+    expect(await creditsOf(database.db, visitor.userId)).toBe(1000);
+    const ledger = await database.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.userId, visitor.userId))
+      .orderBy(creditLedger.id);
+    expect(ledger.map((row) => [row.reason, row.deltaPaise, row.paymentTransactionId])).toEqual([
+      ['grant', 3000, null],
+      ['payment_hold', -3000, paid.txnId],
+      ['grant', 1000, null],
+      ['payment_hold', -1000, failed.txnId],
+      ['payment_release', 1000, failed.txnId],
+    ]);
+    // The balance is the sum of the ledger.
+    expect(ledger.reduce((sum, row) => sum + row.deltaPaise, 0)).toBe(1000);
   });
 
   it('fails on Fail and returns to the redirect URL', async () => {
@@ -298,6 +360,7 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
       id: ids[9],
       phonepe_order_id: order,
       amount_rupees: 120,
+      credit_rupees: 0,
       state: 'PENDING',
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
       org_name: 'Harbour Café',
@@ -387,13 +450,23 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
       }),
     ).toBeNull();
 
-    // To the payment method: the sandbox refunds at once.
-    const second = await startPayment(visitor.token);
+    // Now the credit covers the price: no payment is needed (the capture takes the credit).
+    const covered = await api.create(visitor.token, booth.id, templateId);
+    expect(covered.statusCode).toBe(409);
+    expect(covered.json()).toEqual({
+      message: 'Your credit covers this photobooth: no payment is needed.',
+      code: 'conflict',
+    });
+
+    // To the payment method (another visitor, without credit): the sandbox refunds at once.
+    const payer = await signedIn(app, 'regular');
+    const second = await startPayment(payer.token);
     await act(second.paymentUrl, 'pay');
     await app.payments.provider.settled!();
     const toSource = await api.refund(admin.token, second.txnId, 'source');
     expect(toSource.statusCode, toSource.body).toBe(200);
     expect(toSource.json().state).toBe('REFUNDED');
+    expect(await creditsOf(database.db, payer.userId)).toBe(0);
     expect(await creditsOf(database.db, visitor.userId)).toBe(before + 4950);
     expect((await eventsOf(database.db, second.txnId)).map((e) => e.toState)).toEqual([
       'COMPLETED',

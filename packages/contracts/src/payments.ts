@@ -41,7 +41,13 @@ export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
 export const TransactionSchema = z.object({
   id: z.number().int().positive(),
   phonepe_order_id: z.string().nullable(),
+  /** What the visitor paid (or is asked to pay) the payment provider. */
   amount_rupees: z.number(),
+  /**
+   * Credit the payment held on top of the amount (price minus amount; 0 when none). Optional in
+   * the schema only so that older clients' fixtures still type-check; the server always sends it.
+   */
+  credit_rupees: z.number().optional(),
   state: z.string(),
   created_at: TimestampSchema,
   org_name: z.string().nullable(),
@@ -54,3 +60,93 @@ export const TransactionListSchema = z.object({
   total_count: z.number().int(),
 });
 export type TransactionList = z.infer<typeof TransactionListSchema>;
+
+// ---- Credits (product addition, not in the spec): staff grants and the ledger behind a balance.
+
+/** Why a visitor's credit changed: every change is one ledger entry. */
+export const CREDIT_LEDGER_REASONS = [
+  'capture',
+  'refund',
+  'grant',
+  'payment_hold',
+  'payment_release',
+] as const;
+export const CreditLedgerReasonSchema = z.enum(CREDIT_LEDGER_REASONS);
+export type CreditLedgerReason = z.infer<typeof CreditLedgerReasonSchema>;
+
+export const CREDIT_GRANT_MAX_RUPEES = 10_000;
+export const CREDIT_NOTE_MAX = 200;
+
+export const CREDIT_MESSAGES = {
+  amountRequired: 'amount_rupees is required.',
+  amountNumber: 'amount_rupees must be a number of rupees.',
+  amountPositive: 'amount_rupees must be more than 0.',
+  amountMax: `amount_rupees must be at most ${CREDIT_GRANT_MAX_RUPEES}.`,
+  amountDecimals: 'amount_rupees must have at most two decimals.',
+  noteText: 'note must be text.',
+  noteMax: `note must be at most ${CREDIT_NOTE_MAX} characters.`,
+  grantStaffOnly: 'Only super users and product admins can grant credits.',
+  ledgerStaffOnly: "Only super users and product admins can see a visitor's credit ledger.",
+  visitorNotFound: 'User not found.',
+} as const;
+
+/** Whether a rupee amount has at most two decimals (binary fractions tolerated: 0.1 + 0.2). */
+function hasTwoDecimals(rupees: number): boolean {
+  const paise = rupees * 100;
+  return Math.abs(paise - Math.round(paise)) < 1e-6;
+}
+
+/** POST /api/enterprise/users/{id}/credits: rupees added to a visitor's credit, with a note. */
+export const CreditGrantSchema = z.object({
+  amount_rupees: z
+    .number({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? CREDIT_MESSAGES.amountRequired
+          : CREDIT_MESSAGES.amountNumber,
+    })
+    .positive(CREDIT_MESSAGES.amountPositive)
+    .max(CREDIT_GRANT_MAX_RUPEES, CREDIT_MESSAGES.amountMax)
+    .refine(hasTwoDecimals, CREDIT_MESSAGES.amountDecimals),
+  /** Why (shown in the ledger); trimmed, empty means none. */
+  note: z
+    .string({ error: CREDIT_MESSAGES.noteText })
+    .trim()
+    .max(CREDIT_NOTE_MAX, CREDIT_MESSAGES.noteMax)
+    .nullable()
+    .optional()
+    .transform((value) => (value ? value : null)),
+});
+export type CreditGrant = z.infer<typeof CreditGrantSchema>;
+
+/** GET /api/enterprise/users/{id}/credits/ledger: newest first. */
+export const CreditLedgerQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(10),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type CreditLedgerQuery = z.infer<typeof CreditLedgerQuerySchema>;
+
+export const CreditLedgerEntrySchema = z.object({
+  id: z.number().int().positive(),
+  /** Added (positive) or taken (negative). */
+  delta_rupees: z.number(),
+  reason: CreditLedgerReasonSchema,
+  note: z.string().nullable(),
+  created_at: TimestampSchema,
+  /** The payment that held, gave back or was refunded as this credit. */
+  payment_transaction_id: z.number().int().nullable(),
+  /** The capture charged or refunded. */
+  capture_id: z.string().nullable(),
+  /** Grants: the staff member, while the account exists. */
+  granted_by: z.number().int().nullable(),
+  granted_by_name: z.string().nullable(),
+});
+export type CreditLedgerEntry = z.infer<typeof CreditLedgerEntrySchema>;
+
+export const CreditLedgerListSchema = z.object({
+  items: z.array(CreditLedgerEntrySchema),
+  total_count: z.number().int(),
+  /** The visitor's balance now: the sum of every entry. */
+  credits_rupees: z.number(),
+});
+export type CreditLedgerList = z.infer<typeof CreditLedgerListSchema>;

@@ -1,4 +1,5 @@
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -230,16 +231,38 @@ export const media = pgTable('media', {
 });
 export type MediaRow = typeof media.$inferSelect;
 
+/**
+ * Why users.credits_paise changed (migrations 0004, 0007): a capture's charge and its refund
+ * (also a payment refunded as credit), a staff grant, and the credit a partially paid
+ * transaction holds and gives back.
+ */
+export const CREDIT_REASONS = [
+  'capture',
+  'refund',
+  'grant',
+  'payment_hold',
+  'payment_release',
+] as const;
+
 export const creditLedger = pgTable('credit_ledger', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   userId: integer('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   deltaPaise: integer('delta_paise').notNull(),
-  reason: text('reason', { enum: ['capture', 'refund', 'grant'] }).notNull(),
+  reason: text('reason', { enum: CREDIT_REASONS }).notNull(),
   mediaCaptureId: uuid('media_capture_id'),
+  /** The payment transaction that held, released or refunded this credit (migration 0007). */
+  paymentTransactionId: integer('payment_transaction_id').references(
+    (): AnyPgColumn => paymentTransactions.id,
+    { onDelete: 'set null' },
+  ),
+  /** Staff grants: why (at most 200 characters) and who (migration 0007). */
+  note: text('note'),
+  grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
+export type CreditLedgerRow = typeof creditLedger.$inferSelect;
 
 /** One capture session and its entitlement (migration 0005). */
 export const captures = pgTable('captures', {
@@ -273,7 +296,10 @@ export const paymentTransactions = pgTable('payment_transactions', {
   provider: text('provider', { enum: ['sandbox', 'phonepe'] }).notNull(),
   orderId: text('order_id').notNull().unique(),
   providerOrderId: text('provider_order_id'),
+  /** What the provider charges: the price minus `creditPaise`. */
   amountPaise: integer('amount_paise').notNull(),
+  /** Credit held for this payment (a 'payment_hold' ledger row); 0 when none. */
+  creditPaise: integer('credit_paise').notNull().default(0),
   state: text('state', {
     enum: ['PENDING', 'COMPLETED', 'FAILED', 'REFUND_PENDING', 'REFUNDED'],
   })

@@ -1,13 +1,7 @@
-import { and, asc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
-import {
-  captures,
-  type CaptureRow,
-  creditLedger,
-  deviceErrors,
-  media,
-  users,
-} from '../../db/schema.js';
+import { captures, type CaptureRow, deviceErrors, media } from '../../db/schema.js';
+import { creditBalance, debitBalance } from '../payments/credit-ledger.js';
 import { consumePaidEntitlement, releasePaidEntitlement } from '../payments/entitlement.js';
 import type { NewMedia } from './media.repository.js';
 
@@ -99,18 +93,15 @@ export class CapturesRepository {
           at: capture.createdAt,
         });
         if (!paid) {
-          const charged = await tx
-            .update(users)
-            .set({ creditsPaise: sql`${users.creditsPaise} - ${pricePaise}` })
-            .where(and(eq(users.id, userId), gte(users.creditsPaise, pricePaise)))
-            .returning({ creditsPaise: users.creditsPaise });
-          if (charged.length === 0) throw new CreditTooLow();
-          await tx.insert(creditLedger).values({
+          // Conditional update and ledger row together; the unique (media_capture_id, reason)
+          // index keeps a capture from being charged twice.
+          const charged = await debitBalance(tx, {
             userId,
-            deltaPaise: -pricePaise,
+            amountPaise: pricePaise,
             reason: 'capture',
             mediaCaptureId: captureId,
           });
+          if (!charged) throw new CreditTooLow();
           chargedPaise = pricePaise;
         }
       }
@@ -219,26 +210,18 @@ export class CapturesRepository {
    * becomes usable again, and credit taken for it is refunded.
    */
   private async giveBack(tx: Transaction, capture: CaptureRow): Promise<number> {
-    // Idempotent, and a no-op for a capture no payment paid.
+    // Idempotent, and a no-op for a capture no payment paid. A payment that held credit keeps
+    // it: the whole entitlement (amount paid + credit held) is usable again.
     await releasePaidEntitlement(tx, capture.captureId);
     const amount = capture.chargedPaise;
     if (amount <= 0) return 0;
     // The unique (media_capture_id, reason) index is a second guard: one refund per capture.
-    const refunded = await tx
-      .insert(creditLedger)
-      .values({
-        userId: capture.userId,
-        deltaPaise: amount,
-        reason: 'refund',
-        mediaCaptureId: capture.captureId,
-      })
-      .onConflictDoNothing()
-      .returning({ id: creditLedger.id });
-    if (refunded.length === 0) return 0;
-    await tx
-      .update(users)
-      .set({ creditsPaise: sql`${users.creditsPaise} + ${amount}` })
-      .where(eq(users.id, capture.userId));
-    return amount;
+    const refunded = await creditBalance(tx, {
+      userId: capture.userId,
+      amountPaise: amount,
+      reason: 'refund',
+      mediaCaptureId: capture.captureId,
+    });
+    return refunded ? amount : 0;
   }
 }

@@ -13,7 +13,10 @@ export interface PaidEntitlementClaim {
 
 export interface ConsumedPayment {
   transactionId: number;
+  /** Paid to the provider. */
   amountPaise: number;
+  /** Credit the payment held; the entitlement is worth amount + credit (the price). */
+  creditPaise: number;
 }
 
 /**
@@ -47,16 +50,23 @@ export async function consumePaidEntitlement(
            )
        and state = 'COMPLETED'
        and consumed_capture_id is null
-    returning id, amount_paise`);
-  const [row] = rowsOf<{ id: number; amount_paise: number }>(result);
-  return row ? { transactionId: Number(row.id), amountPaise: Number(row.amount_paise) } : null;
+    returning id, amount_paise, credit_paise`);
+  const [row] = rowsOf<{ id: number; amount_paise: number; credit_paise: number }>(result);
+  return row
+    ? {
+        transactionId: Number(row.id),
+        amountPaise: Number(row.amount_paise),
+        creditPaise: Number(row.credit_paise),
+      }
+    : null;
 }
 
 /**
  * Gives the payment used by `captureId` back (the capture delivered nothing), so the visitor may
  * capture again with it. Idempotent: a second call, or a capture that used no payment, changes
  * nothing. Returns the transaction id given back, or null. A payment refunded in the meantime
- * stays refunded: only COMPLETED payments entitle a capture.
+ * stays refunded: only COMPLETED payments entitle a capture. Credit the payment held stays held
+ * by it (it is part of the entitlement given back).
  */
 export async function releasePaidEntitlement(
   executor: Executor,

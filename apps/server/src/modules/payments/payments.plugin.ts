@@ -4,10 +4,13 @@ import type { Database } from '../../db/client.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import { createAuthenticate } from '../auth/auth.hooks.js';
 import type { UsersService } from '../users/users.service.js';
+import { CreditsRepository } from './credits.repository.js';
+import { CreditsService } from './credits.service.js';
 import type { PaymentProvider } from './payment-provider.js';
 import { PaymentsRepository } from './payments.repository.js';
 import {
   phonePeWebhookRoutes,
+  staffCreditsRoutes,
   staffPaymentsRoutes,
   visitorPaymentsRoutes,
 } from './payments.routes.js';
@@ -60,7 +63,8 @@ export interface PaymentsDependencies {
 }
 
 /**
- * Payments: the visitor calls under /api/regular, the staff refund under /api/enterprise, the
+ * Payments: the visitor calls under /api/regular, the staff refund and credit grants/ledger under
+ * /api/enterprise, the
  * provider's side (PhonePe webhook or the sandbox checkout page) and the reconciler, which runs
  * every PAYMENT_RECONCILE_INTERVAL_SECONDS on every instance (they share the work).
  */
@@ -93,6 +97,16 @@ export async function registerPayments(
   await app.register(staffPaymentsRoutes, {
     prefix: '/api/enterprise',
     payments: service,
+    authenticate: createAuthenticate(tokens, 'enterprise'),
+  });
+  await app.register(staffCreditsRoutes, {
+    prefix: '/api/enterprise',
+    credits: new CreditsService({
+      repository: new CreditsRepository(db),
+      users,
+      now,
+      log: app.log,
+    }),
     authenticate: createAuthenticate(tokens, 'enterprise'),
   });
   if (provider instanceof PhonePeProvider) {

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { Database, Executor } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import {
   creditLedger,
   devices,
@@ -10,8 +10,8 @@ import {
   paymentTransactions,
   type PaymentTransactionRow,
   templates,
-  users,
 } from '../../db/schema.js';
+import { creditBalance, creditToHold, debitBalance, lockedCredit } from './credit-ledger.js';
 import type { ProviderName } from './payment-provider.js';
 
 export type TransactionState = PaymentTransactionRow['state'];
@@ -30,11 +30,19 @@ export interface NewTransaction {
   templateId: number;
   provider: ProviderName;
   orderId: string;
-  amountPaise: number;
+  /** The booth's price now: paid to the provider, less the credit held. */
+  pricePaise: number;
+  /** The least a provider order may be for (the hold is capped so the amount stays above). */
+  minAmountPaise: number;
   expiresAt: Date;
   nextCheckAt: Date;
   createdAt: Date;
 }
+
+export type CreateOutcome =
+  | { outcome: 'created'; row: PaymentTransactionRow }
+  /** The visitor's credit covers the price: nothing was written. */
+  | { outcome: 'covered' };
 
 export interface Page {
   search?: string | undefined;
@@ -53,6 +61,38 @@ export interface Transition {
   source: string;
   detail?: string;
   at: Date;
+}
+
+/**
+ * Gives the credit a transaction held back to its visitor, inside the database transaction that
+ * ends the payment. At most once per transaction: the ledger's unique (payment_transaction_id,
+ * reason) index turns a repeat into a no-op. True when it was given back now.
+ */
+async function releaseHold(tx: Transaction, row: PaymentTransactionRow, at: Date) {
+  if (row.creditPaise <= 0) return false;
+  const released = await creditBalance(tx, {
+    userId: row.userId,
+    amountPaise: row.creditPaise,
+    reason: 'payment_release',
+    paymentTransactionId: row.id,
+    at,
+  });
+  return released !== null;
+}
+
+/** Whether the credit this transaction held has been given back already. */
+async function holdReleased(tx: Transaction, row: PaymentTransactionRow) {
+  if (row.creditPaise <= 0) return false;
+  const [found] = await tx
+    .select({ id: creditLedger.id })
+    .from(creditLedger)
+    .where(
+      and(
+        eq(creditLedger.paymentTransactionId, row.id),
+        eq(creditLedger.reason, 'payment_release'),
+      ),
+    );
+  return found !== undefined;
 }
 
 /** `%text%` for ILIKE with the pattern characters taken literally. */
@@ -101,12 +141,42 @@ export class PaymentsRepository {
     return row;
   }
 
-  async create(values: NewTransaction): Promise<PaymentTransactionRow> {
-    const [row] = await this.db
-      .insert(paymentTransactions)
-      .values({ ...values, updatedAt: values.createdAt })
-      .returning();
-    return row!;
+  /**
+   * One database transaction: locks the visitor's credit, holds the part of it the payment uses
+   * (above 0 and below the price: all of it, see `creditToHold`) with a conditional update and a
+   * 'payment_hold' ledger row linked to the new transaction, and records the transaction for the
+   * rest of the price. Concurrent creates wait for the lock, so together they never hold more
+   * credit than there is. `covered` (nothing written) when the credit covers the price.
+   */
+  async create(values: NewTransaction): Promise<CreateOutcome> {
+    const { pricePaise, minAmountPaise, ...rest } = values;
+    return this.db.transaction(async (tx) => {
+      const credit = await lockedCredit(tx, values.userId);
+      if (credit === null) throw new Error(`no user ${values.userId}`);
+      const hold = creditToHold(pricePaise, credit, minAmountPaise);
+      if (hold === null) return { outcome: 'covered' as const };
+      const [row] = await tx
+        .insert(paymentTransactions)
+        .values({
+          ...rest,
+          amountPaise: pricePaise - hold,
+          creditPaise: hold,
+          updatedAt: values.createdAt,
+        })
+        .returning();
+      if (hold > 0) {
+        const held = await debitBalance(tx, {
+          userId: values.userId,
+          amountPaise: hold,
+          reason: 'payment_hold',
+          paymentTransactionId: row!.id,
+          at: values.createdAt,
+        });
+        // Cannot happen under the row lock; never record a hold that was not taken.
+        if (!held) throw new Error(`credit of user ${values.userId} changed under its lock`);
+      }
+      return { outcome: 'created' as const, row: row! };
+    });
   }
 
   async findById(id: number, executor: Executor = this.db) {
@@ -235,6 +305,12 @@ export class PaymentsRepository {
    * Changes a transaction's state under a row lock when `allowed` says so, and records the change
    * in payment_events in the same database transaction. Returns the changed row, or undefined
    * when the change was not allowed (someone else changed it first, or it never applied).
+   *
+   * Held credit follows the state in the same database transaction: a move to FAILED gives it
+   * back ('payment_release', once per transaction by the ledger's unique guard). A FAILED
+   * payment the provider confirms as COMPLETED after its credit was given back would entitle a
+   * capture worth more than was paid, so it is refunded as credit at once: COMPLETED, then
+   * REFUNDED with a 'refund' ledger row of the amount paid (the returned row is REFUNDED).
    */
   async transition(id: number, change: Transition): Promise<PaymentTransactionRow | undefined> {
     return this.db.transaction(async (tx) => {
@@ -249,15 +325,78 @@ export class PaymentsRepository {
         .set({ ...change.changes, state: change.to, updatedAt: change.at })
         .where(eq(paymentTransactions.id, id))
         .returning();
-      await tx.insert(paymentEvents).values({
-        transactionId: id,
-        fromState: row.state,
-        toState: change.to,
-        source: change.source,
-        detail: change.detail ?? null,
-        createdAt: change.at,
-      });
+      await this.event(tx, id, row.state, change.to, change.source, change.detail, change.at);
+      if (change.to === 'FAILED') await releaseHold(tx, updated!, change.at);
+      if (
+        row.state === 'FAILED' &&
+        change.to === 'COMPLETED' &&
+        (await holdReleased(tx, updated!))
+      ) {
+        return this.refundLatePayment(tx, updated!, change);
+      }
       return updated;
+    });
+  }
+
+  /** A late payment whose held credit was already given back: the amount paid becomes credit. */
+  private async refundLatePayment(
+    tx: Transaction,
+    row: PaymentTransactionRow,
+    change: Transition,
+  ): Promise<PaymentTransactionRow> {
+    const [refunded] = await tx
+      .update(paymentTransactions)
+      .set({ state: 'REFUNDED', updatedAt: change.at })
+      .where(eq(paymentTransactions.id, row.id))
+      .returning();
+    const ledger = await creditBalance(tx, {
+      userId: row.userId,
+      amountPaise: row.amountPaise,
+      reason: 'refund',
+      paymentTransactionId: row.id,
+      at: change.at,
+    });
+    if (!ledger) throw new Error(`transaction ${row.id} was already refunded as credit`);
+    await tx.insert(paymentRefunds).values({
+      transactionId: row.id,
+      destination: 'credit',
+      merchantRefundId: `${row.orderId.slice(0, 40)}RLATE`,
+      amountPaise: row.amountPaise,
+      state: 'COMPLETED',
+      requestedBy: null,
+      creditLedgerId: ledger.ledgerId,
+      nextCheckAt: change.at,
+      createdAt: change.at,
+      updatedAt: change.at,
+    });
+    await this.event(
+      tx,
+      row.id,
+      'COMPLETED',
+      'REFUNDED',
+      change.source,
+      'late payment after its held credit was given back: refunded as credit',
+      change.at,
+    );
+    return refunded!;
+  }
+
+  private async event(
+    tx: Transaction,
+    transactionId: number,
+    fromState: string,
+    toState: string,
+    source: string,
+    detail: string | undefined,
+    at: Date,
+  ) {
+    await tx.insert(paymentEvents).values({
+      transactionId,
+      fromState,
+      toState,
+      source,
+      detail: detail ?? null,
+      createdAt: at,
     });
   }
 
@@ -298,8 +437,10 @@ export class PaymentsRepository {
   }
 
   /**
-   * Refund as credit, all or nothing: COMPLETED -> REFUNDED, a 'refund' ledger row, the credit,
-   * and a completed refund record. Undefined when the transaction was not COMPLETED (anymore).
+   * Refund as credit, all or nothing: COMPLETED -> REFUNDED, the amount paid as credit (a
+   * 'refund' ledger row linked to the transaction, once by the ledger's unique guard), the credit
+   * the payment held given back ('payment_release'), and a completed refund record of the amount
+   * paid. Undefined when the transaction was not COMPLETED (anymore).
    */
   async refundToCredit(
     id: number,
@@ -312,19 +453,15 @@ export class PaymentsRepository {
         .where(and(eq(paymentTransactions.id, id), eq(paymentTransactions.state, 'COMPLETED')))
         .returning();
       if (!row) return undefined;
-      const [ledger] = await tx
-        .insert(creditLedger)
-        .values({
-          userId: row.userId,
-          deltaPaise: row.amountPaise,
-          reason: 'refund',
-          createdAt: input.at,
-        })
-        .returning({ id: creditLedger.id });
-      await tx
-        .update(users)
-        .set({ creditsPaise: sql`${users.creditsPaise} + ${row.amountPaise}` })
-        .where(eq(users.id, row.userId));
+      const ledger = await creditBalance(tx, {
+        userId: row.userId,
+        amountPaise: row.amountPaise,
+        reason: 'refund',
+        paymentTransactionId: id,
+        at: input.at,
+      });
+      if (!ledger) throw new Error(`transaction ${id} was already refunded as credit`);
+      await releaseHold(tx, row, input.at);
       await tx.insert(paymentRefunds).values({
         transactionId: id,
         destination: 'credit',
@@ -332,7 +469,7 @@ export class PaymentsRepository {
         amountPaise: row.amountPaise,
         state: 'COMPLETED',
         requestedBy: input.staffId,
-        creditLedgerId: ledger!.id,
+        creditLedgerId: ledger.ledgerId,
         nextCheckAt: input.at,
         createdAt: input.at,
         updatedAt: input.at,
@@ -390,8 +527,9 @@ export class PaymentsRepository {
 
   /**
    * Records the provider's final word on a pending refund, once: COMPLETED makes the transaction
-   * REFUNDED; FAILED gives it back its COMPLETED state so staff may try again. False when the
-   * refund was no longer pending.
+   * REFUNDED and gives the credit it held back as credit (the provider refunds only the amount
+   * paid); FAILED gives it back its COMPLETED state (credit still held) so staff may try again.
+   * False when the refund was no longer pending.
    */
   async finishRefund(
     merchantRefundId: string,
@@ -424,16 +562,18 @@ export class PaymentsRepository {
             eq(paymentTransactions.state, 'REFUND_PENDING'),
           ),
         )
-        .returning({ id: paymentTransactions.id });
+        .returning();
       if (row) {
-        await tx.insert(paymentEvents).values({
-          transactionId: refund.transactionId,
-          fromState: 'REFUND_PENDING',
-          toState: to,
+        await this.event(
+          tx,
+          refund.transactionId,
+          'REFUND_PENDING',
+          to,
           source,
-          detail: `refund ${merchantRefundId} ${outcome.state.toLowerCase()}`,
-          createdAt: outcome.at,
-        });
+          `refund ${merchantRefundId} ${outcome.state.toLowerCase()}`,
+          outcome.at,
+        );
+        if (to === 'REFUNDED') await releaseHold(tx, row, outcome.at);
       }
       return true;
     });

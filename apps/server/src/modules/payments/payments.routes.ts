@@ -1,4 +1,7 @@
 import {
+  CreditGrantSchema,
+  CreditLedgerListSchema,
+  CreditLedgerQuerySchema,
   IdParamSchema,
   PageQuerySchema,
   PaymentCheckoutResultSchema,
@@ -9,11 +12,13 @@ import {
   StatusOkSchema,
   TransactionListSchema,
   TransactionSchema,
+  UserSchema,
 } from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { Authenticate } from '../auth/auth.hooks.js';
+import type { CreditsService } from './credits.service.js';
 import type { PaymentsService } from './payments.service.js';
 import type { PhonePeProvider } from './phonepe.provider.js';
 
@@ -40,7 +45,8 @@ export const visitorPaymentsRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         security,
-        summary: "A payment transaction for a booth and template at the booth's price now",
+        summary:
+          "A payment transaction for a booth and template at the booth's price now; credit below the price is held and the rest is paid (409 when the credit covers it)",
         body: PaymentCreateSchema,
         response: { 200: PaymentCreateResultSchema },
       },
@@ -114,6 +120,49 @@ export const staffPaymentsRoutes: FastifyPluginAsyncZod<{
       },
     },
     (request) => payments.refund(request.caller!, request.params.id, request.body.to),
+  );
+};
+
+/**
+ * Staff (enterprise pool), product addition: a visitor's credit grants and ledger, for super
+ * users and product admins (403 for other staff; an id that is not a visitor's is 404).
+ */
+export const staffCreditsRoutes: FastifyPluginAsyncZod<{
+  credits: CreditsService;
+  authenticate: Authenticate;
+}> = async (app, { credits, authenticate }) => {
+  const tags = ['enterprise credits'];
+  const security = [{ bearerAuth: [] }];
+  app.addHook('onRequest', authenticate);
+  app.post(
+    '/users/:id/credits',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Grant a visitor credit (amount_rupees, at most 10000 with two decimals; optional note): a 'grant' ledger entry; returns the visitor",
+        params: IdParamSchema,
+        body: CreditGrantSchema,
+        response: { 200: UserSchema },
+      },
+    },
+    (request) => credits.grant(request.caller!, request.params.id, request.body),
+  );
+  app.get(
+    '/users/:id/credits/ledger',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "A visitor's credit ledger, newest first: every change of the balance with its reason",
+        params: IdParamSchema,
+        querystring: CreditLedgerQuerySchema,
+        response: { 200: CreditLedgerListSchema },
+      },
+    },
+    (request) => credits.ledger(request.caller!, request.params.id, request.query),
   );
 };
 

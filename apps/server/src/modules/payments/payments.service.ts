@@ -29,6 +29,7 @@ import type { Page, PaymentsRepository, TransactionView } from './payments.repos
 export const PAYMENT_MESSAGES = {
   notFound: 'Transaction not found.',
   free: 'This photobooth is free: no payment is needed.',
+  creditCovers: 'Your credit covers this photobooth: no payment is needed.',
   notPending: 'This payment is already finished. Please start a new one.',
   expired: 'This payment has expired. Please start a new one.',
   busy: 'Your payment is being prepared. Please try again in a moment.',
@@ -40,6 +41,11 @@ export const PAYMENT_MESSAGES = {
   refundRefused: 'The payment provider refused the refund. Nothing was refunded.',
 } as const;
 
+/**
+ * The least a provider order may be for: PhonePe refuses orders under ₹1. Credit held for a
+ * payment is capped so the rest stays at least this (the sandbox follows the same rule).
+ */
+export const MIN_PAYMENT_PAISE = 100;
 /** A claim on a checkout older than this is assumed abandoned (a crashed request). */
 const CHECKOUT_CLAIM_SECONDS = 60;
 /** After a checkout's own expiry the provider gets this long to report a late payment. */
@@ -107,7 +113,11 @@ export class PaymentsService {
     return this.options.provider;
   }
 
-  /** POST payments/create: records the booth's price now; the provider is not asked yet. */
+  /**
+   * POST payments/create: records the booth's price now; the provider is not asked yet. Credit
+   * above 0 and below the price is held for the payment in the same database transaction, and
+   * the provider is asked only for the rest (the visitor's "To pay (price minus credits)").
+   */
   async create(claims: AccessClaims, input: PaymentCreate): Promise<PaymentCreateResult> {
     const { repository, users, now, provider, expireAfterSeconds } = this.options;
     const user = await users.caller(claims);
@@ -120,20 +130,24 @@ export class PaymentsService {
     if (device.pricePaise <= 0) throw new AppError('conflict', PAYMENT_MESSAGES.free);
     const at = now();
     const expiresAt = lease(at, expireAfterSeconds);
-    const row = await repository.create({
+    const created = await repository.create({
       userId: user.id,
       deviceId: device.id,
       orgId: device.orgId,
       templateId: template.id,
       provider: provider.name,
       orderId: newOrderId(at),
-      amountPaise: device.pricePaise,
+      pricePaise: device.pricePaise,
+      minAmountPaise: MIN_PAYMENT_PAISE,
       expiresAt,
       // Nothing to ask a provider before checkout; the reconciler only has to expire it.
       nextCheckAt: expiresAt,
       createdAt: at,
     });
-    return { txn_id: row.id };
+    if (created.outcome === 'covered') {
+      throw new AppError('conflict', PAYMENT_MESSAGES.creditCovers);
+    }
+    return { txn_id: created.row.id };
   }
 
   /**
@@ -278,6 +292,12 @@ export class PaymentsService {
         source,
         at,
       });
+      if (changed?.state === 'REFUNDED') {
+        log.warn(
+          { txnId: row.id, orderId: row.orderId, amountPaise: row.amountPaise, source },
+          'late payment after its held credit was given back: refunded as credit',
+        );
+      }
     }
     return changed ?? (await repository.findById(row.id)) ?? row;
   }
@@ -474,12 +494,17 @@ function describe(row: Pick<TransactionView, 'orgName' | 'deviceName'>): string 
   return parts.length > 0 ? `Flashbooth photo: ${parts.join(' · ')}` : 'Flashbooth photo';
 }
 
-/** The spec's transaction list item; the order id field is named after the provider. */
+/**
+ * The spec's transaction list item; the order id field is named after the provider.
+ * `amount_rupees` is what the visitor paid (or was asked to pay) the provider; credit the
+ * payment held is `credit_rupees` (their sum is the booth's price at the time).
+ */
 export function toTransaction(row: TransactionView): Transaction {
   return {
     id: row.id,
     phonepe_order_id: row.orderId,
     amount_rupees: paiseToRupees(row.amountPaise),
+    credit_rupees: paiseToRupees(row.creditPaise),
     state: row.state,
     created_at: toApiTimestamp(row.createdAt),
     org_name: row.orgName,
