@@ -648,8 +648,9 @@ try {
       .join(' ')}`,
   );
 } finally {
-  for (const booth of bench.booths) await booth.close().catch(() => undefined);
+  // The app (and its broker) first: a booth's last will must not reach a closing database.
   await bench.app.close();
+  for (const booth of bench.booths) await booth.close().catch(() => undefined);
   await database.close();
   rmSync(bench.dataDir, { recursive: true, force: true });
 }
