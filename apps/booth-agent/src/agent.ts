@@ -340,6 +340,8 @@ export class BoothAgent {
     });
 
     client.on('connect', () => {
+      // Replies and status reports are small: no Nagle delay (docs/benchmarks.md).
+      (client.stream as { setNoDelay?: (on: boolean) => unknown } | undefined)?.setNoDelay?.(true);
       this.online(client).then(
         () => {
           log.info({ thingName, url: mqttUrl }, 'booth connected and idle');
