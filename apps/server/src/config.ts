@@ -48,6 +48,12 @@ const EnvSchema = z.object({
   CAPTURE_DELIVERY_MARGIN_SECONDS: z.coerce.number().int().min(0).default(900),
   /** How often each instance sweeps for undelivered captures. */
   CAPTURE_SWEEP_INTERVAL_MS: positiveInt(60_000),
+  /** Low-res previews made at once per instance, after the upload confirmation has answered. */
+  MEDIA_PREVIEW_CONCURRENCY: positiveInt(1),
+  /** How often each instance looks for uploaded items still without a preview (a crash, a retry). */
+  MEDIA_PREVIEW_SWEEP_INTERVAL_MS: positiveInt(30_000),
+  /** How long an instance's claim on one preview holds before another instance may take it over. */
+  MEDIA_PREVIEW_LEASE_SECONDS: positiveInt(120),
   SUPER_USER_PHONES: z
     .string()
     .default('')
@@ -145,6 +151,7 @@ export interface Config {
   };
   devices: { commandTimeoutMs: number; updateTimeoutMs: number };
   captures: { deliveryMarginMs: number; sweepIntervalMs: number };
+  previews: { concurrency: number; sweepIntervalMs: number; leaseMs: number };
   superUserPhones: string[];
   authSecret: string;
   auth: {
@@ -276,6 +283,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captures: {
       deliveryMarginMs: e.CAPTURE_DELIVERY_MARGIN_SECONDS * 1000,
       sweepIntervalMs: e.CAPTURE_SWEEP_INTERVAL_MS,
+    },
+    previews: {
+      concurrency: e.MEDIA_PREVIEW_CONCURRENCY,
+      sweepIntervalMs: e.MEDIA_PREVIEW_SWEEP_INTERVAL_MS,
+      leaseMs: e.MEDIA_PREVIEW_LEASE_SECONDS * 1000,
     },
     superUserPhones: e.SUPER_USER_PHONES,
     authSecret: e.AUTH_SECRET ?? developmentSecret(dataDir),

@@ -226,6 +226,10 @@ export const media = pgTable('media', {
   isDownloaded: boolean('is_downloaded').notNull().default(false),
   isShared: boolean('is_shared').notNull().default(false),
   isUploaded: boolean('is_uploaded').notNull().default(false),
+  // Migration 0008: the background preview's attempts, lease and permanent failure.
+  previewAttempts: integer('preview_attempts').notNull().default(0),
+  previewClaimedUntil: timestamp('preview_claimed_until', { withTimezone: true }),
+  previewError: text('preview_error'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
