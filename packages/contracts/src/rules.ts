@@ -180,3 +180,24 @@ export function newTemplateSlot(existingSlots: number): {
 export * from './layouts.js';
 
 export * from './software-rules.js';
+
+// ---- Payments (visitor spec: template pick and payment). ----
+
+/** The least a provider order may be for: PhonePe refuses orders under ₹1. */
+export const PAYMENT_MIN_PAISE = 100;
+
+/**
+ * How much of a visitor's credit a payment for `pricePaise` holds: all of it when it is above 0
+ * and below the price, but never so much that the provider would be asked for less than
+ * `minAmountPaise`. Null when the credit covers the price (no payment is needed). The server
+ * holds exactly this; the booth screen's "To pay" badge shows the price minus it.
+ */
+export function paymentCreditHold(
+  pricePaise: number,
+  creditPaise: number,
+  minAmountPaise: number = PAYMENT_MIN_PAISE,
+): number | null {
+  if (creditPaise >= pricePaise) return null;
+  if (creditPaise <= 0) return 0;
+  return Math.max(0, Math.min(creditPaise, pricePaise - minAmountPaise));
+}

@@ -1,3 +1,4 @@
+import { paymentCreditHold } from '@flashbooth/contracts';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { creditLedger, type CreditLedgerRow, users } from '../../db/schema.js';
@@ -102,18 +103,5 @@ export async function lockedCredit(executor: Executor, userId: number): Promise<
   return row ? row.creditsPaise : null;
 }
 
-/**
- * How much of a visitor's credit a payment for `pricePaise` holds: all of it when it is above 0
- * and below the price, but never so much that the provider would be asked for less than
- * `minAmountPaise` (PhonePe's minimum order). Null when the credit covers the price (no payment
- * is needed: the capture takes the credit).
- */
-export function creditToHold(
-  pricePaise: number,
-  creditPaise: number,
-  minAmountPaise: number,
-): number | null {
-  if (creditPaise >= pricePaise) return null;
-  if (creditPaise <= 0) return 0;
-  return Math.max(0, Math.min(creditPaise, pricePaise - minAmountPaise));
-}
+/** How much credit a payment holds (the shared rule the booth screen's badge uses too). */
+export const creditToHold = paymentCreditHold;

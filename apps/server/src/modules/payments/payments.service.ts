@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   DEVICE_MESSAGES,
   MEDIA_MESSAGES,
+  PAYMENT_MIN_PAISE,
   type PaymentCheckout,
   type PaymentCheckoutResult,
   type PaymentCreate,
@@ -45,7 +46,7 @@ export const PAYMENT_MESSAGES = {
  * The least a provider order may be for: PhonePe refuses orders under ₹1. Credit held for a
  * payment is capped so the rest stays at least this (the sandbox follows the same rule).
  */
-export const MIN_PAYMENT_PAISE = 100;
+export const MIN_PAYMENT_PAISE = PAYMENT_MIN_PAISE;
 /** A claim on a checkout older than this is assumed abandoned (a crashed request). */
 const CHECKOUT_CLAIM_SECONDS = 60;
 /** After a checkout's own expiry the provider gets this long to report a late payment. */

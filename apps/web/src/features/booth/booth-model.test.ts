@@ -30,7 +30,9 @@ describe('priceBadge', () => {
     expect(priceBadge(49.5, 20)).toEqual({ kind: 'to-pay', label: 'To pay ₹29.50' });
     // Rupee arithmetic to the paisa, not floating point.
     expect(priceBadge(49.5, 0.3).label).toBe('To pay ₹49.20');
-    expect(priceBadge(0.3, 0.1).label).toBe('To pay ₹0.20');
+    // The provider is asked for at least ₹1: credit is held only down to that.
+    expect(priceBadge(50, 49.5).label).toBe('To pay ₹1.00');
+    expect(priceBadge(0.3, 0.1).label).toBe('To pay ₹0.30');
   });
 
   it('shows the full price with two decimals when there are no credits', () => {

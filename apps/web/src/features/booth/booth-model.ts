@@ -5,6 +5,7 @@ import type {
   PaymentCreateResult,
   VisitorTemplate,
 } from '@flashbooth/contracts';
+import { paymentCreditHold } from '@flashbooth/contracts/rules';
 import { paths } from '@/config/paths';
 
 /** Booth texts (spec: visitor.md sections 2, 5 and 8). */
@@ -52,7 +53,8 @@ export interface PriceBadge {
 /**
  * Spec (Booth template selection, price badge): FREE when the price is 0; FREE/PREPAID when the
  * credits cover the price; otherwise "To pay" the price minus the credits when there are some
- * credits, else the full "Price".
+ * credits, else the full "Price". "To pay" is what the server will ask for: the price minus the
+ * credit a payment holds, which leaves at least ₹1 for the provider (`paymentCreditHold`).
  */
 export function priceBadge(
   priceRupees: number,
@@ -62,8 +64,10 @@ export function priceBadge(
   const credits = toPaise(creditsOrZero(creditsRupees));
   if (price <= 0) return { kind: 'free', label: 'FREE' };
   if (credits >= price) return { kind: 'prepaid', label: 'FREE/PREPAID' };
-  if (credits > 0)
-    return { kind: 'to-pay', label: `To pay ${formatRupees((price - credits) / 100)}` };
+  if (credits > 0) {
+    const held = paymentCreditHold(price, credits) ?? 0;
+    return { kind: 'to-pay', label: `To pay ${formatRupees((price - held) / 100)}` };
+  }
   return { kind: 'price', label: `Price ${formatRupees(price / 100)}` };
 }
 
