@@ -29,7 +29,8 @@ import { CaptureService } from './modules/media/capture.service.js';
 import { CapturesRepository } from './modules/media/captures.repository.js';
 import { MediaRepository } from './modules/media/media.repository.js';
 import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
-import { MediaService } from './modules/media/media.service.js';
+import { makeLowresPreview, MediaService } from './modules/media/media.service.js';
+import { type PreviewMaker, PreviewWorker } from './modules/media/preview-worker.js';
 import { createDeviceLink } from './modules/mqtt/create-device-link.js';
 import type { DeviceLink } from './modules/mqtt/device-link.js';
 import { mqttHookRoutes } from './modules/mqtt/mqtt.routes.js';
@@ -70,6 +71,8 @@ export interface AppDependencies {
   /** The line to the booths; when absent the app makes one from config. Started after the
    * migrations and stopped when the app closes either way. */
   deviceLink?: DeviceLink;
+  /** Makes a photo's low-res preview (tests: a slow or failing one); sharp when absent. */
+  makePreview?: PreviewMaker;
   /** The clock, injectable so tests can move time (code expiry, throttling windows). */
   now?: () => Date;
   /** Skip pino output (tests). */
@@ -194,12 +197,24 @@ export async function buildApp(
     log: app.log,
   });
   const mediaRepository = new MediaRepository(database.db);
+  // Previews are made after the upload confirmation answers; every instance sweeps for those
+  // still missing (a crash, a retry), each claimed by one instance at a time.
+  const previewWorker = new PreviewWorker({
+    media: mediaRepository,
+    storage,
+    makePreview: deps.makePreview ?? makeLowresPreview,
+    concurrency: config.previews.concurrency,
+    leaseMs: config.previews.leaseMs,
+    sweepIntervalMs: config.previews.sweepIntervalMs,
+    now,
+    log: app.log,
+  });
   const mediaService = new MediaService({
     media: mediaRepository,
     users: usersService,
     storage,
+    previews: previewWorker,
     now,
-    log: app.log,
   });
   const captureService = new CaptureService({
     media: mediaRepository,
@@ -241,6 +256,8 @@ export async function buildApp(
   });
   captureSweep.start();
   app.addHook('onClose', () => captureSweep.stop());
+  previewWorker.start();
+  app.addHook('onClose', () => previewWorker.stop());
 
   const authService = new AuthService({
     db: database.db,

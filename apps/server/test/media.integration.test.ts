@@ -68,8 +68,18 @@ describe.each(databaseTargets)('media on $name', ({ open }) => {
     });
   const rowOf = async (id: number) =>
     (await database.db.select().from(media).where(eq(media.id, id)))[0]!;
+  /** The row once its background preview is saved (10 s at most). */
+  async function previewed(id: number) {
+    const deadline = Date.now() + 10_000;
+    let row = await rowOf(id);
+    while (row.lowresKey === null && row.previewError === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      row = await rowOf(id);
+    }
+    return row;
+  }
 
-  it('accepts a booth’s confirmed JPEG upload and makes a 1200 px preview, once', async () => {
+  it('accepts a booth’s confirmed JPEG upload and then makes a 1200 px preview, once', async () => {
     const person = await signedIn(app, 'regular', undefined, 'Asha Verma');
     const item = await captured(person.token);
 
@@ -102,11 +112,15 @@ describe.each(databaseTargets)('media on $name', ({ open }) => {
     const done = await confirm(item.id, booth.auth);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toEqual({ id: item.id, is_uploaded: true });
-    const row = await rowOf(item.id);
+    expect((await rowOf(item.id)).isUploaded).toBe(true);
+    // The preview is made after the answer (media-previews.integration.test.ts times it).
+    const row = await previewed(item.id);
     expect(row.isUploaded).toBe(true);
     expect(row.lowresKey).toMatch(
       new RegExp(`^media/${person.userId}/lowres/[0-9a-f-]{36}\\.jpg$`),
     );
+    expect(row.previewAttempts).toBe(1);
+    expect(row.previewError).toBeNull();
 
     // Idempotent: a second confirmation changes nothing.
     expect((await confirm(item.id, booth.auth)).json()).toEqual({ id: item.id, is_uploaded: true });

@@ -1,5 +1,19 @@
-import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import { type Database, rowsOf } from '../../db/client.js';
 import {
   devices,
   media,
@@ -176,15 +190,114 @@ export class MediaRepository {
   }
 
   /**
-   * Marks an item uploaded with its preview key, once: false when it already was (a concurrent
-   * confirmation won), so the caller can drop the preview it made.
+   * Marks an item uploaded, once: false when it already was (a concurrent confirmation won). Its
+   * preview is made afterwards (`claimPreview` … `savePreview`); until then lowres_key is null.
    */
-  async markUploaded(id: number, lowresKey: string, at: Date): Promise<boolean> {
+  async markUploaded(id: number, at: Date): Promise<boolean> {
     const rows = await this.db
       .update(media)
-      .set({ isUploaded: true, lowresKey, updatedAt: at })
+      .set({ isUploaded: true, updatedAt: at })
       .where(and(eq(media.id, id), eq(media.isUploaded, false)))
       .returning({ id: media.id });
     return rows.length > 0;
   }
+
+  /**
+   * Claims one uploaded item still waiting for its preview (`id`, or the oldest such item when
+   * absent) until `leaseUntil`, counting the attempt. Not claimed: an item with a preview or a
+   * recorded failure, one with `maxAttempts` attempts, and one whose lease (another instance's,
+   * or a run of this one) has not run out at `at`. The row is locked with SKIP LOCKED and the
+   * conditions checked again by the update, so two instances never claim the same item at once.
+   */
+  async claimPreview(claim: {
+    id?: number;
+    at: Date;
+    leaseUntil: Date;
+    maxAttempts: number;
+  }): Promise<PreviewJob | undefined> {
+    const waiting = and(
+      eq(media.isUploaded, true),
+      isNull(media.lowresKey),
+      isNull(media.previewError),
+      lt(media.previewAttempts, claim.maxAttempts),
+      or(isNull(media.previewClaimedUntil), lte(media.previewClaimedUntil, claim.at)),
+    );
+    const where = claim.id === undefined ? waiting : and(eq(media.id, claim.id), waiting);
+    // A materialized CTE: chosen once. (`id IN (SELECT … LIMIT 1 FOR UPDATE SKIP LOCKED)` may be
+    // run again for every row the update scans, and then claims every waiting item at once.)
+    const result = await this.db.execute(sql`
+      with next as materialized (
+        select ${media.id} from ${media} where ${where}
+        order by ${media.id} limit 1 for update skip locked
+      )
+      update ${media}
+      set preview_claimed_until = ${claim.leaseUntil.toISOString()}::timestamptz,
+        preview_attempts = ${media.previewAttempts} + 1
+      from next
+      where ${media.id} = next.id and ${waiting}
+      returning ${media.id}, ${media.userId} as user_id, ${media.s3Key} as s3_key,
+        ${media.previewAttempts} as preview_attempts`);
+    const [row] = rowsOf<{ id: number; user_id: number; s3_key: string; preview_attempts: number }>(
+      result,
+    );
+    return (
+      row && { id: row.id, userId: row.user_id, s3Key: row.s3_key, attempts: row.preview_attempts }
+    );
+  }
+
+  /** Where the previews of `ids` stand (the capture benchmark watches them). */
+  async previewStates(ids: number[]) {
+    if (ids.length === 0) return [];
+    return this.db
+      .select({ id: media.id, lowresKey: media.lowresKey, previewError: media.previewError })
+      .from(media)
+      .where(inArray(media.id, ids));
+  }
+
+  /** Stores the preview's key, once: false when the item already has one (another run won). */
+  async savePreview(id: number, lowresKey: string): Promise<boolean> {
+    const rows = await this.db
+      .update(media)
+      .set({ lowresKey, previewClaimedUntil: null })
+      .where(and(eq(media.id, id), isNull(media.lowresKey)))
+      .returning({ id: media.id });
+    return rows.length > 0;
+  }
+
+  /** Records why an item gets no preview; it is not tried again and keeps its HD image. */
+  async failPreview(id: number, error: string): Promise<void> {
+    await this.db
+      .update(media)
+      .set({ previewError: error.slice(0, 500), previewClaimedUntil: null })
+      .where(and(eq(media.id, id), isNull(media.lowresKey)));
+  }
+
+  /**
+   * Items whose attempts ran out without a recorded outcome (every attempt ended with its
+   * instance, or with an error worth retrying) get `error` recorded: ids of those marked now.
+   */
+  async giveUpPreviews(at: Date, maxAttempts: number, error: string): Promise<number[]> {
+    const rows = await this.db
+      .update(media)
+      .set({ previewError: error, previewClaimedUntil: null })
+      .where(
+        and(
+          eq(media.isUploaded, true),
+          isNull(media.lowresKey),
+          isNull(media.previewError),
+          gte(media.previewAttempts, maxAttempts),
+          or(isNull(media.previewClaimedUntil), lte(media.previewClaimedUntil, at)),
+        ),
+      )
+      .returning({ id: media.id });
+    return rows.map((row) => row.id);
+  }
+}
+
+/** One claimed preview to make: the item, its owner (for the key) and which attempt this is. */
+export interface PreviewJob {
+  id: number;
+  userId: number;
+  s3Key: string;
+  attempts: number;
 }

@@ -122,7 +122,7 @@ export const deviceMediaRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['device'],
         summary:
-          'The booth confirms an upload: checks the file, makes the low-res preview, marks it uploaded (idempotent)',
+          'The booth confirms an upload: checks the file is a JPEG, marks it uploaded (idempotent); the low-res preview follows in the background',
         params: IdParamSchema,
         response: { 200: MediaUploadConfirmedSchema },
       },

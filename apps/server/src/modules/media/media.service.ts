@@ -5,12 +5,12 @@ import {
   MEDIA_MESSAGES,
   type MediaPatch,
 } from '@flashbooth/contracts';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { AppError, notFound } from '../../errors.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../auth/access-tokens.js';
-import { newObjectKey, type ObjectStorage } from '../storage/storage.js';
+import type { ObjectStorage } from '../storage/storage.js';
 import type { UsersService } from '../users/users.service.js';
 import type { MediaChanges, MediaListRow, MediaRepository, Page } from './media.repository.js';
 
@@ -21,13 +21,52 @@ export interface MediaServiceOptions {
   media: MediaRepository;
   users: UsersService;
   storage: ObjectStorage;
+  /** Makes the low-res preview of an item once it is marked uploaded (`PreviewWorker`). */
+  previews: { enqueue(id: number): void };
   now: () => Date;
-  log: FastifyBaseLogger;
 }
 
 const mediaNotFound = () => notFound(MEDIA_MESSAGES.notFound);
 
-const isJpeg = (body: Buffer) => body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
+const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
+/**
+ * What the confirmation reads of an upload to check its header: the markers up to the frame
+ * header (EXIF, ICC, XMP segments are at most 64 KB each) nearly always fit. A header that does
+ * not is read from the whole file.
+ */
+const JPEG_HEADER_BYTES = 256 * 1024;
+
+/** The first `max` bytes of `stream` (all of it when shorter); the stream is destroyed after. */
+async function readPrefix(stream: Readable, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of stream) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      chunks.push(buffer);
+      length += buffer.length;
+      if (length >= max) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, max);
+}
+
+/**
+ * JPEG magic bytes and a frame header sharp can read (format, width and height). sharp reads only
+ * the header here, not the image data: a body corrupt beyond the header passes and is found when
+ * the preview is made (recorded on the row; the HD file is still delivered).
+ */
+async function hasJpegHeader(bytes: Buffer): Promise<boolean> {
+  if (!bytes.subarray(0, 3).equals(JPEG_MAGIC)) return false;
+  try {
+    const meta = await sharp(bytes).metadata();
+    return meta.format === 'jpeg' && meta.width > 0 && meta.height > 0;
+  } catch {
+    return false;
+  }
+}
 
 /** A JPEG at most `LOWRES_MAX_WIDTH` wide (never enlarged), upright by its EXIF orientation. */
 export function makeLowresPreview(body: Buffer): Promise<Buffer> {
@@ -48,16 +87,18 @@ export class MediaService {
 
   private async toDto(row: MediaListRow): Promise<Media> {
     const { storage } = this.options;
+    const hdUrl = row.isUploaded
+      ? await storage.presignDownload(row.s3Key, MEDIA_DOWNLOAD_URL_SECONDS)
+      : null;
     return {
       id: row.id,
       media_type: row.mediaType,
+      // Until its preview is made (or when it cannot be), an uploaded item shows its HD image.
       lowres_s3_url:
         row.isUploaded && row.lowresKey
           ? await storage.presignDownload(row.lowresKey, MEDIA_DOWNLOAD_URL_SECONDS)
-          : null,
-      s3_url: row.isUploaded
-        ? await storage.presignDownload(row.s3Key, MEDIA_DOWNLOAD_URL_SECONDS)
-        : null,
+          : hdUrl,
+      s3_url: hdUrl,
       s3_key: row.s3Key,
       org_name: row.orgName,
       device_name: row.deviceName,
@@ -113,45 +154,38 @@ export class MediaService {
   }
 
   /**
-   * The booth confirms an upload: the object must exist, fit the size limit and really be a
-   * JPEG (a bad file is deleted so the booth can upload again with the same link); then the
-   * low-resolution preview is made and the item marked uploaded. Confirming again is a no-op.
+   * The booth confirms an upload: the object must exist, fit the size limit and really be a JPEG
+   * (magic bytes and a readable header; a bad file is deleted so the booth can upload again with
+   * the same link); then the item is marked uploaded and the answer goes back. The low-res preview
+   * is made afterwards, off this request (`PreviewWorker`). Confirming again is a no-op.
    */
   async confirmUpload(deviceId: number, id: number): Promise<{ id: number; is_uploaded: true }> {
-    const { storage, now, log } = this.options;
+    const { storage, now, previews } = this.options;
     const row = await this.repo.findById(id);
     if (!row || row.deviceId !== deviceId) throw mediaNotFound();
     if (row.isUploaded) return { id, is_uploaded: true };
 
-    const info = await storage.head(row.s3Key);
-    if (!info) throw new AppError('conflict', MEDIA_MESSAGES.notUploadedYet);
-    if (info.size > MEDIA_MAX_BYTES) {
+    const object = await storage.open(row.s3Key);
+    if (!object) throw new AppError('conflict', MEDIA_MESSAGES.notUploadedYet);
+    if (object.size > MEDIA_MAX_BYTES) {
+      object.stream.destroy();
       await storage.delete(row.s3Key);
       throw new AppError('unprocessable', MEDIA_MESSAGES.tooLarge);
     }
-    const object = await storage.get(row.s3Key);
-    if (!object) throw new AppError('conflict', MEDIA_MESSAGES.notUploadedYet);
-    if (!isJpeg(object.body)) {
+    const head = await readPrefix(object.stream, JPEG_HEADER_BYTES);
+    let jpeg = await hasJpegHeader(head);
+    if (!jpeg && head.subarray(0, 3).equals(JPEG_MAGIC) && object.size > head.length) {
+      // A JPEG whose header segments are longer than the prefix: read the file whole.
+      const whole = await storage.get(row.s3Key);
+      if (!whole) throw new AppError('conflict', MEDIA_MESSAGES.notUploadedYet);
+      jpeg = await hasJpegHeader(whole.body);
+    }
+    if (!jpeg) {
       await storage.delete(row.s3Key);
       throw new AppError('unprocessable', MEDIA_MESSAGES.notJpeg);
     }
-    let preview: Buffer;
-    try {
-      preview = await makeLowresPreview(object.body);
-    } catch (error) {
-      await storage.delete(row.s3Key);
-      throw new AppError('unprocessable', MEDIA_MESSAGES.notJpeg, { cause: error });
-    }
-    const lowresKey = newObjectKey(`media/${row.userId}/lowres`, 'jpg');
-    await storage.put(lowresKey, preview, 'image/jpeg');
-    if (!(await this.repo.markUploaded(id, lowresKey, now()))) {
-      // Another confirmation of the same item finished first; keep its preview only.
-      await storage
-        .delete(lowresKey)
-        .catch((error: unknown) =>
-          log.warn({ err: error, key: lowresKey }, 'could not delete a duplicate preview'),
-        );
-    }
+    // A concurrent confirmation may have won; it queued the preview then.
+    if (await this.repo.markUploaded(id, now())) previews.enqueue(id);
     return { id, is_uploaded: true };
   }
 }
