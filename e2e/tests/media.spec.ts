@@ -122,6 +122,13 @@ async function capture(
     headers: bearer(token),
   });
   expect(await uploaded.json()).toEqual({ media_items: [{ id: media_ids[0], is_uploaded: true }] });
+  // The server makes the low-resolution preview just after the confirmation (until then the
+  // item's lowres link is the HD image): wait for it, so the cards show the real preview.
+  await expect
+    .poll(async () => (await mediaItem(request, token, media_ids[0]!)).lowres_s3_url ?? '', {
+      timeout: 20_000,
+    })
+    .toContain('/lowres/');
   return media_ids[0]!;
 }
 

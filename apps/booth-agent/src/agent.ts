@@ -654,7 +654,7 @@ export class BoothAgent {
       progress.mediaId = upload.media_id;
       progress.stage = 'upload';
       await this.upload(upload.upload_url, upload.content_type, image);
-      // The server checks the file, makes the preview and marks the item uploaded.
+      // The server checks the file and marks the item uploaded (it makes the preview afterwards).
       progress.stage = 'confirm';
       await this.confirmUpload(upload.media_id);
       progress.delivered.push(upload.media_id);
