@@ -8,13 +8,8 @@
  * postgres://postgres@127.0.0.1:5432/test; skipped when unreachable)
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { type DatabaseHandle, openDatabase } from '../apps/server/src/db/client.js';
+import type { DatabaseHandle } from '../apps/server/src/db/client.js';
 import {
   devices,
   organizations,
@@ -25,74 +20,21 @@ import {
 } from '../apps/server/src/db/schema.js';
 import { AccessTokens } from '../apps/server/src/modules/auth/access-tokens.js';
 import {
-  openTemporaryPostgres,
-  postgresReachable,
-} from '../apps/server/test/temporary-postgres.js';
-
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-interface Result {
-  label: string;
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-/** Runs `total` calls with `CONCURRENCY` in flight and measures each call. */
-async function load(
-  label: string,
-  total: number,
-  call: (i: number) => Promise<boolean>,
-): Promise<Result> {
-  const latencies: number[] = [];
-  let next = 0;
-  let errors = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t = performance.now();
-        const ok = await call(i).catch(() => false);
-        latencies.push(performance.now() - t);
-        if (!ok) errors += 1;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    label,
-    requests: total,
-    seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    errors,
-  };
-}
+  benchConfig,
+  benchOnEachDatabase,
+  CONCURRENCY,
+  listenOnLoopback,
+  load,
+  REQUESTS,
+  type Result,
+} from './bench-support.js';
 
 async function benchPayments(kind: string, database: DatabaseHandle): Promise<Result[]> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'flashbooth-bench-')),
-    DEMO_DATA: 'false',
-    LOG_LEVEL: 'silent',
-    PORT: '0',
+  const config = benchConfig({
     PAYMENT_PROVIDER: 'sandbox',
     PAYMENT_RECONCILE_INTERVAL_SECONDS: '0',
   });
-  const app = await buildApp(config, { database, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, base } = await listenOnLoopback(config, database);
   const db = database.db;
 
   // A booth at ₹49.50 with one template, and one visitor per request (tokens minted directly:
@@ -169,21 +111,7 @@ async function benchPayments(kind: string, database: DatabaseHandle): Promise<Re
   return [create, checkout, status];
 }
 
-const format = (r: Result) =>
-  `${r.label.padEnd(42)} ${(r.requests / r.seconds).toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   errors ${r.errors}`;
-
 console.log(
   `Payments API (sandbox provider): ${REQUESTS} requests per figure, ${CONCURRENCY} in flight, one server process on ${os.cpus().length} cores`,
 );
-const pglite = await openDatabase({});
-for (const result of await benchPayments('PGlite', pglite)) console.log(format(result));
-await pglite.close();
-const postgres = (await postgresReachable(POSTGRES_URL))
-  ? await openTemporaryPostgres(POSTGRES_URL, 'flashbooth_bench')
-  : null;
-if (postgres) {
-  for (const result of await benchPayments('PostgreSQL', postgres)) console.log(format(result));
-  await postgres.close();
-} else {
-  console.log(`PostgreSQL: not reachable at ${POSTGRES_URL}, skipped`);
-}
+await benchOnEachDatabase(42, benchPayments);

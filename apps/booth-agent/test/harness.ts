@@ -1,8 +1,11 @@
 // A broker, a test "server" on it and an HTTP server for the booth's downloads and uploads, for
-// the tests of error reports, state and updates (agent.test.ts sets up the same by hand).
+// the booth agent's tests.
 import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import {
   type CaptureCommandPayload,
   type DeviceCommandMessage,
@@ -14,6 +17,7 @@ import {
 import { Aedes, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { BoothAgent, type BoothAgentOptions } from '../src/agent.js';
 import type { Camera } from '../src/camera/camera.js';
 import { SimulatedCamera } from '../src/camera/simulated-camera.js';
@@ -91,11 +95,13 @@ export interface Harness {
   /** GET requests by path. */
   gets: string[];
   /** PUTs received (all attempts), by path. */
-  uploads: { path: string; body: Buffer }[];
+  uploads: { path: string; contentType: string | undefined; body: Buffer }[];
   /** Media ids whose PUT answers 500, and whose confirmation answers 500. */
   failUpload: Set<number>;
   failConfirm: Set<number>;
   confirmations: number[];
+  /** The confirmations answered 200, with the credentials the booth sent. */
+  confirmationRequests: { path: string; authorization: string | undefined }[];
   statusesOf(thing: string): DeviceStatusMessage[];
   reportsOf(thing: string): DeviceErrorReport[];
   /** Starts a booth with test defaults (short timers, silent log); stopped by `stopAgents`. */
@@ -109,6 +115,8 @@ export interface Harness {
     thingName: string,
     name: DeviceCommandMessage['command'],
     payload?: Record<string, unknown>,
+    /** Default: 30 s from now. */
+    expiresAt?: string,
   ): DeviceCommandMessage;
   replyTo(id: string): Promise<DeviceReplyMessage>;
   /** Publishes a retained message as the server. */
@@ -195,6 +203,7 @@ export async function startHarness(spool: string): Promise<Harness> {
   const failUpload = new Set<number>();
   const failConfirm = new Set<number>();
   const confirmations: number[] = [];
+  const confirmationRequests: Harness['confirmationRequests'] = [];
   const foreground = await sharp({
     create: { width: 36, height: 24, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
   })
@@ -235,7 +244,11 @@ export async function startHarness(spool: string): Promise<Harness> {
       }
       const upload = /^\/upload\/(\d+)\?/.exec(path);
       if (request.method === 'PUT' && upload) {
-        uploads.push({ path, body: Buffer.concat(chunks) });
+        uploads.push({
+          path,
+          contentType: request.headers['content-type'],
+          body: Buffer.concat(chunks),
+        });
         response.writeHead(failUpload.has(Number(upload[1])) ? 500 : 200).end();
         return;
       }
@@ -247,6 +260,7 @@ export async function startHarness(spool: string): Promise<Harness> {
           return;
         }
         confirmations.push(mediaId);
+        confirmationRequests.push({ path, authorization: request.headers.authorization });
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
         return;
       }
@@ -298,6 +312,7 @@ export async function startHarness(spool: string): Promise<Harness> {
     failUpload,
     failConfirm,
     confirmations,
+    confirmationRequests,
     statusesOf: (thing) => statuses.filter((e) => e.thing === thing).map((e) => e.status),
     reportsOf: (thing) => reports.filter((e) => e.thing === thing).map((e) => e.report),
     makeAgent,
@@ -310,13 +325,18 @@ export async function startHarness(spool: string): Promise<Harness> {
       state.accepting = true;
       for (const agent of agents.splice(0)) await agent.stop();
     },
-    command(thingName, name, payload = {}) {
+    command(
+      thingName,
+      name,
+      payload = {},
+      expiresAt = new Date(Date.now() + 30_000).toISOString(),
+    ) {
       const message: DeviceCommandMessage = {
         id: randomUUID(),
         command: name,
         payload,
         reply_to: REPLIES,
-        expires_at: new Date(Date.now() + 30_000).toISOString(),
+        expires_at: expiresAt,
       };
       server.publish(mqttTopics.commands(thingName), JSON.stringify(message), { qos: 1 });
       return message;
@@ -343,4 +363,32 @@ export async function startHarness(spool: string): Promise<Harness> {
     },
   };
   return harness;
+}
+
+/**
+ * One harness for a test file: started before its first test with the spool in a fresh
+ * temporary folder (`prefix`), its booths stopped after each test, closed and the folder deleted
+ * after the last. `ready` gets the harness and the folder before the first test.
+ */
+export function useHarness(
+  prefix: string,
+  ready: (harness: Harness, dir: string) => void | Promise<void>,
+): void {
+  let harness: Harness | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+    // Made up front, so a test can list it before the first print.
+    const spool = path.join(dir, 'spool');
+    await mkdir(spool);
+    harness = await startHarness(spool);
+    await ready(harness, dir);
+  });
+  afterEach(async () => {
+    await harness?.stopAgents();
+  });
+  afterAll(async () => {
+    await harness?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 }

@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { DeviceErrorReportSchema, mqttTopics } from '@flashbooth/contracts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BOOTH_MESSAGES, MAX_PENDING_REPORTS } from '../src/agent.js';
 import type { Printer } from '../src/printer/printer.js';
 import {
@@ -11,24 +9,14 @@ import {
   gatedCamera,
   type Harness,
   recordingLog,
-  startHarness,
+  useHarness,
 } from './harness.js';
 
 let h: Harness;
 let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-agent-reports-'));
-  h = await startHarness(path.join(dir, 'spool'));
-});
-
-afterEach(async () => {
-  await h.stopAgents();
-});
-
-afterAll(async () => {
-  await h?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+useHarness('flashbooth-agent-reports-', (harness, folder) => {
+  h = harness;
+  dir = folder;
 });
 
 /** Waits for the booth's `count`-th error report and checks it against the contract. */

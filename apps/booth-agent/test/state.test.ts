@@ -1,28 +1,18 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mqttTopics } from '@flashbooth/contracts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLog } from '../src/log.js';
 import { StateFile } from '../src/state.js';
-import { capturePayload, eventually, type Harness, recordingLog, startHarness } from './harness.js';
+import { capturePayload, eventually, type Harness, recordingLog, useHarness } from './harness.js';
 
 let h: Harness;
 let dir: string;
 let fileCounter = 0;
 
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-agent-state-'));
-  h = await startHarness(path.join(dir, 'spool'));
-});
-
-afterEach(async () => {
-  await h.stopAgents();
-});
-
-afterAll(async () => {
-  await h?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+useHarness('flashbooth-agent-state-', (harness, folder) => {
+  h = harness;
+  dir = folder;
 });
 
 /** A state file path of its own, in a folder that does not exist yet. */

@@ -1,12 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DeviceUpdatePayload } from '@flashbooth/contracts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BOOTH_MESSAGES } from '../src/agent.js';
 import type { InstalledRelease } from '../src/updater.js';
-import { capturePayload, eventually, gatedCamera, type Harness, startHarness } from './harness.js';
+import { capturePayload, eventually, gatedCamera, type Harness, useHarness } from './harness.js';
 
 let h: Harness;
 let dir: string;
@@ -16,20 +15,11 @@ let dirCounter = 0;
 const RELEASE = randomBytes(300 * 1024 + 17);
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-agent-update-'));
-  h = await startHarness(path.join(dir, 'spool'));
+useHarness('flashbooth-agent-update-', (harness, folder) => {
+  h = harness;
+  dir = folder;
   h.files.set('/releases/booth-agent-2.0.0.tar.gz', { body: RELEASE });
   h.files.set('/releases/chunked.tar.gz', { body: RELEASE, chunked: true });
-});
-
-afterEach(async () => {
-  await h.stopAgents();
-});
-
-afterAll(async () => {
-  await h?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 function boothDirs() {

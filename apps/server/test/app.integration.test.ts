@@ -9,7 +9,14 @@ import { buildApp } from '../src/app.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { SnsSmsSender } from '../src/modules/sms/sms.sender.js';
 import { DEMO_ADMIN_PHONE } from '../src/seed/seed.js';
-import { latestCode, newPhone, post, startApp, testConfig } from './harness.js';
+import {
+  latestCode,
+  newPhone,
+  post,
+  productionTestConfig,
+  startApp,
+  testConfig,
+} from './harness.js';
 
 describe('application', () => {
   let database: DatabaseHandle;
@@ -56,12 +63,7 @@ describe('application', () => {
   });
 
   it('has no development outbox in production', async () => {
-    const config = testConfig({
-      NODE_ENV: 'production',
-      SMS_PROVIDER: 'sns',
-      PAYMENT_PROVIDER: 'sandbox',
-      COOKIE_SECURE: 'true',
-    });
+    const config = productionTestConfig({ COOKIE_SECURE: 'true' });
     const sent: string[] = [];
     const app = await buildApp(config, {
       database,
@@ -171,12 +173,7 @@ describe('configuration', () => {
     );
   });
   it('turns demo data off in production', () => {
-    const config = testConfig({
-      NODE_ENV: 'production',
-      SMS_PROVIDER: 'sns',
-      PAYMENT_PROVIDER: 'sandbox',
-      DEMO_DATA: 'true',
-    });
+    const config = productionTestConfig({ DEMO_DATA: 'true' });
     expect(config.demoData).toBe(false);
   });
 });

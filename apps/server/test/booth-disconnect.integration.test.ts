@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { connect as netConnect } from 'node:net';
 import {
   type DeviceCommandMessage,
   type DeviceErrorReport,
@@ -15,55 +14,17 @@ import { creditLedger, devices, users } from '../src/db/schema.js';
 import { databaseTargets } from './databases.js';
 import {
   bearer,
+  eventually,
   type RegisteredDeviceFixture,
   registerDevice,
   signedIn,
+  sleep,
   staffFixtures,
   startApp,
   type TestApp,
 } from './harness.js';
 import { createTemplate, makeJpeg } from './media-fixtures.js';
-
-const MOSQUITTO_URL = process.env.TEST_MOSQUITTO_URL ?? 'mqtt://127.0.0.1:1883';
-const REQUIRE_MOSQUITTO = process.env.CI === 'true' || process.env.REQUIRE_MOSQUITTO === '1';
-
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = netConnect({ host: hostname, port: Number(port || 1883) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
-const mosquittoAvailable = await reachable(MOSQUITTO_URL);
-if (!mosquittoAvailable && REQUIRE_MOSQUITTO) {
-  throw new Error(
-    `Mosquitto is required in CI but ${MOSQUITTO_URL} is not reachable. Start it or set TEST_MOSQUITTO_URL.`,
-  );
-}
-if (!mosquittoAvailable) {
-  console.warn(`Mosquitto not reachable at ${MOSQUITTO_URL}: skipping the external broker runs.`);
-}
-
-async function eventually<T>(read: () => Promise<T> | T, accept: (value: T) => boolean, ms = 8000) {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!accept(value)) {
-    if (Date.now() > deadline) {
-      throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    value = await read();
-  }
-  return value;
-}
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { connectAsBooth, MOSQUITTO_URL, mosquittoAvailable } from './mqtt-fixtures.js';
 
 interface ScriptedBooth {
   client: MqttClient;
@@ -81,20 +42,7 @@ interface ScriptedBooth {
  * idle status; it accepts captures and answers pings.
  */
 async function scriptedBooth(url: string, thingName: string, secret: string) {
-  const client = await mqtt.connectAsync(url, {
-    clientId: thingName,
-    username: thingName,
-    password: secret,
-    clean: true,
-    reconnectPeriod: 0,
-    connectTimeout: 3000,
-    will: {
-      topic: mqttTopics.status(thingName),
-      payload: Buffer.from(JSON.stringify({ status: 'offline' })),
-      qos: 1,
-      retain: true,
-    },
-  });
+  const client = await connectAsBooth(url, thingName, secret);
   const booth: ScriptedBooth = {
     client,
     commands: [],

@@ -14,7 +14,7 @@ import {
 } from '../src/db/schema.js';
 import { CapturesRepository } from '../src/modules/media/captures.repository.js';
 import { databaseTargets } from './databases.js';
-import { bearer, signedIn, startApp, type TestApp } from './harness.js';
+import { bearer, eventually, signedIn, startApp, type TestApp } from './harness.js';
 import {
   capture,
   createBooth,
@@ -23,19 +23,6 @@ import {
   makeJpeg,
   ScriptedLink,
 } from './media-fixtures.js';
-
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!accept(value)) {
-    if (Date.now() > deadline) {
-      throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    value = await read();
-  }
-  return value;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

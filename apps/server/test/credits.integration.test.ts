@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { CREDIT_MESSAGES } from '@flashbooth/contracts';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, DatabaseHandle } from '../src/db/client.js';
-import {
-  captures,
-  creditLedger,
-  paymentRefunds,
-  paymentTransactions,
-  users,
-} from '../src/db/schema.js';
-import { consumePaidEntitlement } from '../src/modules/payments/entitlement.js';
+import { captures, creditLedger, paymentTransactions, users } from '../src/db/schema.js';
 import { createPaymentProvider } from '../src/modules/payments/payments.plugin.js';
 import { PaymentsRepository } from '../src/modules/payments/payments.repository.js';
 import { PaymentsService } from '../src/modules/payments/payments.service.js';
 import { UsersRepository } from '../src/modules/users/users.repository.js';
 import { UsersService } from '../src/modules/users/users.service.js';
 import { databaseTargets } from './databases.js';
-import { bearer, signedIn, signedInSuperUser, startApp, type TestApp } from './harness.js';
+import {
+  bearer,
+  signedIn,
+  signedInProductAdmin,
+  signedInSuperUser,
+  startApp,
+  type TestApp,
+} from './harness.js';
 import {
   capture,
   createBooth,
@@ -27,11 +27,13 @@ import {
   ScriptedLink,
 } from './media-fixtures.js';
 import {
+  claimPaidCapture,
   creditsOf,
   eventsOf,
   FakePhonePe,
-  makeStaffAdmin,
+  ledgerOf,
   paymentsApi,
+  refundsOf,
   transactionRow,
 } from './payments-fixtures.js';
 
@@ -58,13 +60,6 @@ async function expectLedgerExplainsBalances(db: Database, userIds: number[]) {
     expect(balance, `visitor ${id}: balance = sum of the ledger`).toBe(ledger);
   }
 }
-
-const ledgerOf = (db: Database, userId: number) =>
-  db
-    .select()
-    .from(creditLedger)
-    .where(eq(creditLedger.userId, userId))
-    .orderBy(asc(creditLedger.id));
 
 /** [reason, delta, linked transaction] of a visitor's ledger, oldest first. */
 const ledgerSummary = async (db: Database, userId: number) =>
@@ -116,13 +111,6 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
 
   // ---- helpers ----
 
-  const grant = (token: string, userId: number, payload: unknown) =>
-    app.inject({
-      method: 'POST',
-      url: `/api/enterprise/users/${userId}/credits`,
-      headers: bearer(token),
-      payload: payload as object,
-    });
   const ledgerApi = (token: string, userId: number, query: Record<string, string> = {}) =>
     app.inject({
       method: 'GET',
@@ -136,7 +124,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
     visitors.push(person.userId);
     if (rupees > 0) {
       const admin = await signedInSuperUser(testApp);
-      const granted = await grant(admin.token, person.userId, { amount_rupees: rupees });
+      const granted = await api.grant(admin.token, person.userId, { amount_rupees: rupees });
       expect(granted.statusCode, granted.body).toBe(200);
     }
     return person;
@@ -156,24 +144,12 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
     return { txnId, orderId };
   };
   const orderWebhook = (orderId: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/payments/phonepe/webhook',
-      headers: { authorization: fake.webhookAuthorization() },
-      payload: { event: 'checkout.order.completed', payload: { merchantOrderId: orderId } },
-    });
+    fake.webhook(app, 'checkout.order.completed', { merchantOrderId: orderId });
   const refundWebhook = (refundId: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/payments/phonepe/webhook',
-      headers: { authorization: fake.webhookAuthorization() },
-      payload: { event: 'pg.refund.completed', payload: { merchantRefundId: refundId } },
-    });
-  const staffAdmin = async () => {
-    const admin = await signedIn(app, 'enterprise');
-    await makeStaffAdmin(database.db, admin.userId);
-    return admin;
-  };
+    fake.webhook(app, 'pg.refund.completed', { merchantRefundId: refundId });
+  /** The capture a completed payment entitles the visitor to at this booth, if any (used up). */
+  const claimCapture = (userId: number) =>
+    claimPaidCapture(database.db, { userId, deviceId: booth.id, templateId });
   /** A partially paid, COMPLETED payment: ₹30 credit held, ₹20 paid at PhonePe. */
   const paidWithCredit = async () => {
     const person = await visitor(30);
@@ -223,13 +199,12 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
     // Paid: the entitlement is the whole price (paid amount + held credit), used once.
     fake.order(orderId).state = 'COMPLETED';
     expect((await api.status(person.token, txnId)).json()).toEqual({ state: 'COMPLETED' });
-    const claim = { userId: person.userId, deviceId: booth.id, templateId };
-    expect(
-      await consumePaidEntitlement(database.db, { ...claim, captureId: randomUUID() }),
-    ).toEqual({ transactionId: txnId, amountPaise: 2000, creditPaise: 3000 });
-    expect(
-      await consumePaidEntitlement(database.db, { ...claim, captureId: randomUUID() }),
-    ).toBeNull();
+    expect(await claimCapture(person.userId)).toEqual({
+      transactionId: txnId,
+      amountPaise: 2000,
+      creditPaise: 3000,
+    });
+    expect(await claimCapture(person.userId)).toBeNull();
     // Completing takes nothing more and gives nothing back.
     expect(await creditsOf(database.db, person.userId)).toBe(0);
     expect(await countReleases(txnId)).toBe(0);
@@ -270,7 +245,9 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
     const admin = await signedInSuperUser(testApp);
     const responses = await Promise.all([
       ...Array.from({ length: 10 }, () => api.create(person.token, booth.id, templateId)),
-      ...Array.from({ length: 4 }, () => grant(admin.token, person.userId, { amount_rupees: 0.5 })),
+      ...Array.from({ length: 4 }, () =>
+        api.grant(admin.token, person.userId, { amount_rupees: 0.5 }),
+      ),
     ]);
     expect(responses.map((r) => r.statusCode)).toEqual(Array(14).fill(200));
     const rows = await database.db
@@ -420,10 +397,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
       ['refund', 2000, txnId],
     ]);
     expect(await creditsOf(database.db, person.userId)).toBe(PRICE);
-    const [refund] = await database.db
-      .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.transactionId, txnId));
+    const [refund] = await refundsOf(database.db, txnId);
     expect(refund).toMatchObject({
       destination: 'credit',
       state: 'COMPLETED',
@@ -432,19 +406,12 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
     });
     const again = await fresh(person);
     expect((await api.status(again.token, txnId)).json()).toEqual({ state: 'FAILED' });
-    expect(
-      await consumePaidEntitlement(database.db, {
-        userId: person.userId,
-        deviceId: booth.id,
-        templateId,
-        captureId: randomUUID(),
-      }),
-    ).toBeNull();
+    expect(await claimCapture(person.userId)).toBeNull();
   });
 
   it('refunds as credit the amount paid and the credit held, once', async () => {
     const { person, txnId } = await paidWithCredit();
-    const admin = await staffAdmin();
+    const admin = await signedInProductAdmin(app, database);
     const responses = await Promise.all(
       Array.from({ length: 4 }, () => api.refund(admin.token, txnId, 'credit')),
     );
@@ -463,10 +430,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
       ['refund', 2000, txnId],
       ['payment_release', 3000, txnId],
     ]);
-    const [refund] = await database.db
-      .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.transactionId, txnId));
+    const [refund] = await refundsOf(database.db, txnId);
     expect(refund).toMatchObject({
       destination: 'credit',
       amountPaise: 2000,
@@ -477,14 +441,11 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
 
   it('refunds the amount paid through PhonePe and gives the held credit back when it completes', async () => {
     const { person, txnId, orderId } = await paidWithCredit();
-    const admin = await staffAdmin();
+    const admin = await signedInProductAdmin(app, database);
     const started = await api.refund(admin.token, txnId, 'source');
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json()).toMatchObject({ state: 'REFUND_PENDING', amount_rupees: 20 });
-    const [refund] = await database.db
-      .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.transactionId, txnId));
+    const [refund] = await refundsOf(database.db, txnId);
     expect(refund).toMatchObject({ destination: 'source', amountPaise: 2000, state: 'PENDING' });
     expect(fake.refunds.get(refund!.merchantRefundId)).toMatchObject({
       originalMerchantOrderId: orderId,
@@ -512,7 +473,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
 
   it('keeps the credit held when the provider refuses a refund, so the payment still entitles a capture', async () => {
     const { person, txnId } = await paidWithCredit();
-    const admin = await staffAdmin();
+    const admin = await signedInProductAdmin(app, database);
     fake.refuseRefunds = true;
     try {
       expect((await api.refund(admin.token, txnId, 'source')).statusCode).toBe(422);
@@ -522,16 +483,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
     expect((await transactionRow(database.db, txnId)).state).toBe('COMPLETED');
     expect(await creditsOf(database.db, person.userId)).toBe(0);
     expect(await countReleases(txnId)).toBe(0);
-    expect(
-      (
-        await consumePaidEntitlement(database.db, {
-          userId: person.userId,
-          deviceId: booth.id,
-          templateId,
-          captureId: randomUUID(),
-        })
-      )?.transactionId,
-    ).toBe(txnId);
+    expect((await claimCapture(person.userId))?.transactionId).toBe(txnId);
   });
 
   it('gives a partly paid capture back as the payment (its credit stays held) when the booth fails', async () => {
@@ -565,8 +517,8 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
   it('keeps every balance explained under mixed concurrent traffic', async () => {
     const person = await visitor(30);
     const superUser = await signedInSuperUser(testApp);
-    const admin = await staffAdmin();
-    const topUp = () => grant(superUser.token, person.userId, { amount_rupees: 30 });
+    const admin = await signedInProductAdmin(app, database);
+    const topUp = () => api.grant(superUser.token, person.userId, { amount_rupees: 30 });
     const paid = await checkedOut(person.token); // holds ₹30
     expect((await topUp()).statusCode).toBe(200);
     const declined = await checkedOut(person.token); // holds ₹30
@@ -581,7 +533,9 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
       api.refund(admin.token, paid.txnId, 'credit'),
       orderWebhook(declined.orderId),
       ...Array.from({ length: 4 }, () => api.create(person.token, booth.id, templateId)),
-      ...Array.from({ length: 4 }, () => grant(admin.token, person.userId, { amount_rupees: 40 })),
+      ...Array.from({ length: 4 }, () =>
+        api.grant(admin.token, person.userId, { amount_rupees: 40 }),
+      ),
       ...Array.from({ length: 3 }, () => capture(app, person.token, booth.id, templateId)),
       app.payments.reconcile().then(() => ({ statusCode: 200 })),
     ]);
@@ -611,17 +565,19 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
   it('lets only super users and product admins grant credit or read the ledger', async () => {
     const person = await visitor();
     const member = await signedIn(app, 'enterprise');
-    const admin = await staffAdmin();
+    const admin = await signedInProductAdmin(app, database);
     const superUser = await signedInSuperUser(testApp);
 
-    const refused = await grant(member.token, person.userId, { amount_rupees: 10 });
+    const refused = await api.grant(member.token, person.userId, { amount_rupees: 10 });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ message: CREDIT_MESSAGES.grantStaffOnly, code: 'forbidden' });
     const refusedLedger = await ledgerApi(member.token, person.userId);
     expect(refusedLedger.statusCode).toBe(403);
     expect(refusedLedger.json().message).toBe(CREDIT_MESSAGES.ledgerStaffOnly);
     // Visitors' tokens and anonymous callers are refused by the staff API.
-    expect((await grant(person.token, person.userId, { amount_rupees: 10 })).statusCode).toBe(401);
+    expect((await api.grant(person.token, person.userId, { amount_rupees: 10 })).statusCode).toBe(
+      401,
+    );
     expect((await ledgerApi(person.token, person.userId)).statusCode).toBe(401);
     const anonymous = await app.inject({
       method: 'POST',
@@ -639,7 +595,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
     expect(visitorApi.statusCode).toBe(404);
     expect(await creditsOf(database.db, person.userId)).toBe(0);
 
-    const byAdmin = await grant(admin.token, person.userId, {
+    const byAdmin = await api.grant(admin.token, person.userId, {
       amount_rupees: 12.5,
       note: '  Sorry about the printer jam  ',
     });
@@ -651,7 +607,10 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
       credits_rupees: 12.5,
     });
     expect(byAdmin.json().organizations).toBeUndefined();
-    const bySuper = await grant(superUser.token, person.userId, { amount_rupees: 100, note: '' });
+    const bySuper = await api.grant(superUser.token, person.userId, {
+      amount_rupees: 100,
+      note: '',
+    });
     expect(bySuper.json().credits_rupees).toBe(112.5);
     const ledger = await ledgerOf(database.db, person.userId);
     expect(ledger.map((row) => [row.reason, row.deltaPaise, row.note, row.grantedBy])).toEqual([
@@ -671,7 +630,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
     const superUser = await signedInSuperUser(testApp);
     const staff = await signedIn(app, 'enterprise');
     for (const id of [999_999, staff.userId]) {
-      const granted = await grant(superUser.token, id, { amount_rupees: 5 });
+      const granted = await api.grant(superUser.token, id, { amount_rupees: 5 });
       expect(granted.statusCode).toBe(404);
       expect(granted.json()).toEqual({ message: 'User not found.', code: 'not_found' });
       const ledger = await ledgerApi(superUser.token, id);
@@ -699,7 +658,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
       [{ amount_rupees: 5, note: 42 }, 'note must be text.'],
     ];
     for (const [payload, message] of cases) {
-      const response = await grant(superUser.token, person.userId, payload);
+      const response = await api.grant(superUser.token, person.userId, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json(), JSON.stringify(payload)).toEqual({
         message,
@@ -711,7 +670,7 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
 
     // The limits themselves are accepted; binary fractions count as their two decimals.
     for (const amount of [10_000, 0.01, 0.1 + 0.2]) {
-      const response = await grant(superUser.token, person.userId, {
+      const response = await api.grant(superUser.token, person.userId, {
         amount_rupees: amount,
         note: 'y'.repeat(200),
       });
@@ -728,11 +687,11 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
   it('adds up 20 concurrent grants exactly', async () => {
     const person = await visitor();
     const superUser = await signedInSuperUser(testApp);
-    const admin = await staffAdmin();
+    const admin = await signedInProductAdmin(app, database);
     const amounts = Array.from({ length: 20 }, (_, i) => i + 1 + (i % 4) * 0.25);
     const responses = await Promise.all(
       amounts.map((amount, i) =>
-        grant(i % 2 === 0 ? superUser.token : admin.token, person.userId, {
+        api.grant(i % 2 === 0 ? superUser.token : admin.token, person.userId, {
           amount_rupees: amount,
           note: `grant ${i}`,
         }),
@@ -753,12 +712,12 @@ describe.each(databaseTargets)('credits and partial payments on $name', ({ open 
   it('explains a balance entry by entry through the ledger call', async () => {
     const person = await visitor();
     const superUser = await signedInSuperUser(testApp);
-    const admin = await staffAdmin();
-    await grant(admin.token, person.userId, { amount_rupees: 30, note: 'Welcome' });
+    const admin = await signedInProductAdmin(app, database);
+    await api.grant(admin.token, person.userId, { amount_rupees: 30, note: 'Welcome' });
     const declined = await checkedOut(person.token); // holds ₹30
     fake.order(declined.orderId).state = 'FAILED';
     await orderWebhook(declined.orderId); // gives it back
-    await grant(superUser.token, person.userId, { amount_rupees: 25 }); // ₹55: covers ₹50
+    await api.grant(superUser.token, person.userId, { amount_rupees: 25 }); // ₹55: covers ₹50
     expect((await capture(app, person.token, booth.id, templateId)).statusCode).toBe(200);
     const captureId = link.lastCapture(booth.thingName).capture_id;
 

@@ -28,7 +28,7 @@ import {
 import { DEMO_ADMIN_PHONE, DEMO_ORGANIZATION_NAME, seed } from '../src/seed/seed.js';
 import { checkOpenings } from './demo-artwork-checks.js';
 import { databaseTargets } from './databases.js';
-import { bearer, signedIn, startApp, testConfig } from './harness.js';
+import { bearer, productionTestConfig, signedIn, startApp, testConfig } from './harness.js';
 
 const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 const now = () => new Date('2025-05-14T06:30:00Z');
@@ -303,12 +303,7 @@ it('production never seeds demo templates', async () => {
   const database = await databaseTargets[0]!.open();
   try {
     await migrate(database.db);
-    const config = testConfig({
-      NODE_ENV: 'production',
-      SMS_PROVIDER: 'sns',
-      PAYMENT_PROVIDER: 'sandbox',
-      DEMO_DATA: 'true',
-    });
+    const config = productionTestConfig({ DEMO_DATA: 'true' });
     expect(config.demoData).toBe(false);
     const storage = await createStorage(config, now);
     const put = vi.spyOn(storage, 'put');

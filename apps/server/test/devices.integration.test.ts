@@ -11,14 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.js';
-import {
-  deviceErrors,
-  devices,
-  organizationMembers,
-  organizations,
-  softwareChannels,
-  users,
-} from '../src/db/schema.js';
+import { deviceErrors, devices, organizations, softwareChannels } from '../src/db/schema.js';
 import {
   type DeviceLink,
   type ErrorReportHandler,
@@ -30,6 +23,8 @@ import {
   bearer,
   registerDevice,
   signedIn,
+  signedInOrgStaff,
+  signedInProductAdmin,
   signedInSuperUser,
   startApp,
   type TestApp,
@@ -101,23 +96,15 @@ describe.each(databaseTargets)('devices API on $name', ({ open }) => {
     app = testApp.app;
     const db = database.db;
     superToken = (await signedInSuperUser(testApp)).token;
-    const productAdmin = await signedIn(app, 'enterprise');
-    await db
-      .update(users)
-      .set({ isFlashboothAdmin: true })
-      .where(eq(users.id, productAdmin.userId));
-    productAdminToken = productAdmin.token;
+    productAdminToken = (await signedInProductAdmin(app, database)).token;
     [orgA, orgB] = (
       await db
         .insert(organizations)
         .values([{ name: 'Sunrise Mall' }, { name: 'Harbour Café' }])
         .returning({ id: organizations.id })
     ).map((row) => row.id) as [number, number];
-    const staff = async (orgId: number, role: 'admin' | 'member') => {
-      const person = await signedIn(app, 'enterprise');
-      await db.insert(organizationMembers).values({ orgId, userId: person.userId, role });
-      return person.token;
-    };
+    const staff = async (orgId: number, role: 'admin' | 'member') =>
+      (await signedInOrgStaff(app, database, orgId, role)).token;
     adminA = await staff(orgA, 'admin');
     memberA = await staff(orgA, 'member');
     adminB = await staff(orgB, 'admin');

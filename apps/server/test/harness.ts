@@ -2,11 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Pool } from '@flashbooth/contracts';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/client.js';
-import { organizations } from '../src/db/schema.js';
+import { organizationMembers, organizations, users } from '../src/db/schema.js';
 
 /** A movable clock for expiry and throttling-window tests. */
 export class TestClock {
@@ -24,6 +25,16 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'flashbooth-test-')),
     DEMO_DATA: 'false',
     LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+/** A test configuration as production needs it (SMS by SNS, a payment provider named), plus `env`. */
+export function productionTestConfig(env: Record<string, string> = {}): Config {
+  return testConfig({
+    NODE_ENV: 'production',
+    SMS_PROVIDER: 'sns',
+    PAYMENT_PROVIDER: 'sandbox',
     ...env,
   });
 }
@@ -54,6 +65,26 @@ export async function startApp(
   const app = await buildApp(config, { database, now: clock.now, logger: false, ...deps });
   await app.ready();
   return { app, clock, config, database, superPhone };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Reads until `accept` holds (every 25 ms) and returns that value; throws after `ms`. */
+export async function eventually<T>(
+  read: () => Promise<T> | T,
+  accept: (value: T) => boolean,
+  ms = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = await read();
+  while (!accept(value)) {
+    if (Date.now() > deadline) {
+      throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
+    }
+    await sleep(25);
+    value = await read();
+  }
+  return value;
 }
 
 let phoneCounter = 0;
@@ -133,6 +164,28 @@ export async function signedInSuperUser(testApp: TestApp): Promise<SignedInStaff
     'Super User',
   );
   return { token, userId, phone };
+}
+
+/** A new staff account made a product admin (`is_flashbooth_admin`), signed in. */
+export async function signedInProductAdmin(app: FastifyInstance, database: DatabaseHandle) {
+  const person = await signedIn(app, 'enterprise');
+  await database.db
+    .update(users)
+    .set({ isFlashboothAdmin: true })
+    .where(eq(users.id, person.userId));
+  return person;
+}
+
+/** A new staff account with `role` in organization `orgId`, signed in. */
+export async function signedInOrgStaff(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  orgId: number,
+  role: 'admin' | 'member',
+) {
+  const person = await signedIn(app, 'enterprise');
+  await database.db.insert(organizationMembers).values({ orgId, userId: person.userId, role });
+  return person;
 }
 
 let orgCounter = 0;

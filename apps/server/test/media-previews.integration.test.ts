@@ -18,7 +18,16 @@ import {
 import { createStorage } from '../src/modules/storage/create-storage.js';
 import type { ObjectStorage } from '../src/modules/storage/storage.js';
 import { databaseTargets } from './databases.js';
-import { bearer, signedIn, startApp, type TestApp, testConfig, TestClock } from './harness.js';
+import {
+  bearer,
+  eventually,
+  signedIn,
+  sleep,
+  startApp,
+  type TestApp,
+  testConfig,
+  TestClock,
+} from './harness.js';
 import {
   capture,
   createBooth,
@@ -27,21 +36,6 @@ import {
   makeJpeg,
   ScriptedLink,
 } from './media-fixtures.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!accept(value)) {
-    if (Date.now() > deadline) {
-      throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
-    }
-    await sleep(20);
-    value = await read();
-  }
-  return value;
-}
 
 /** A preview maker held at a gate: `started` counts calls, `open()` lets them (and later ones) run. */
 class GatedMaker {

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { connect as netConnect } from 'node:net';
 import {
   DEVICE_MESSAGES,
   type DeviceCommandMessage,
@@ -17,7 +16,8 @@ import { AppError } from '../src/errors.js';
 import { DevicesRepository } from '../src/modules/devices/devices.repository.js';
 import { createDeviceLink } from '../src/modules/mqtt/create-device-link.js';
 import { MqttDeviceLink } from '../src/modules/mqtt/mqtt-device-link.js';
-import { bearer, signedIn, startApp, testConfig } from './harness.js';
+import { bearer, eventually, signedIn, sleep, startApp, testConfig } from './harness.js';
+import { connectAsBooth, MOSQUITTO_URL, mosquittoAvailable } from './mqtt-fixtures.js';
 
 const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 const TIMEOUT_MS = 300;
@@ -40,20 +40,7 @@ async function fakeDevice(
   secret: string,
   { answer = true, status = 'idle' } = {},
 ): Promise<FakeDevice> {
-  const client = await mqtt.connectAsync(url, {
-    clientId: thingName,
-    username: thingName,
-    password: secret,
-    clean: true,
-    reconnectPeriod: 0,
-    connectTimeout: 3000,
-    will: {
-      topic: mqttTopics.status(thingName),
-      payload: Buffer.from(JSON.stringify({ status: 'offline' })),
-      qos: 1,
-      retain: true,
-    },
-  });
+  const client = await connectAsBooth(url, thingName, secret);
   const received: DeviceCommandMessage[] = [];
   client.on('message', (topic, payload) => {
     if (topic !== mqttTopics.commands(thingName)) return;
@@ -81,20 +68,6 @@ async function fakeDevice(
   });
   return { client, received, crash: () => client.stream.destroy() };
 }
-
-async function eventually<T>(read: () => Promise<T> | T, accept: (value: T) => boolean, ms = 3000) {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!accept(value)) {
-    if (Date.now() > deadline)
-      throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    value = await read();
-  }
-  return value;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('device protocol on the embedded broker', () => {
   let database: DatabaseHandle;
@@ -373,33 +346,6 @@ describe('device protocol on the embedded broker', () => {
     expect(JSON.parse(settingsSeen[0]!)).toEqual({ revision: 1, prints_left: 640 });
   });
 });
-
-const MOSQUITTO_URL = process.env.TEST_MOSQUITTO_URL ?? 'mqtt://127.0.0.1:1883';
-const REQUIRE_MOSQUITTO = process.env.CI === 'true' || process.env.REQUIRE_MOSQUITTO === '1';
-
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = netConnect({ host: hostname, port: Number(port || 1883) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
-const mosquittoAvailable = await reachable(MOSQUITTO_URL);
-if (!mosquittoAvailable && REQUIRE_MOSQUITTO) {
-  throw new Error(
-    `Mosquitto is required in CI but ${MOSQUITTO_URL} is not reachable. Start it or set TEST_MOSQUITTO_URL.`,
-  );
-}
-if (!mosquittoAvailable) {
-  console.warn(`Mosquitto not reachable at ${MOSQUITTO_URL}: skipping the external broker suite.`);
-}
 
 describe.skipIf(!mosquittoAvailable)('device protocol on an external broker (Mosquitto)', () => {
   const links: MqttDeviceLink[] = [];

@@ -1,10 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/db/client.js';
-import { paymentEvents, paymentTransactions, users } from '../src/db/schema.js';
+import {
+  creditLedger,
+  paymentEvents,
+  paymentRefunds,
+  paymentTransactions,
+  users,
+} from '../src/db/schema.js';
+import { consumePaidEntitlement } from '../src/modules/payments/entitlement.js';
 import { bearer } from './harness.js';
 
 /** Calls of the visitor API for payments. */
@@ -38,6 +45,14 @@ export const paymentsApi = (app: FastifyInstance) => ({
       headers: bearer(token),
       payload: { to },
     }),
+  /** A staff credit grant (`{ amount_rupees, note? }`; tests send bad bodies too). */
+  grant: (token: string, userId: number, payload: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/enterprise/users/${userId}/credits`,
+      headers: bearer(token),
+      payload: payload as object,
+    }),
 });
 
 /** The payment status screen's address on this server (inject's host is localhost:80). */
@@ -58,8 +73,25 @@ export async function eventsOf(db: Database, id: number) {
     .orderBy(paymentEvents.id);
 }
 
-export async function makeStaffAdmin(db: Database, userId: number) {
-  await db.update(users).set({ isFlashboothAdmin: true }).where(eq(users.id, userId));
+/** A visitor's credit ledger, oldest first. */
+export function ledgerOf(db: Database, userId: number) {
+  return db
+    .select()
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId))
+    .orderBy(asc(creditLedger.id));
+}
+
+export function refundsOf(db: Database, txnId: number) {
+  return db.select().from(paymentRefunds).where(eq(paymentRefunds.transactionId, txnId));
+}
+
+/** Uses up the capture a completed payment entitles the visitor to at that booth, if any. */
+export function claimPaidCapture(
+  db: Database,
+  claim: { userId: number; deviceId: number; templateId: number },
+) {
+  return consumePaidEntitlement(db, { ...claim, captureId: randomUUID() });
 }
 
 export async function creditsOf(db: Database, userId: number) {
@@ -142,6 +174,24 @@ export class FakePhonePe {
     return createHash('sha256')
       .update(`${this.webhookUsername}:${this.webhookPassword}`)
       .digest('hex');
+  }
+
+  /**
+   * Delivers a webhook to `app` as PhonePe does: `{ event, payload }` with the Authorization
+   * header PhonePe sends (another value to test refusals, null for none).
+   */
+  webhook(
+    app: FastifyInstance,
+    event: string,
+    payload: Record<string, unknown>,
+    authorization: string | null = this.webhookAuthorization(),
+  ) {
+    return app.inject({
+      method: 'POST',
+      url: '/api/payments/phonepe/webhook',
+      headers: authorization === null ? {} : { authorization },
+      payload: { event, payload },
+    });
   }
 
   /** Forgets every token issued (as after a key rotation): the next call answers 401. */

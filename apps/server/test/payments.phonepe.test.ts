@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/client.js';
-import { paymentRefunds } from '../src/db/schema.js';
 import { consumePaidEntitlement } from '../src/modules/payments/entitlement.js';
 import { createPaymentProvider } from '../src/modules/payments/payments.plugin.js';
 import { PaymentsRepository } from '../src/modules/payments/payments.repository.js';
@@ -12,13 +10,13 @@ import { PaymentsService } from '../src/modules/payments/payments.service.js';
 import { UsersRepository } from '../src/modules/users/users.repository.js';
 import { UsersService } from '../src/modules/users/users.service.js';
 import { databaseTargets } from './databases.js';
-import { type TestClock, signedIn, startApp } from './harness.js';
+import { type TestClock, signedIn, signedInProductAdmin, startApp } from './harness.js';
 import { createBooth, createOrganization, createTemplate, ScriptedLink } from './media-fixtures.js';
 import {
   eventsOf,
   FakePhonePe,
-  makeStaffAdmin,
   paymentsApi,
+  refundsOf,
   returnUrl,
   transactionRow,
 } from './payments-fixtures.js';
@@ -75,14 +73,8 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
     payload: Record<string, unknown>,
     event = 'checkout.order.completed',
     /** null: no Authorization header at all. */
-    authorization: string | null = fake.webhookAuthorization(),
-  ) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/payments/phonepe/webhook',
-      headers: authorization === null ? {} : { authorization },
-      payload: { event, payload },
-    });
+    authorization?: string | null,
+  ) => fake.webhook(app, event, payload, authorization);
   const orderWebhook = (orderId: string, state = 'COMPLETED', amount = 4950) =>
     webhook(
       { merchantId: fake.clientId, merchantOrderId: orderId, state, amount, paymentDetails: [] },
@@ -332,8 +324,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
   });
 
   it('refunds to the payment method through PhonePe, settled by webhook or reconciliation', async () => {
-    const admin = await signedIn(app, 'enterprise');
-    await makeStaffAdmin(database.db, admin.userId);
+    const admin = await signedInProductAdmin(app, database);
     const first = await checkedOut();
     fake.order(first.orderId).state = 'COMPLETED';
     await orderWebhook(first.orderId);
@@ -341,10 +332,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
     const started = await api.refund(admin.token, first.txnId, 'source');
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json().state).toBe('REFUND_PENDING');
-    const [refund] = await database.db
-      .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.transactionId, first.txnId));
+    const [refund] = await refundsOf(database.db, first.txnId);
     expect(refund).toMatchObject({ destination: 'source', state: 'PENDING', amountPaise: 4950 });
     const call = fake.calls.find((c) => c.path === '/payments/v2/refund')!;
     expect(call.body).toEqual({
@@ -372,10 +360,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
     expect((await api.refund(admin.token, second.txnId, 'source')).json().state).toBe(
       'REFUND_PENDING',
     );
-    const [secondRefund] = await database.db
-      .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.transactionId, second.txnId));
+    const [secondRefund] = await refundsOf(database.db, second.txnId);
     fake.refunds.get(secondRefund!.merchantRefundId)!.state = 'CONFIRMED';
     clock.advance(61);
     expect((await app.payments.reconcile()).refundsSettled).toBe(0);
@@ -386,8 +371,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
   });
 
   it('gives a refused refund back its COMPLETED state so it can be tried again', async () => {
-    const admin = await signedIn(app, 'enterprise');
-    await makeStaffAdmin(database.db, admin.userId);
+    const admin = await signedInProductAdmin(app, database);
     const paid = await checkedOut();
     fake.order(paid.orderId).state = 'COMPLETED';
     await orderWebhook(paid.orderId);
@@ -404,10 +388,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
     expect((await transactionRow(database.db, paid.txnId)).state).toBe('COMPLETED');
     const retried = await api.refund(admin.token, paid.txnId, 'source');
     expect(retried.json().state).toBe('REFUND_PENDING');
-    const refunds = await database.db
-      .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.transactionId, paid.txnId));
+    const refunds = await refundsOf(database.db, paid.txnId);
     expect(refunds.map((r) => r.state).sort()).toEqual(['FAILED', 'PENDING']);
   });
 

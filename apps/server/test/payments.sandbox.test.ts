@@ -4,16 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/client.js';
-import { creditLedger, paymentRefunds, sandboxOrders } from '../src/db/schema.js';
+import { creditLedger, sandboxOrders } from '../src/db/schema.js';
 import { consumePaidEntitlement } from '../src/modules/payments/entitlement.js';
 import { databaseTargets } from './databases.js';
-import { bearer, type TestClock, signedIn, startApp } from './harness.js';
+import { type TestClock, signedIn, signedInProductAdmin, startApp } from './harness.js';
 import { createBooth, createOrganization, createTemplate, ScriptedLink } from './media-fixtures.js';
 import {
+  claimPaidCapture,
   creditsOf,
   eventsOf,
-  makeStaffAdmin,
+  ledgerOf,
   paymentsApi,
+  refundsOf,
   returnUrl,
   transactionRow,
 } from './payments-fixtures.js';
@@ -55,6 +57,9 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
     expect(checkout.statusCode, checkout.body).toBe(200);
     return { txnId, paymentUrl: checkout.json<{ payment_url: string }>().payment_url };
   };
+  /** The capture a completed payment entitles the visitor to at this booth, if any (used up). */
+  const claimCapture = (userId: number) =>
+    claimPaidCapture(database.db, { userId, deviceId: booth.id, templateId });
   const act = (paymentUrl: string, action: string) =>
     app.inject({
       method: 'POST',
@@ -110,23 +115,16 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
     expect(donePage.body).toContain(`href="${returnUrl(txnId).replace(/&/g, '&amp;')}"`);
 
     // The visitor is entitled to one capture at this booth with this template.
-    const consumed = await consumePaidEntitlement(database.db, {
-      userId: visitor.userId,
-      deviceId: booth.id,
-      templateId,
-      captureId: randomUUID(),
-    });
+    const consumed = await claimCapture(visitor.userId);
     expect(consumed?.transactionId).toBe(txnId);
   });
 
   it('asks only for the price minus the credit on the test checkout, and gives the credit back on Fail', async () => {
     const visitor = await signedIn(app, 'regular');
     const admin = await signedIn(app, 'enterprise', superPhone);
-    const granted = await app.inject({
-      method: 'POST',
-      url: `/api/enterprise/users/${visitor.userId}/credits`,
-      headers: bearer(admin.token),
-      payload: { amount_rupees: 30, note: 'Welcome' },
+    const granted = await api.grant(admin.token, visitor.userId, {
+      amount_rupees: 30,
+      note: 'Welcome',
     });
     expect(granted.statusCode, granted.body).toBe(200);
     const paid = await startPayment(visitor.token);
@@ -141,34 +139,22 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
     await act(paid.paymentUrl, 'pay');
     await app.payments.provider.settled!();
     expect((await api.status(visitor.token, paid.txnId)).json()).toEqual({ state: 'COMPLETED' });
-    expect(
-      await consumePaidEntitlement(database.db, {
-        userId: visitor.userId,
-        deviceId: booth.id,
-        templateId,
-        captureId: randomUUID(),
-      }),
-    ).toEqual({ transactionId: paid.txnId, amountPaise: 1950, creditPaise: 3000 });
+    expect(await claimCapture(visitor.userId)).toEqual({
+      transactionId: paid.txnId,
+      amountPaise: 1950,
+      creditPaise: 3000,
+    });
     expect(await creditsOf(database.db, visitor.userId)).toBe(0);
 
     // A second grant, a second payment, and Fail: the held credit comes back once.
-    await app.inject({
-      method: 'POST',
-      url: `/api/enterprise/users/${visitor.userId}/credits`,
-      headers: bearer(admin.token),
-      payload: { amount_rupees: 10 },
-    });
+    await api.grant(admin.token, visitor.userId, { amount_rupees: 10 });
     const failed = await startPayment(visitor.token);
     expect((await transactionRow(database.db, failed.txnId)).amountPaise).toBe(3950);
     await act(failed.paymentUrl, 'fail');
     await app.payments.provider.settled!();
     expect((await api.status(visitor.token, failed.txnId)).json()).toEqual({ state: 'FAILED' });
     expect(await creditsOf(database.db, visitor.userId)).toBe(1000);
-    const ledger = await database.db
-      .select()
-      .from(creditLedger)
-      .where(eq(creditLedger.userId, visitor.userId))
-      .orderBy(creditLedger.id);
+    const ledger = await ledgerOf(database.db, visitor.userId);
     expect(ledger.map((row) => [row.reason, row.deltaPaise, row.paymentTransactionId])).toEqual([
       ['grant', 3000, null],
       ['payment_hold', -3000, paid.txnId],
@@ -390,8 +376,7 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
   it('lets product admins refund as credit (visible to the visitor) and to the payment method', async () => {
     const visitor = await signedIn(app, 'regular');
     const member = await signedIn(app, 'enterprise');
-    const admin = await signedIn(app, 'enterprise');
-    await makeStaffAdmin(database.db, admin.userId);
+    const admin = await signedInProductAdmin(app, database);
 
     const pending = await startPayment(visitor.token);
     expect((await api.refund(admin.token, pending.txnId, 'credit')).statusCode).toBe(409);
@@ -425,10 +410,7 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
       .from(creditLedger)
       .where(and(eq(creditLedger.userId, visitor.userId), eq(creditLedger.reason, 'refund')));
     expect(ledger.map((row) => row.deltaPaise)).toEqual([4950]);
-    const [refundRow] = await database.db
-      .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.transactionId, paid.txnId));
+    const [refundRow] = await refundsOf(database.db, paid.txnId);
     expect(refundRow).toMatchObject({
       destination: 'credit',
       state: 'COMPLETED',
@@ -441,14 +423,7 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
     const listed = (await api.list(visitor.token)).json().items;
     expect(listed.find((t: { id: number }) => t.id === paid.txnId).state).toBe('REFUNDED');
     expect((await api.status(visitor.token, paid.txnId)).json()).toEqual({ state: 'FAILED' });
-    expect(
-      await consumePaidEntitlement(database.db, {
-        userId: visitor.userId,
-        deviceId: booth.id,
-        templateId,
-        captureId: randomUUID(),
-      }),
-    ).toBeNull();
+    expect(await claimCapture(visitor.userId)).toBeNull();
 
     // Now the credit covers the price: no payment is needed (the capture takes the credit).
     const covered = await api.create(visitor.token, booth.id, templateId);
@@ -477,8 +452,7 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
 
   it('concurrent refunds of one payment refund it once', async () => {
     const visitor = await signedIn(app, 'regular');
-    const admin = await signedIn(app, 'enterprise');
-    await makeStaffAdmin(database.db, admin.userId);
+    const admin = await signedInProductAdmin(app, database);
     const paid = await startPayment(visitor.token);
     await act(paid.paymentUrl, 'pay');
     await app.payments.provider.settled!();
@@ -490,10 +464,7 @@ describe.each(databaseTargets)('sandbox payments on $name', ({ open }) => {
     );
     expect(responses.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(responses.filter((r) => r.statusCode === 409)).toHaveLength(5);
-    const refunds = await database.db
-      .select()
-      .from(paymentRefunds)
-      .where(eq(paymentRefunds.transactionId, paid.txnId));
+    const refunds = await refundsOf(database.db, paid.txnId);
     expect(refunds).toHaveLength(1);
     const credited = refunds[0]!.destination === 'credit' ? 4950 : 0;
     expect(await creditsOf(database.db, visitor.userId)).toBe(before + credited);

@@ -13,13 +13,21 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config.js';
 import type { DatabaseHandle } from '../src/db/client.js';
-import { devices, organizationMembers, organizations, users } from '../src/db/schema.js';
+import { devices, organizations, users } from '../src/db/schema.js';
 import { DevicesRepository } from '../src/modules/devices/devices.repository.js';
 import { createDeviceLink } from '../src/modules/mqtt/create-device-link.js';
 import { createStorage } from '../src/modules/storage/create-storage.js';
 import type { ObjectStorage } from '../src/modules/storage/storage.js';
 import { databaseTargets } from './databases.js';
-import { bearer, signedIn, startApp, type TestClock, testConfig } from './harness.js';
+import {
+  bearer,
+  signedIn,
+  signedInOrgStaff,
+  signedInProductAdmin,
+  startApp,
+  type TestClock,
+  testConfig,
+} from './harness.js';
 
 const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 /** The booth answers `update` only after installing; tests wait this long for a silent one. */
@@ -120,20 +128,12 @@ describe.each(databaseTargets)('software channels, releases and updates on $name
     superId = superUser.userId;
     // The seed made this account (SUPER_USER_PHONES); give it a name to find in created_by_name.
     await db.update(users).set({ name: 'Asha Super' }).where(eq(users.id, superId));
-    const productAdmin = await signedIn(app, 'enterprise');
-    await db
-      .update(users)
-      .set({ isFlashboothAdmin: true })
-      .where(eq(users.id, productAdmin.userId));
-    productAdminToken = productAdmin.token;
+    productAdminToken = (await signedInProductAdmin(app, database)).token;
     [orgA] = (await db.insert(organizations).values({ name: 'Sunrise Mall' }).returning()).map(
       (row) => row.id,
     ) as [number];
-    const staff = async (role: 'admin' | 'member') => {
-      const person = await signedIn(app, 'enterprise');
-      await db.insert(organizationMembers).values({ orgId: orgA, userId: person.userId, role });
-      return person.token;
-    };
+    const staff = async (role: 'admin' | 'member') =>
+      (await signedInOrgStaff(app, database, orgA, role)).token;
     orgAdmin = await staff('admin');
     orgMember = await staff('member');
     outsider = (await signedIn(app, 'enterprise')).token;

@@ -1,9 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -11,23 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 import { users } from '../src/db/schema.js';
 import { createStorage } from '../src/modules/storage/create-storage.js';
-import { S3Storage } from '../src/modules/storage/s3-storage.js';
+import type { S3Storage } from '../src/modules/storage/s3-storage.js';
 import { newObjectKey, type ObjectStorage } from '../src/modules/storage/storage.js';
 import { bearer, signedIn, startApp, testConfig } from './harness.js';
-
-/** s3rver ships no types; this is the part of its API the tests use. */
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: {
-  address: string;
-  port: number;
-  directory: string;
-  silent: boolean;
-  configureBuckets: { name: string }[];
-}) => S3rverServer;
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
+import { type S3rverFixture, startS3rver, useS3rverCredentials } from './s3rver.js';
 
 const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 
@@ -64,38 +46,19 @@ describe('streaming objects (ObjectStorage.open)', () => {
 
 describe('software releases on the S3 driver (s3rver)', () => {
   const bucket = 'flashbooth-releases';
-  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
   const superPhone = '+919812300001';
-  let server: S3rverServer;
-  let directory: string;
+  let s3: S3rverFixture;
   let endpoint: string;
   let storage: S3Storage;
   let database: DatabaseHandle;
   let app: FastifyInstance;
   let superToken: string;
-  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+  let restoreCredentials: (() => void) | undefined;
 
   beforeAll(async () => {
-    directory = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-s3-software-'));
-    server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      directory,
-      silent: true,
-      configureBuckets: [{ name: bucket }],
-    });
-    const { port } = await server.run();
-    endpoint = `http://127.0.0.1:${port}`;
-    storage = new S3Storage({
-      bucket,
-      region: 'ap-south-1',
-      endpoint,
-      forcePathStyle: true,
-      credentials,
-    });
-    // The app takes credentials from the SDK's default chain, as in production.
-    process.env.AWS_ACCESS_KEY_ID = credentials.accessKeyId;
-    process.env.AWS_SECRET_ACCESS_KEY = credentials.secretAccessKey;
+    s3 = await startS3rver(bucket, 'flashbooth-s3-software-');
+    ({ endpoint, storage } = s3);
+    restoreCredentials = useS3rverCredentials();
     database = await openDatabase({});
     ({ app } = await startApp(database, {
       STORAGE_DRIVER: 's3',
@@ -113,15 +76,10 @@ describe('software releases on the S3 driver (s3rver)', () => {
       .where(eq(users.id, superUser.userId));
   });
   afterAll(async () => {
-    process.env.AWS_ACCESS_KEY_ID = saved.id;
-    process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
-    if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
-    if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+    restoreCredentials?.();
     await app?.close();
     await database?.close();
-    await storage?.close();
-    await server?.close();
-    rmSync(directory, { recursive: true, force: true });
+    await s3?.close();
   });
 
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>

@@ -1,8 +1,6 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +9,7 @@ import type { Config } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { createStorage } from '../src/modules/storage/create-storage.js';
 import type { LocalStorage } from '../src/modules/storage/local-storage.js';
-import { S3Storage } from '../src/modules/storage/s3-storage.js';
+import type { S3Storage } from '../src/modules/storage/s3-storage.js';
 import {
   attachmentDisposition,
   extensionFor,
@@ -20,6 +18,7 @@ import {
   type ObjectStorage,
 } from '../src/modules/storage/storage.js';
 import { startApp, testConfig, type TestClock } from './harness.js';
+import { type S3rverFixture, startS3rver, useS3rverCredentials } from './s3rver.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0xff, 0xd9]);
 
@@ -317,20 +316,6 @@ describe('storage configuration', () => {
   });
 });
 
-/** s3rver ships no types; this is the part of its API the tests use. */
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: {
-  address: string;
-  port: number;
-  directory: string;
-  silent: boolean;
-  configureBuckets: { name: string }[];
-}) => S3rverServer;
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
-
 /*
  * Against a real S3 API server (s3rver, from npm). s3rver does not check V4 signatures, so these
  * tests prove the requests and URLs work end to end; that the Content-Type is bound by the
@@ -338,35 +323,16 @@ const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
  */
 describe('S3 object store (s3rver)', () => {
   const bucket = 'flashbooth-test';
-  let server: S3rverServer;
-  let directory: string;
+  let s3: S3rverFixture;
   let endpoint: string;
   let storage: S3Storage;
-  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
   beforeAll(async () => {
-    directory = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-s3-'));
-    server = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      directory,
-      silent: true,
-      configureBuckets: [{ name: bucket }],
-    });
-    const { port } = await server.run();
-    endpoint = `http://127.0.0.1:${port}`;
-    storage = new S3Storage({
-      bucket,
-      region: 'ap-south-1',
-      endpoint,
-      forcePathStyle: true,
-      credentials,
-    });
+    s3 = await startS3rver(bucket, 'flashbooth-s3-');
+    ({ endpoint, storage } = s3);
   });
   afterAll(async () => {
-    await storage.close();
-    await server.close();
-    rmSync(directory, { recursive: true, force: true });
+    await s3.close();
   });
 
   it('uploads with a presigned PUT and downloads with a presigned GET', async () => {
@@ -419,22 +385,13 @@ describe('S3 object store (s3rver)', () => {
 
   it('pings the bucket, and fails the ping for a missing one', async () => {
     await expect(storage.ping()).resolves.toBeUndefined();
-    const missing = new S3Storage({
-      bucket: 'no-such-bucket',
-      region: 'ap-south-1',
-      endpoint,
-      forcePathStyle: true,
-      credentials,
-    });
+    const missing = s3.storageFor('no-such-bucket');
     await expect(missing.ping()).rejects.toThrow();
     await missing.close();
   });
 
   it('is chosen by configuration, checked by the health check, and serves no local routes', async () => {
-    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
-    // The app takes credentials from the SDK's default chain, as in production.
-    process.env.AWS_ACCESS_KEY_ID = credentials.accessKeyId;
-    process.env.AWS_SECRET_ACCESS_KEY = credentials.secretAccessKey;
+    const restoreCredentials = useS3rverCredentials();
     const database = await openDatabase({});
     try {
       const { app } = await startApp(database, {
@@ -448,8 +405,7 @@ describe('S3 object store (s3rver)', () => {
       await app.close();
     } finally {
       await database.close();
-      restoreEnv('AWS_ACCESS_KEY_ID', saved.id);
-      restoreEnv('AWS_SECRET_ACCESS_KEY', saved.secret);
+      restoreCredentials();
     }
   });
 });
@@ -467,9 +423,4 @@ function rawGet(port: number, rawPath: string): Promise<{ status: number; body: 
       })
       .on('error', reject);
   });
-}
-
-function restoreEnv(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
 }

@@ -1,13 +1,19 @@
 import { DEVICE_MESSAGES, TEMPLATE_MESSAGES } from '@flashbooth/contracts';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.js';
-import { devices, organizationMembers, organizations, users } from '../src/db/schema.js';
+import { devices, organizations } from '../src/db/schema.js';
 import { createStorage } from '../src/modules/storage/create-storage.js';
 import type { ObjectStorage } from '../src/modules/storage/storage.js';
 import { databaseTargets } from './databases.js';
-import { bearer, newPhone, signedIn, startApp } from './harness.js';
+import {
+  bearer,
+  newPhone,
+  signedIn,
+  signedInOrgStaff,
+  signedInProductAdmin,
+  startApp,
+} from './harness.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0xff, 0xd9]);
 const PNG = Buffer.from([
@@ -50,23 +56,15 @@ describe.each(databaseTargets)('templates API on $name', ({ open }) => {
     storage = await createStorage(started.config, started.clock.now);
     const db = database.db;
     superToken = (await signedIn(app, 'enterprise', superPhone)).token;
-    const productAdmin = await signedIn(app, 'enterprise');
-    await db
-      .update(users)
-      .set({ isFlashboothAdmin: true })
-      .where(eq(users.id, productAdmin.userId));
-    productAdminToken = productAdmin.token;
+    productAdminToken = (await signedInProductAdmin(app, database)).token;
     [orgA, orgB] = (
       await db
         .insert(organizations)
         .values([{ name: 'Sunrise Mall', logoKey: 'logos/sunrise.png' }, { name: 'Harbour Café' }])
         .returning({ id: organizations.id })
     ).map((row) => row.id) as [number, number];
-    const staff = async (orgId: number, role: 'admin' | 'member') => {
-      const person = await signedIn(app, 'enterprise');
-      await db.insert(organizationMembers).values({ orgId, userId: person.userId, role });
-      return person.token;
-    };
+    const staff = async (orgId: number, role: 'admin' | 'member') =>
+      (await signedInOrgStaff(app, database, orgId, role)).token;
     memberA = await staff(orgA, 'member');
     adminB = await staff(orgB, 'admin');
     visitor = (await signedIn(app, 'regular')).token;
