@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { LineIcon } from '@/components/ui/line-icon';
 
 /** Spec (App shell): shown when the route guard sent a staff account away from a guest page. */
 export function BlockedBanner() {
@@ -17,22 +18,10 @@ export function BlockedBanner() {
 
   return (
     <div className="blocked-banner" role="alert" data-testid="blocked-banner">
-      <svg
-        className="blocked-banner-icon"
-        viewBox="0 0 24 24"
-        width="22"
-        height="22"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-      >
+      <LineIcon className="blocked-banner-icon" size={22}>
         <circle cx="12" cy="12" r="9" />
         <path d="M12 7.5v5.5M12 16.5v.01" />
-      </svg>
+      </LineIcon>
       <p className="blocked-banner-text">
         You&apos;re signed in to the Venue Portal. To use the guest pages, log out from Profile and
         then sign in as a guest.

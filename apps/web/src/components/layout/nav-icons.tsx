@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { LineIcon } from '@/components/ui/line-icon';
 import type { NavIconName } from './nav-model';
 
 /** Simple 24px line icons (inline SVG, no icon font); decorative, the label names the tab. */
@@ -88,20 +89,8 @@ const ICON_PATHS: Record<NavIconName | 'more', ReactNode> = {
 
 export function NavIcon({ name }: { name: NavIconName | 'more' }) {
   return (
-    <svg
-      className="nav-icon"
-      viewBox="0 0 24 24"
-      width="22"
-      height="22"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <LineIcon className="nav-icon" size={22} strokeWidth={1.8}>
       {ICON_PATHS[name]}
-    </svg>
+    </LineIcon>
   );
 }

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { LineIcon } from './line-icon';
 import './search-box.css';
 
 interface SearchBoxProps {
@@ -32,21 +33,10 @@ export function SearchBox({ label, placeholder, applied, onSearch }: SearchBoxPr
         {label}
       </label>
       <span className="search-box-field">
-        <svg
-          className="search-box-icon"
-          viewBox="0 0 24 24"
-          width="18"
-          height="18"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          aria-hidden="true"
-          focusable="false"
-        >
+        <LineIcon className="search-box-icon" size={18}>
           <circle cx="11" cy="11" r="7" />
           <path d="m20 20-3.5-3.5" />
-        </svg>
+        </LineIcon>
         <input
           id={inputId}
           className="input search-box-input"

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { scaleDurations } from '@/lib/timing-scale';
 import {
   CAPTURE_MESSAGES,
   CAPTURE_TIMINGS,
   CaptureController,
   captureReducer,
-  parseTimingScale,
   processingWaitMs,
-  scaleTimings,
   type CaptureApi,
 } from './capture-machine';
 
@@ -226,15 +225,13 @@ describe('helpers', () => {
     });
   });
 
-  it('scales durations only when allowed and within range', () => {
-    expect(parseTimingScale('0.1', true)).toBe(0.1);
-    expect(parseTimingScale('0.1', false)).toBe(1);
-    expect(parseTimingScale('5', true)).toBe(1);
-    expect(parseTimingScale('abc', true)).toBe(1);
-    expect(parseTimingScale(null, true)).toBe(1);
-    const scaled = scaleTimings(CAPTURE_TIMINGS, 0.1);
+  it('scales the capture durations but not the attempt counts', () => {
+    const scaled = scaleDurations(CAPTURE_TIMINGS, 0.1);
     expect(scaled.readyPollMs).toBe(300);
+    expect(scaled.perCaptureWaitMs).toBe(1000);
     expect(scaled.readyPollAttempts).toBe(7);
+    expect(scaled.processingPingFailures).toBe(3);
+    expect(scaled.uploadPollAttempts).toBe(30);
     expect(processingWaitMs(3, CAPTURE_TIMINGS)).toBe(40_000);
   });
 });

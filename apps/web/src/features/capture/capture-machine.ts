@@ -4,6 +4,8 @@
  * calls. The controller knows nothing about React, so vitest drives it with fake timers.
  */
 
+import { TimedController } from '@/lib/timed-controller';
+
 /** Capture texts (spec: visitor.md sections 4 and 8). */
 export const CAPTURE_MESSAGES = {
   connectFailed: "Sorry, we couldn't connect to the photobooth. Please try refreshing the page",
@@ -34,40 +36,6 @@ export const CAPTURE_TIMINGS = {
 } as const;
 
 export type CaptureTimings = { -readonly [K in keyof typeof CAPTURE_TIMINGS]: number };
-
-const MS_KEYS = [
-  'initialDelayMs',
-  'pingRetryMs',
-  'readyPollMs',
-  'perCaptureWaitMs',
-  'extraWaitMs',
-  'processingPingMs',
-  'uploadPollMs',
-] as const;
-
-/** The timings with every duration multiplied by `scale` (attempt counts stay as they are). */
-export function scaleTimings(timings: CaptureTimings, scale: number): CaptureTimings {
-  const scaled = { ...timings };
-  for (const key of MS_KEYS) scaled[key] = Math.round(timings[key] * scale);
-  return scaled;
-}
-
-/**
- * `?timing_scale=` for tests: honoured only when the runtime config allows it (never in
- * production) and only between 0.01 and 1; anything else is the spec's timing (1).
- */
-export function parseTimingScale(raw: string | null, allowed: boolean): number {
-  if (!allowed || raw === null) return 1;
-  const value = Number(raw);
-  return Number.isFinite(value) && value >= 0.01 && value <= 1 ? value : 1;
-}
-
-/** A route or query id: a positive integer, else null. */
-export function parseId(raw: string | null | undefined): number | null {
-  if (!raw || !/^\d{1,15}$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 /** Spec: wait total_captures × 10 s + 10 s after the booth is ready. */
 export function processingWaitMs(totalCaptures: number, timings: CaptureTimings): number {
@@ -225,25 +193,14 @@ export interface CaptureApi {
  * Runs the flow: timers and calls, feeding the reducer. `start()` (re)starts it, `dispose()`
  * cancels whatever is under way (a later `start()` works again, as React's strict mode needs).
  */
-export class CaptureController {
-  private state: CaptureState = INITIAL_CAPTURE_STATE;
-  private readonly listeners = new Set<() => void>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  /** Bumped on start/dispose: work from an older run finds it changed and stops. */
-  private run = 0;
-
+export class CaptureController extends TimedController<CaptureState> {
   constructor(
     private readonly api: CaptureApi,
     private readonly timings: CaptureTimings = CAPTURE_TIMINGS,
     private readonly now: () => number = () => Date.now(),
-  ) {}
-
-  getState = (): CaptureState => this.state;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  ) {
+    super(INITIAL_CAPTURE_STATE);
+  }
 
   start(): void {
     const run = this.cancel();
@@ -265,33 +222,8 @@ export class CaptureController {
     void this.runCapture(run);
   }
 
-  dispose(): void {
-    this.cancel();
-  }
-
-  private cancel(): number {
-    this.run += 1;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    return this.run;
-  }
-
   private dispatch(event: CaptureEvent): void {
-    const next = captureReducer(this.state, event);
-    if (next === this.state) return;
-    this.state = next;
-    for (const listener of this.listeners) listener();
-  }
-
-  /** Resolves after `ms`, or never when the run is cancelled meanwhile. */
-  private wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      this.timers.add(timer);
-    });
+    this.setState(captureReducer(this.state, event));
   }
 
   private async attempt<T>(

@@ -3,7 +3,6 @@ import {
   MEDIA_SHARE_CAPTIONS,
   captionChange,
   downloadFileName,
-  formatUtcTimestamp,
   isAbortError,
   isMobileUserAgent,
   mediaAspectRatio,
@@ -11,23 +10,6 @@ import {
   previewUrl,
   shareFileName,
 } from './media-model';
-
-describe('formatUtcTimestamp', () => {
-  it('shows a zone-less UTC timestamp as dd/mm/yyyy hh:mm without shifting it', () => {
-    expect(formatUtcTimestamp('2025-05-14T09:05:59')).toBe('14/05/2025 09:05');
-    expect(formatUtcTimestamp('2025-12-31T23:59:00')).toBe('31/12/2025 23:59');
-    expect(formatUtcTimestamp('2025-01-02 00:00:00.123')).toBe('02/01/2025 00:00');
-  });
-
-  it('converts a timestamp with a zone to UTC', () => {
-    expect(formatUtcTimestamp('2025-05-14T05:30:00+05:30')).toBe('14/05/2025 00:00');
-    expect(formatUtcTimestamp('2025-05-14T23:10:00Z')).toBe('14/05/2025 23:10');
-  });
-
-  it('shows unreadable text as it came', () => {
-    expect(formatUtcTimestamp('yesterday')).toBe('yesterday');
-  });
-});
 
 describe('pickShareCaption', () => {
   it('has 10 preset captions', () => {

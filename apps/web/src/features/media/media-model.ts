@@ -48,25 +48,6 @@ export function pickShareCaption(random: () => number = Math.random): string {
   return MEDIA_SHARE_CAPTIONS[index]!;
 }
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/**
- * Spec: timestamps are UTC (sent without a zone suffix) and shown as dd/mm/yyyy hh:mm (24 h).
- * A value with a zone is converted to UTC; anything unreadable is shown as it came.
- */
-export function formatUtcTimestamp(value: string): string {
-  const plain = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(value);
-  if (plain) {
-    const [, year, month, day, hour, minute] = plain;
-    return `${day}/${month}/${year} ${hour}:${minute}`;
-  }
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()} ${pad(
-    date.getUTCHours(),
-  )}:${pad(date.getUTCMinutes())}`;
-}
-
 /** Spec: previews use 3:2 for landscape and 2:3 for portrait. */
 export function mediaAspectRatio(orientation: Media['orientation']): string {
   return orientation === 'landscape' ? '3 / 2' : '2 / 3';

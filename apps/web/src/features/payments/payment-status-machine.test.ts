@@ -1,14 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { scaleDurations } from '@/lib/timing-scale';
 import {
   PAYMENT_STATUS_MESSAGES,
   PAYMENT_STATUS_TIMINGS,
   PaymentStatusController,
   parsePaymentParams,
-  parseTimingScale,
   paymentStatusReducer,
-  scalePaymentTimings,
   type PaymentStatusApi,
+  type PaymentStatusTimings,
+  type RedirectTarget,
 } from './payment-status-machine';
+
+/** The redirect to `to` comes exactly `ms` from now, not a millisecond earlier. */
+async function expectRedirectAfter(
+  onRedirect: ReturnType<typeof vi.fn>,
+  ms: number,
+  to: RedirectTarget,
+): Promise<void> {
+  await vi.advanceTimersByTimeAsync(ms - 1);
+  expect(onRedirect).not.toHaveBeenCalled();
+  await vi.advanceTimersByTimeAsync(1);
+  expect(onRedirect).toHaveBeenCalledExactlyOnceWith(to);
+}
 
 /** Status answers from a script ('fail' rejects); the last entry repeats. */
 function scriptedStatus(script: string[]) {
@@ -47,10 +60,7 @@ describe('payment status flow', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(status).toHaveBeenCalledTimes(1);
     expect(controller.getState()).toEqual({ kind: 'succeeded' });
-    await vi.advanceTimersByTimeAsync(2499);
-    expect(onRedirect).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('capture');
+    await expectRedirectAfter(onRedirect, 2500, 'capture');
   });
 
   it('re-checks every 5 s while PENDING and succeeds on a later check', async () => {
@@ -82,10 +92,7 @@ describe('payment status flow', () => {
       title: 'Payment Timed Out',
       message: 'Your payment is still pending. Please check your payment app.',
     });
-    await vi.advanceTimersByTimeAsync(5999);
-    expect(onRedirect).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('home');
+    await expectRedirectAfter(onRedirect, 6000, 'home');
     // Never a fifth check.
     await vi.advanceTimersByTimeAsync(60_000);
     expect(status).toHaveBeenCalledTimes(4);
@@ -101,10 +108,7 @@ describe('payment status flow', () => {
       title: 'Payment Failed',
       message: 'The transaction could not be processed (Status: FAILED). Please try again.',
     });
-    await vi.advanceTimersByTimeAsync(5999);
-    expect(onRedirect).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('home');
+    await expectRedirectAfter(onRedirect, 6000, 'home');
 
     const other = setup(['PENDING', 'REFUNDED']);
     await vi.advanceTimersByTimeAsync(10_000);
@@ -133,10 +137,7 @@ describe('payment status flow', () => {
   it('without the payment details shows Invalid URL and goes home after 4 s, checking nothing', async () => {
     const { controller, onRedirect } = setup(null);
     expect(controller.getState()).toEqual({ kind: 'invalid' });
-    await vi.advanceTimersByTimeAsync(3999);
-    expect(onRedirect).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('home');
+    await expectRedirectAfter(onRedirect, 4000, 'home');
   });
 
   it('does nothing after dispose, and starts over cleanly on start (strict mode)', async () => {
@@ -172,7 +173,7 @@ describe('payment status flow', () => {
   });
 
   it('runs on scaled timings for tests, with the same number of checks', async () => {
-    const timings = scalePaymentTimings(PAYMENT_STATUS_TIMINGS, 0.1);
+    const timings = scaleDurations<PaymentStatusTimings>(PAYMENT_STATUS_TIMINGS, 0.1);
     expect(timings).toEqual({
       firstCheckMs: 500,
       recheckMs: 500,
@@ -233,16 +234,5 @@ describe('parsePaymentParams', () => {
     ]) {
       expect(parsePaymentParams(new URLSearchParams(query)), query).toBeNull();
     }
-  });
-});
-
-describe('parseTimingScale', () => {
-  it('is honoured only when allowed and between 0.01 and 1', () => {
-    expect(parseTimingScale('0.1', true)).toBe(0.1);
-    expect(parseTimingScale('0.1', false)).toBe(1);
-    expect(parseTimingScale(null, true)).toBe(1);
-    expect(parseTimingScale('0', true)).toBe(1);
-    expect(parseTimingScale('5', true)).toBe(1);
-    expect(parseTimingScale('abc', true)).toBe(1);
   });
 });

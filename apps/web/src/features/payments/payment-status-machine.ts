@@ -5,6 +5,9 @@
  * calls; it knows nothing about React, so vitest drives it with fake timers.
  */
 
+import { parseId } from '@/lib/parse-id';
+import { TimedController } from '@/lib/timed-controller';
+
 /** Payment status texts (spec: visitor.md sections 2, 4, 5 and 8). */
 export const PAYMENT_STATUS_MESSAGES = {
   invalidTitle: 'Invalid URL',
@@ -36,41 +39,10 @@ export type PaymentStatusTimings = {
   -readonly [K in keyof typeof PAYMENT_STATUS_TIMINGS]: number;
 };
 
-/** The timings with every duration multiplied by `scale` (the check count stays). */
-export function scalePaymentTimings(
-  timings: PaymentStatusTimings,
-  scale: number,
-): PaymentStatusTimings {
-  return {
-    firstCheckMs: Math.round(timings.firstCheckMs * scale),
-    recheckMs: Math.round(timings.recheckMs * scale),
-    maxChecks: timings.maxChecks,
-    successRedirectMs: Math.round(timings.successRedirectMs * scale),
-    failureRedirectMs: Math.round(timings.failureRedirectMs * scale),
-    invalidRedirectMs: Math.round(timings.invalidRedirectMs * scale),
-  };
-}
-
-/**
- * `?timing_scale=` for tests: honoured only when the runtime config allows it (never in
- * production) and only between 0.01 and 1; anything else is the spec's timing (1).
- */
-export function parseTimingScale(raw: string | null, allowed: boolean): number {
-  if (!allowed || raw === null) return 1;
-  const value = Number(raw);
-  return Number.isFinite(value) && value >= 0.01 && value <= 1 ? value : 1;
-}
-
 export interface PaymentParams {
   deviceId: number;
   templateId: number;
   txnId: number;
-}
-
-function parseId(raw: string | null): number | null {
-  if (!raw || !/^\d{1,15}$/.test(raw)) return null;
-  const id = Number(raw);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
 /**
@@ -178,69 +150,28 @@ export interface PaymentStatusApi {
   status(): Promise<{ state: string }>;
 }
 
+function initialState(api: PaymentStatusApi | null): PaymentStatusState {
+  return api ? INITIAL_PAYMENT_STATUS : { kind: 'invalid' };
+}
+
 /**
  * Runs the screen: timers and checks, feeding the reducer, then one redirect. Without an API
  * (an invalid address) it only waits and goes home. `start()` (re)starts it, `dispose()`
  * cancels whatever is under way (a later `start()` works again, as React's strict mode needs).
  */
-export class PaymentStatusController {
-  private state: PaymentStatusState;
-  private readonly listeners = new Set<() => void>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  /** Bumped on start/dispose: work from an older run finds it changed and stops. */
-  private run = 0;
-
+export class PaymentStatusController extends TimedController<PaymentStatusState> {
   constructor(
     private readonly api: PaymentStatusApi | null,
     private readonly onRedirect: (to: RedirectTarget) => void,
     private readonly timings: PaymentStatusTimings = PAYMENT_STATUS_TIMINGS,
   ) {
-    this.state = this.initialState();
+    super(initialState(api));
   }
-
-  getState = (): PaymentStatusState => this.state;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   start(): void {
     const run = this.cancel();
-    this.set(this.initialState());
+    this.setState(initialState(this.api));
     void this.verify(run);
-  }
-
-  dispose(): void {
-    this.cancel();
-  }
-
-  private initialState(): PaymentStatusState {
-    return this.api ? INITIAL_PAYMENT_STATUS : { kind: 'invalid' };
-  }
-
-  private cancel(): number {
-    this.run += 1;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    return this.run;
-  }
-
-  private set(next: PaymentStatusState): void {
-    if (next === this.state) return;
-    this.state = next;
-    for (const listener of this.listeners) listener();
-  }
-
-  /** Resolves after `ms`, or never when the run is cancelled meanwhile. */
-  private wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      this.timers.add(timer);
-    });
   }
 
   private async verify(run: number): Promise<void> {
@@ -259,7 +190,7 @@ export class PaymentStatusController {
           event = { type: 'CHECK_FAILED' };
         }
         if (run !== this.run) return;
-        this.set(paymentStatusReducer(this.state, event));
+        this.setState(paymentStatusReducer(this.state, event));
         delay = this.timings.recheckMs;
       }
     }

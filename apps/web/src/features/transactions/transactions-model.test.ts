@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   TRANSACTION_MESSAGES,
   formatAmount,
-  formatDateTime,
-  formatUtcTimestamp,
   orderIdLabel,
   refundMailto,
   stateBadge,
@@ -69,25 +67,6 @@ describe('stateBadge', () => {
     expect(stateBadge('')).toEqual({ label: 'Unknown', tone: 'other' });
     expect(stateBadge(null)).toEqual({ label: 'Unknown', tone: 'other' });
     expect(stateBadge(undefined)).toEqual({ label: 'Unknown', tone: 'other' });
-  });
-});
-
-describe('formatUtcTimestamp', () => {
-  it('shows the UTC time as dd/mm/yyyy and hh:mm (24 h), whatever the local zone', () => {
-    expect(formatUtcTimestamp('2025-05-14T21:05:09')).toEqual({
-      date: '14/05/2025',
-      time: '21:05',
-    });
-    expect(formatUtcTimestamp('2025-01-02T03:04:05+05:30')).toEqual({
-      date: '01/01/2025',
-      time: '21:34',
-    });
-    expect(formatDateTime('2025-05-14T10:20:30')).toBe('14/05/2025 10:20');
-  });
-
-  it('leaves an unreadable value as it came', () => {
-    expect(formatUtcTimestamp('yesterday')).toBeNull();
-    expect(formatDateTime('yesterday')).toBe('yesterday');
   });
 });
 

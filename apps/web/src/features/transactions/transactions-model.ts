@@ -1,4 +1,5 @@
 import type { Transaction, User } from '@flashbooth/contracts';
+import { formatUtcTimestamp } from '@/lib/format-date';
 
 /** My Transactions texts (spec: visitor.md sections 2 and 8). */
 export const TRANSACTION_MESSAGES = {
@@ -46,32 +47,6 @@ export function stateBadge(state: string | null | undefined): { label: string; t
   return KNOWN_STATES[state.trim()] ?? { label: state.trim(), tone: 'other' };
 }
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/**
- * Spec: timestamps are UTC (sent without a zone suffix) and shown as dd/mm/yyyy hh:mm (24 h).
- * A value with a zone is converted to UTC; anything unreadable is shown as it came.
- */
-export function formatUtcTimestamp(value: string): { date: string; time: string } | null {
-  const plain = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(value);
-  if (plain) {
-    const [, year, month, day, hour, minute] = plain;
-    return { date: `${day}/${month}/${year}`, time: `${hour}:${minute}` };
-  }
-  const parsed = new Date(value);
-  if (Number.isNaN(parsed.getTime())) return null;
-  return {
-    date: `${pad(parsed.getUTCDate())}/${pad(parsed.getUTCMonth() + 1)}/${parsed.getUTCFullYear()}`,
-    time: `${pad(parsed.getUTCHours())}:${pad(parsed.getUTCMinutes())}`,
-  };
-}
-
-/** "dd/mm/yyyy hh:mm", or the raw value when it cannot be read. */
-export function formatDateTime(value: string): string {
-  const parts = formatUtcTimestamp(value);
-  return parts ? `${parts.date} ${parts.time}` : value;
-}
-
 /** What the card shows as the order id; the provider's id may be missing on a failed start. */
 export function orderIdLabel(transaction: Pick<Transaction, 'phonepe_order_id'>): string {
   return present(transaction.phonepe_order_id) ? transaction.phonepe_order_id : 'Not available';
@@ -99,7 +74,7 @@ export function refundMailto(
     `Order ID: ${orderId}`,
     `Transaction ID: ${transaction.id}`,
     `Amount: ${formatAmount(transaction.amount_rupees)}`,
-    `Date: ${formatDateTime(transaction.created_at)} (UTC)`,
+    `Date: ${formatUtcTimestamp(transaction.created_at)} (UTC)`,
     `Venue: ${venueLabel(transaction)}`,
     `Status: ${stateBadge(transaction.state).label}`,
     '',

@@ -5,6 +5,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { paths } from '@/config/paths';
+import { LineIcon } from '@/components/ui/line-icon';
+import { LoadErrorPanel } from '@/components/ui/list-states';
 import { checkoutPayment } from '../api/checkout-payment';
 import { createPayment } from '../api/create-payment';
 import { deviceTemplatesQueryKey, useDeviceTemplates } from '../api/get-device-templates';
@@ -38,7 +40,7 @@ function BoothProblem({
 }) {
   return (
     <main className="page booth-page" id="main">
-      <div className="card booth-panel booth-problem" role="alert">
+      <div className="card panel-message booth-panel booth-problem" role="alert">
         <h1 className="booth-problem-title">{title}</h1>
         <p>{message}</p>
         <div className="booth-problem-actions">
@@ -71,7 +73,7 @@ function BoothSkeleton() {
         <div className="skeleton booth-skeleton-badge" />
       </div>
       <div className="skeleton booth-skeleton-search" aria-hidden="true" />
-      <div className="booth-grid" aria-hidden="true">
+      <div className="card-grid booth-grid" aria-hidden="true">
         {Array.from({ length: 6 }, (_, index) => (
           <TemplateCardSkeleton key={index} portrait={index % 3 === 1} />
         ))}
@@ -124,21 +126,10 @@ function usePaymentRedirect(onError: (message: string) => void) {
 
 function PinIcon() {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      width="16"
-      height="16"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <LineIcon size={16}>
       <path d="M12 21s-7-6.2-7-11.5A7 7 0 0 1 19 9.5C19 14.8 12 21 12 21Z" />
       <circle cx="12" cy="9.5" r="2.5" />
-    </svg>
+    </LineIcon>
   );
 }
 
@@ -237,7 +228,7 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
           <>
             <header className="booth-header">
               <div className="booth-header-text">
-                <h1 className="page-title booth-title" ref={headingRef} tabIndex={-1}>
+                <h1 className="page-title booth-title focus-heading" ref={headingRef} tabIndex={-1}>
                   Select Your Template
                 </h1>
                 <p className="booth-where">
@@ -263,17 +254,12 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
             </header>
 
             {self.isError && (
-              <div className="booth-user-error" role="alert">
-                <p>{BOOTH_MESSAGES.userFailed}</p>
-                <button
-                  type="button"
-                  className="btn btn-link"
-                  onClick={() => void self.refetch()}
-                  disabled={self.isFetching}
-                >
-                  Try again
-                </button>
-              </div>
+              <LoadErrorPanel
+                className="booth-user-error"
+                message={BOOTH_MESSAGES.userFailed}
+                query={self}
+                buttonClassName="btn btn-link"
+              />
             )}
 
             <SearchBox

@@ -1,5 +1,6 @@
 import type { VisitorTemplate } from '@flashbooth/contracts';
 import { useState } from 'react';
+import { LineIcon } from '@/components/ui/line-icon';
 import { previewAspectRatio, printLabel } from '../booth-model';
 
 interface TemplateCardProps {
@@ -36,21 +37,11 @@ export function TemplateCard({ template, onPick }: TemplateCardProps) {
             />
           ) : (
             <span className="booth-card-nosample" aria-hidden="true">
-              <svg
-                viewBox="0 0 24 24"
-                width="26"
-                height="26"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="1.6"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-                focusable="false"
-              >
+              <LineIcon size={26} strokeWidth={1.6}>
                 <rect x="3" y="5" width="18" height="14" rx="2" />
                 <circle cx="9" cy="10" r="1.8" />
                 <path d="m21 16-5-5-9 8" />
-              </svg>
+              </LineIcon>
               No sample
             </span>
           )}

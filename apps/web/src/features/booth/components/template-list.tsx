@@ -1,5 +1,6 @@
 import type { VisitorTemplate } from '@flashbooth/contracts';
 import { useEffect, useRef } from 'react';
+import { LoadErrorPanel } from '@/components/ui/list-states';
 import type { useDeviceTemplates } from '../api/get-device-templates';
 import { BOOTH_MESSAGES } from '../booth-model';
 import { TemplateCard, TemplateCardSkeleton } from './template-card';
@@ -39,7 +40,7 @@ export function TemplateList({
 
   if (query.isPending) {
     return (
-      <div className="booth-grid" aria-busy="true" data-testid="templates-loading">
+      <div className="card-grid booth-grid" aria-busy="true" data-testid="templates-loading">
         <span className="visually-hidden" role="status">
           Loading templates…
         </span>
@@ -52,27 +53,21 @@ export function TemplateList({
 
   if (query.isError && count === 0) {
     return (
-      <div className="card booth-panel booth-panel-error" role="alert">
-        <p>{BOOTH_MESSAGES.templatesFailed}</p>
-        <button
-          type="button"
-          className="btn btn-secondary"
-          onClick={() => void query.refetch()}
-          disabled={query.isFetching}
-        >
-          Try again
-        </button>
-      </div>
+      <LoadErrorPanel
+        className="card panel-message panel-message-error booth-panel"
+        message={BOOTH_MESSAGES.templatesFailed}
+        query={query}
+      />
     );
   }
 
   if (count === 0) {
     return (
-      <div className="card booth-panel booth-empty">
+      <div className="card panel-message booth-panel">
         <p className="booth-empty-title">{BOOTH_MESSAGES.noTemplates}</p>
         {search !== '' && (
           <>
-            <p className="booth-empty-hint">Try another name, or show every template.</p>
+            <p className="panel-message-hint">Try another name, or show every template.</p>
             <button type="button" className="btn btn-secondary" onClick={onClearSearch}>
               Clear search
             </button>
@@ -95,18 +90,18 @@ export function TemplateList({
     <>
       <ul
         ref={listRef}
-        className="booth-grid"
+        className="card-grid booth-grid"
         aria-label={search ? `Templates matching “${search}”` : 'Templates'}
         aria-busy={query.isFetchingNextPage}
       >
         {items.map((template) => (
-          <li key={template.id} className="booth-grid-item">
+          <li key={template.id} className="card-grid-item">
             <TemplateCard template={template} onPick={onPick} />
           </li>
         ))}
         {query.isFetchingNextPage &&
           Array.from({ length: MORE_SKELETON_CARDS }, (_, index) => (
-            <li key={`loading-${index}`} className="booth-grid-item" aria-hidden="true">
+            <li key={`loading-${index}`} className="card-grid-item" aria-hidden="true">
               <TemplateCardSkeleton />
             </li>
           ))}

@@ -1,14 +1,12 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { appConfig } from '@/config/app-config';
 import { paths } from '@/config/paths';
+import { parseId } from '@/lib/parse-id';
+import { useScaledTimings } from '@/lib/timing-scale';
 import { useUpdateRepostAllowed } from '../api/update-repost-allowed';
 import {
   CAPTURE_MESSAGES,
   CAPTURE_TIMINGS,
-  parseId,
-  parseTimingScale,
-  scaleTimings,
   type CaptureState,
   type CaptureTimings,
 } from '../capture-machine';
@@ -109,11 +107,7 @@ export function CaptureScreen({ deviceIdParam }: { deviceIdParam: string | undef
   const [params] = useSearchParams();
   const deviceId = parseId(deviceIdParam);
   const templateId = parseId(params.get('template_id'));
-  const scale = parseTimingScale(params.get('timing_scale'), appConfig.allowTimingScale === true);
-  const timings = useMemo<CaptureTimings>(
-    () => (scale === 1 ? CAPTURE_TIMINGS : scaleTimings(CAPTURE_TIMINGS, scale)),
-    [scale],
-  );
+  const timings = useScaledTimings<CaptureTimings>(CAPTURE_TIMINGS, params);
   if (deviceId === null || templateId === null) {
     return (
       <main className="page capture-page" id="main">

@@ -1,11 +1,7 @@
 import type { Media } from '@flashbooth/contracts';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import {
-  MEDIA_CAPTION_MAX,
-  formatUtcTimestamp,
-  mediaAspectRatio,
-  previewUrl,
-} from '../media-model';
+import { formatUtcTimestamp } from '@/lib/format-date';
+import { MEDIA_CAPTION_MAX, mediaAspectRatio, previewUrl } from '../media-model';
 
 export type CardAction = 'download' | 'share' | 'public' | 'repost' | 'caption';
 

@@ -1,10 +1,12 @@
-import { SearchBox } from '@/components/ui/search-box';
 import type { Media } from '@flashbooth/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Pagination } from '@/components/ui/pagination';
+import { useEffect, useState } from 'react';
+import { ListLoading } from '@/components/ui/list-states';
+import { ListPage } from '@/components/ui/list-page';
 import { pageCount } from '@/components/ui/pagination-model';
 import { useTimedStatus, type Status } from '@/components/ui/status-message';
+import { useSearchPaging } from '@/hooks/use-search-paging';
+import { LineIcon } from '@/components/ui/line-icon';
 import { myMediaQueryKey, useMyMedia, type MediaPage } from '../api/get-media';
 import { updateMedia } from '../api/update-media';
 import { updateRepostAllowed } from '../api/update-repost-allowed';
@@ -56,14 +58,11 @@ function MediaStatus({ status }: { status: Status | null }) {
 /** My Media (spec: visitor.md sections 2, 4, 7 and 8). */
 export function MediaScreen() {
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  const paging = useSearchPaging();
+  const { search, page } = paging;
   const media = useMyMedia(search, page);
   const { status, show } = useTimedStatus(MEDIA_STATUS_MS);
-  const headingRef = useRef<HTMLHeadingElement>(null);
-
-  // Spec: a failed list is emptied and the page goes back to 1.
-  if (media.isError && page !== 1) setPage(1);
+  paging.resetPageOnError(media.isError);
   const failedAt = media.isError ? media.errorUpdatedAt : 0;
   useEffect(() => {
     if (failedAt) show('error', MEDIA_SCREEN_MESSAGES.loadFailed);
@@ -82,19 +81,6 @@ export function MediaScreen() {
           }
         : current,
     );
-  };
-
-  const runSearch = (term: string) => {
-    setSearch(term);
-    setPage(1);
-    // The same search again still reloads the first page.
-    if (term === search && page === 1) void media.refetch();
-  };
-
-  const goToPage = (next: number) => {
-    setPage(next);
-    headingRef.current?.focus();
-    headingRef.current?.scrollIntoView({ block: 'start' });
   };
 
   const onAction = async (item: Media, action: CardAction, caption?: string) => {
@@ -158,71 +144,51 @@ export function MediaScreen() {
     media.data && !media.isError ? pageCount(media.data.total_count, MEDIA_PAGE_SIZE) : 1;
 
   return (
-    <main className="page media-page" id="main">
-      <h1 className="page-title media-title" ref={headingRef} tabIndex={-1}>
-        My Media
-      </h1>
-
-      <SearchBox
-        label="Search my media"
-        placeholder="Search my media"
-        applied={search}
-        onSearch={runSearch}
-      />
-
+    <ListPage
+      className="media-page"
+      title="My Media"
+      paging={paging}
+      query={media}
+      searchLabel="Search my media"
+      searchPlaceholder="Search my media"
+      totalPages={totalPages}
+      pagesLabel="My Media pages"
+      after={<MediaStatus status={status} />}
+    >
       {media.isPending ? (
-        <div aria-busy="true">
-          <span className="visually-hidden" role="status">
-            Loading your media…
-          </span>
-          <ul className="media-grid" aria-hidden="true">
+        <ListLoading label="Loading your media…">
+          <ul className="card-grid media-grid" aria-hidden="true">
             {Array.from({ length: 4 }, (_, index) => (
-              <li key={index} className="media-grid-item">
+              <li key={index} className="card-grid-item">
                 <MediaCardSkeleton portrait={index % 2 === 1} />
               </li>
             ))}
           </ul>
-        </div>
+        </ListLoading>
       ) : items.length === 0 ? (
         <div className="media-empty">
           <span className="media-empty-icon" aria-hidden="true">
-            <svg
-              viewBox="0 0 24 24"
-              width="26"
-              height="26"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-              focusable="false"
-            >
+            <LineIcon size={26} strokeWidth={1.8}>
               <rect x="3" y="4" width="18" height="16" rx="3" />
               <circle cx="9" cy="10" r="2" />
               <path d="m21 16-5-5-9 9" />
-            </svg>
+            </LineIcon>
           </span>
           <p>{MEDIA_SCREEN_MESSAGES.empty}</p>
         </div>
       ) : (
-        <ul className="media-grid" aria-label="My media" aria-busy={media.isFetching || undefined}>
+        <ul
+          className="card-grid media-grid"
+          aria-label="My media"
+          aria-busy={media.isFetching || undefined}
+        >
           {items.map((item) => (
-            <li key={item.id} className="media-grid-item">
+            <li key={item.id} className="card-grid-item">
               <MediaCard media={item} canShare={onMobile} onAction={onAction} />
             </li>
           ))}
         </ul>
       )}
-
-      <Pagination
-        page={page}
-        totalPages={totalPages}
-        onChange={goToPage}
-        label="My Media pages"
-        disabled={media.isFetching}
-      />
-
-      <MediaStatus status={status} />
-    </main>
+    </ListPage>
   );
 }

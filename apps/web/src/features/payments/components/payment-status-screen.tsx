@@ -1,14 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { BrandMark } from '@/components/layout/brand-logo';
-import { appConfig } from '@/config/app-config';
 import { paths } from '@/config/paths';
+import { useScaledTimings } from '@/lib/timing-scale';
+import { LineIcon } from '@/components/ui/line-icon';
 import {
   PAYMENT_STATUS_MESSAGES,
   PAYMENT_STATUS_TIMINGS,
   parsePaymentParams,
-  parseTimingScale,
-  scalePaymentTimings,
   type PaymentParams,
   type PaymentStatusState,
   type PaymentStatusTimings,
@@ -45,21 +44,11 @@ function StateIcon({ tone }: { tone: Tone }) {
   }
   return (
     <span className={`payment-icon payment-icon-${tone}`} aria-hidden="true">
-      <svg
-        viewBox="0 0 24 24"
-        width="30"
-        height="30"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2.6"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        focusable="false"
-      >
+      <LineIcon size={30} strokeWidth={2.6}>
         {ICON_STROKES[tone].map((d) => (
           <path key={d} d={d} />
         ))}
-      </svg>
+      </LineIcon>
     </span>
   );
 }
@@ -69,12 +58,7 @@ export function PaymentStatusScreen() {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const params = useMemo(() => parsePaymentParams(query), [query]);
-  const scale = parseTimingScale(query.get('timing_scale'), appConfig.allowTimingScale === true);
-  const timings = useMemo<PaymentStatusTimings>(
-    () =>
-      scale === 1 ? PAYMENT_STATUS_TIMINGS : scalePaymentTimings(PAYMENT_STATUS_TIMINGS, scale),
-    [scale],
-  );
+  const timings = useScaledTimings<PaymentStatusTimings>(PAYMENT_STATUS_TIMINGS, query);
 
   const onRedirect = useCallback(
     (to: RedirectTarget) => {

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { useSession } from '@/lib/session';
+import { LineIcon } from '@/components/ui/line-icon';
+import { LoadErrorPanel } from '@/components/ui/list-states';
 import { useSelf } from '../api/get-self';
 import { useSignOutOnServer } from '../api/sign-out';
 import { PROFILE_SCREEN_MESSAGES } from '../profile-form';
@@ -71,17 +73,11 @@ export function ProfileScreen({ pool }: { pool: Pool }) {
       {self.isPending ? (
         <ProfileSkeleton />
       ) : self.isError ? (
-        <div className="card profile-card profile-load-error" role="alert">
-          <p>{PROFILE_SCREEN_MESSAGES.loadFailed}</p>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void self.refetch()}
-            disabled={self.isFetching}
-          >
-            Try again
-          </button>
-        </div>
+        <LoadErrorPanel
+          className="card profile-card profile-load-error"
+          message={PROFILE_SCREEN_MESSAGES.loadFailed}
+          query={self}
+        />
       ) : (
         <ProfileDetailsForm
           key={self.data.id}
@@ -101,20 +97,9 @@ export function ProfileScreen({ pool }: { pool: Pool }) {
           onClick={() => setConfirmOpen(true)}
           disabled={leaving}
         >
-          <svg
-            viewBox="0 0 24 24"
-            width="18"
-            height="18"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            aria-hidden="true"
-            focusable="false"
-          >
+          <LineIcon size={18}>
             <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 16l-4-4 4-4M6 12h10" />
-          </svg>
+          </LineIcon>
           Sign Out
         </button>
       </section>

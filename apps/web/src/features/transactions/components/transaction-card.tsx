@@ -1,8 +1,9 @@
 import type { Transaction } from '@flashbooth/contracts';
+import { utcTimestampParts } from '@/lib/format-date';
+import { LineIcon } from '@/components/ui/line-icon';
 import {
   TRANSACTION_MESSAGES,
   formatAmount,
-  formatUtcTimestamp,
   orderIdLabel,
   stateBadge,
   venueLabel,
@@ -17,7 +18,7 @@ interface TransactionCardProps {
 /** One transaction: amount, venue, state, date and time, order id and Apply for Refund. */
 export function TransactionCard({ transaction, refundHref }: TransactionCardProps) {
   const badge = stateBadge(transaction.state);
-  const when = formatUtcTimestamp(transaction.created_at);
+  const when = utcTimestampParts(transaction.created_at);
   const venue = venueLabel(transaction);
   return (
     <article
@@ -53,21 +54,10 @@ export function TransactionCard({ transaction, refundHref }: TransactionCardProp
         </div>
       </dl>
       <a className="btn btn-secondary txn-refund" href={refundHref}>
-        <svg
-          viewBox="0 0 24 24"
-          width="18"
-          height="18"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          aria-hidden="true"
-          focusable="false"
-        >
+        <LineIcon size={18}>
           <rect x="3" y="5" width="18" height="14" rx="2" />
           <path d="m3 7 9 6 9-6" />
-        </svg>
+        </LineIcon>
         {TRANSACTION_MESSAGES.refund}
       </a>
     </article>

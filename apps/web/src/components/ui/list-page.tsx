@@ -1,0 +1,70 @@
+import { useRef, type ReactNode } from 'react';
+import type { useSearchPaging } from '@/hooks/use-search-paging';
+import { Pagination } from './pagination';
+import { SearchBox } from './search-box';
+
+interface ListPageProps {
+  /** The screen's own class (its width). */
+  className: string;
+  title: string;
+  paging: ReturnType<typeof useSearchPaging>;
+  /** The list's query: the same search again reloads it, and paging waits while it loads. */
+  query: { refetch: () => Promise<unknown>; isFetching: boolean };
+  searchLabel: string;
+  searchPlaceholder: string;
+  totalPages: number;
+  pagesLabel: string;
+  /** The list, or its loading, empty or error state. */
+  children: ReactNode;
+  /** Below the page numbers (a status line). */
+  after?: ReactNode;
+}
+
+/**
+ * A searchable list screen with numbered pages (My Media, My Transactions): heading, search box,
+ * the list, page numbers.
+ */
+export function ListPage({
+  className,
+  title,
+  paging,
+  query,
+  searchLabel,
+  searchPlaceholder,
+  totalPages,
+  pagesLabel,
+  children,
+  after,
+}: ListPageProps) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  /** Paging moves focus to the heading and scrolls it into view. */
+  const goToPage = (next: number) => {
+    paging.setPage(next);
+    headingRef.current?.focus();
+    headingRef.current?.scrollIntoView({ block: 'start' });
+  };
+
+  return (
+    <main className={`page list-page ${className}`} id="main">
+      <h1 className="page-title list-page-title focus-heading" ref={headingRef} tabIndex={-1}>
+        {title}
+      </h1>
+      <SearchBox
+        label={searchLabel}
+        placeholder={searchPlaceholder}
+        applied={paging.search}
+        onSearch={(term) => paging.runSearch(term, () => void query.refetch())}
+      />
+      {children}
+      <Pagination
+        page={paging.page}
+        totalPages={totalPages}
+        onChange={goToPage}
+        label={pagesLabel}
+        disabled={query.isFetching}
+      />
+      {after}
+    </main>
+  );
+}
