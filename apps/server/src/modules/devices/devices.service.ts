@@ -15,7 +15,7 @@ import { AppError, forbidden, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../auth/access-tokens.js';
 import type { DeviceLink } from '../mqtt/device-link.js';
-import type { UsersService } from '../users/users.service.js';
+import { isPrivileged, type UsersService } from '../users/users.service.js';
 import { hashDeviceSecret, newDeviceSecret, newThingName } from './device-credentials.js';
 import type {
   DeviceChanges,
@@ -98,7 +98,7 @@ export class DevicesService {
 
   private async staff(claims: AccessClaims): Promise<StaffCaller> {
     const user = await this.options.users.caller(claims);
-    return { user, privileged: user.isSuperUser || user.isFlashboothAdmin };
+    return { user, privileged: isPrivileged(user) };
   }
 
   /** The device if the caller may see it; 404 otherwise (another organization's device too). */

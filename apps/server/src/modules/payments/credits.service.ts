@@ -6,8 +6,7 @@ import {
   type User,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { UserRow } from '../../db/schema.js';
-import { forbidden, notFound } from '../../errors.js';
+import { notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../auth/access-tokens.js';
 import type { UsersService } from '../users/users.service.js';
@@ -30,7 +29,7 @@ export class CreditsService {
   /** POST /api/enterprise/users/{id}/credits → the visitor's User record with the new balance. */
   async grant(claims: AccessClaims, visitorId: number, input: CreditGrant): Promise<User> {
     const { repository, users, now, log } = this.options;
-    const staff = await this.privileged(claims, CREDIT_MESSAGES.grantStaffOnly);
+    const staff = await this.options.users.privilegedCaller(claims, CREDIT_MESSAGES.grantStaffOnly);
     const amountPaise = Math.round(input.amount_rupees * 100);
     const row = await repository.grant({
       userId: visitorId,
@@ -51,7 +50,7 @@ export class CreditsService {
     page: CreditLedgerQuery,
   ): Promise<CreditLedgerList> {
     const { repository } = this.options;
-    await this.privileged(claims, CREDIT_MESSAGES.ledgerStaffOnly);
+    await this.options.users.privilegedCaller(claims, CREDIT_MESSAGES.ledgerStaffOnly);
     const visitor = await repository.findVisitor(visitorId);
     if (!visitor) throw notFound(CREDIT_MESSAGES.visitorNotFound);
     const { rows, total } = await repository.ledger(visitorId, page);
@@ -60,12 +59,6 @@ export class CreditsService {
       total_count: total,
       credits_rupees: paiseToRupees(visitor.creditsPaise),
     };
-  }
-
-  private async privileged(claims: AccessClaims, message: string): Promise<UserRow> {
-    const staff = await this.options.users.caller(claims);
-    if (!staff.isSuperUser && !staff.isFlashboothAdmin) throw forbidden(message);
-    return staff;
   }
 }
 

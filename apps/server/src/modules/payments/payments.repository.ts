@@ -406,24 +406,35 @@ export class PaymentsRepository {
    * server instances share the work without checking one order twice at once.
    */
   async claimDue(provider: ProviderName, at: Date, leaseUntil: Date, limit: number) {
-    const due = this.db
-      .select({ id: paymentTransactions.id })
-      .from(paymentTransactions)
-      .where(
-        and(
-          eq(paymentTransactions.state, 'PENDING'),
-          eq(paymentTransactions.provider, provider),
-          lte(paymentTransactions.nextCheckAt, at),
-        ),
-      )
-      .orderBy(asc(paymentTransactions.nextCheckAt))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    return this.db
-      .update(paymentTransactions)
-      .set({ nextCheckAt: leaseUntil })
-      .where(and(inArray(paymentTransactions.id, due), eq(paymentTransactions.state, 'PENDING')))
-      .returning();
+    // The ids are picked first and then leased, in one transaction: an update whose
+    // `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)` PostgreSQL may re-run per scanned row,
+    // claiming more than `limit` (see MediaRepository.claimPreview).
+    return this.db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: paymentTransactions.id })
+        .from(paymentTransactions)
+        .where(
+          and(
+            eq(paymentTransactions.state, 'PENDING'),
+            eq(paymentTransactions.provider, provider),
+            lte(paymentTransactions.nextCheckAt, at),
+          ),
+        )
+        .orderBy(asc(paymentTransactions.nextCheckAt))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      if (due.length === 0) return [];
+      return tx
+        .update(paymentTransactions)
+        .set({ nextCheckAt: leaseUntil })
+        .where(
+          inArray(
+            paymentTransactions.id,
+            due.map((row) => row.id),
+          ),
+        )
+        .returning();
+    });
   }
 
   // Refunds
@@ -588,18 +599,26 @@ export class PaymentsRepository {
 
   /** Pending refunds due for a check, leased like `claimDue`. */
   async claimDueRefunds(at: Date, leaseUntil: Date, limit: number) {
-    const due = this.db
-      .select({ id: paymentRefunds.id })
-      .from(paymentRefunds)
-      .where(and(eq(paymentRefunds.state, 'PENDING'), lte(paymentRefunds.nextCheckAt, at)))
-      .orderBy(asc(paymentRefunds.nextCheckAt))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    return this.db
-      .update(paymentRefunds)
-      .set({ nextCheckAt: leaseUntil })
-      .where(and(inArray(paymentRefunds.id, due), eq(paymentRefunds.state, 'PENDING')))
-      .returning();
+    return this.db.transaction(async (tx) => {
+      const due = await tx
+        .select({ id: paymentRefunds.id })
+        .from(paymentRefunds)
+        .where(and(eq(paymentRefunds.state, 'PENDING'), lte(paymentRefunds.nextCheckAt, at)))
+        .orderBy(asc(paymentRefunds.nextCheckAt))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      if (due.length === 0) return [];
+      return tx
+        .update(paymentRefunds)
+        .set({ nextCheckAt: leaseUntil })
+        .where(
+          inArray(
+            paymentRefunds.id,
+            due.map((row) => row.id),
+          ),
+        )
+        .returning();
+    });
   }
 
   async eventsOf(transactionId: number) {

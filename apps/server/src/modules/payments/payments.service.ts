@@ -15,7 +15,7 @@ import {
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentTransactionRow } from '../../db/schema.js';
-import { AppError, forbidden, notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../auth/access-tokens.js';
 import type { UsersService } from '../users/users.service.js';
@@ -351,10 +351,7 @@ export class PaymentsService {
   /** POST /api/enterprise/transactions/{id}/refund: staff refund to the payer or as credit. */
   async refund(claims: AccessClaims, id: number, to: 'source' | 'credit'): Promise<Transaction> {
     const { repository, users, provider, now, log } = this.options;
-    const staff = await users.caller(claims);
-    if (!staff.isSuperUser && !staff.isFlashboothAdmin) {
-      throw forbidden(PAYMENT_MESSAGES.refundStaffOnly);
-    }
+    const staff = await users.privilegedCaller(claims, PAYMENT_MESSAGES.refundStaffOnly);
     const row = await repository.findById(id);
     if (!row) throw notFound(PAYMENT_MESSAGES.notFound);
     if (row.state !== 'COMPLETED') {

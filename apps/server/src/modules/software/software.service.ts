@@ -30,7 +30,7 @@ import {
   type ObjectExtension,
   type ObjectStorage,
 } from '../storage/storage.js';
-import type { UsersService } from '../users/users.service.js';
+import { isPrivileged, type UsersService } from '../users/users.service.js';
 import {
   isForeignKeyViolation,
   isUniqueViolation,
@@ -107,7 +107,6 @@ function downloadName(version: string, key: string): string {
 
 const channelNotFound = () => notFound(SOFTWARE_MESSAGES.channelNotFound);
 const releaseNotFound = () => notFound(SOFTWARE_MESSAGES.releaseNotFound);
-const onlyAdmins = () => forbidden(SOFTWARE_MESSAGES.onlyAdmins);
 
 /** The 409 for deleting a linked release, naming the channels that link it. */
 function releaseLinked(channelNames: string[]): AppError {
@@ -133,10 +132,8 @@ export class SoftwareService {
     return this.options.software;
   }
 
-  private async privileged(claims: AccessClaims): Promise<UserRow> {
-    const user = await this.options.users.caller(claims);
-    if (!user.isSuperUser && !user.isFlashboothAdmin) throw onlyAdmins();
-    return user;
+  private privileged(claims: AccessClaims): Promise<UserRow> {
+    return this.options.users.privilegedCaller(claims, SOFTWARE_MESSAGES.onlyAdmins);
   }
 
   // ---- channels ----
@@ -421,7 +418,7 @@ export class SoftwareService {
     const user = await this.options.users.caller(claims);
     const device = await devices.findById(deviceId);
     if (!device) throw notFound(DEVICE_MESSAGES.notFound);
-    if (!user.isSuperUser && !user.isFlashboothAdmin) {
+    if (!isPrivileged(user)) {
       const member = device.orgId !== null && (await devices.roleIn(user.id, device.orgId));
       if (!member) throw notFound(DEVICE_MESSAGES.notFound);
       throw forbidden('Only super users and Flashbooth admins can do that with a device.');

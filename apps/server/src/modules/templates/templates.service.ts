@@ -18,7 +18,7 @@ import { AppError, forbidden, notFound } from '../../errors.js';
 import type { AccessClaims } from '../auth/access-tokens.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import { extensionFor, newObjectKey, type ObjectStorage } from '../storage/storage.js';
-import type { UsersService } from '../users/users.service.js';
+import { isPrivileged, type UsersService } from '../users/users.service.js';
 import type {
   OrganizationRow,
   Page,
@@ -102,7 +102,7 @@ export class TemplatesService {
 
   private async staff(claims: AccessClaims): Promise<StaffCaller> {
     const user = await this.options.users.caller(claims);
-    return { user, privileged: user.isSuperUser || user.isFlashboothAdmin };
+    return { user, privileged: isPrivileged(user) };
   }
 
   private async privileged(claims: AccessClaims): Promise<void> {

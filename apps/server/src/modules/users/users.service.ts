@@ -5,6 +5,11 @@ import { paiseToRupees, toIsoDate } from '../../lib/time.js';
 import type { AccessClaims } from '../auth/access-tokens.js';
 import type { UsersRepository } from './users.repository.js';
 
+/** Super users and product admins: the staff the spec reserves its privileged calls to. */
+export function isPrivileged(user: Pick<UserRow, 'isSuperUser' | 'isFlashboothAdmin'>): boolean {
+  return user.isSuperUser || user.isFlashboothAdmin;
+}
+
 export class UsersService {
   constructor(private readonly users: UsersRepository) {}
 
@@ -39,8 +44,11 @@ export class UsersService {
     return row;
   }
 
-  private isPrivileged(row: UserRow): boolean {
-    return row.isSuperUser || row.isFlashboothAdmin;
+  /** The caller, when a super user or product admin; otherwise 403 with `message`. */
+  async privilegedCaller(claims: AccessClaims, message: string): Promise<UserRow> {
+    const me = await this.caller(claims);
+    if (!isPrivileged(me)) throw forbidden(message);
+    return me;
   }
 
   /**
@@ -50,7 +58,7 @@ export class UsersService {
   private async target(claims: AccessClaims, id: 'self' | number, pool: Pool, write: boolean) {
     const me = await this.caller(claims);
     if (id === 'self' || id === me.id) return me;
-    const mayReach = pool === 'enterprise' && (write ? me.isSuperUser : this.isPrivileged(me));
+    const mayReach = pool === 'enterprise' && (write ? me.isSuperUser : isPrivileged(me));
     if (!mayReach) throw forbidden('You can only view or change your own profile.');
     const other = await this.users.findById(id);
     if (!other || other.pool !== pool) throw notFound('User not found.');
