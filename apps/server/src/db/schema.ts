@@ -1,3 +1,4 @@
+import { CREDIT_LEDGER_REASONS } from '@flashbooth/contracts';
 import {
   type AnyPgColumn,
   bigint,
@@ -240,13 +241,7 @@ export type MediaRow = typeof media.$inferSelect;
  * (also a payment refunded as credit), a staff grant, and the credit a partially paid
  * transaction holds and gives back.
  */
-export const CREDIT_REASONS = [
-  'capture',
-  'refund',
-  'grant',
-  'payment_hold',
-  'payment_release',
-] as const;
+export const CREDIT_REASONS = CREDIT_LEDGER_REASONS;
 
 export const creditLedger = pgTable('credit_ledger', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

@@ -55,6 +55,14 @@ export interface ReportedDevice {
   printsLeft: number;
 }
 
+/** The columns of a ReportedDevice (status reports, restocks). */
+const reportedColumns = {
+  id: devices.id,
+  thingName: devices.thingName,
+  settingsRevision: devices.settingsRevision,
+  printsLeft: devices.printsLeft,
+};
+
 export interface Page {
   search?: string | undefined;
   limit: number;
@@ -186,12 +194,7 @@ export class DevicesRepository {
         ...(report.pingedAt ? { pingedAt: report.pingedAt } : {}),
       })
       .where('id' in device ? eq(devices.id, device.id) : eq(devices.thingName, device.thingName))
-      .returning({
-        id: devices.id,
-        thingName: devices.thingName,
-        settingsRevision: devices.settingsRevision,
-        printsLeft: devices.printsLeft,
-      });
+      .returning(reportedColumns);
     return row;
   }
 
@@ -208,23 +211,13 @@ export class DevicesRepository {
         updatedAt: at,
       })
       .where(eq(devices.id, id))
-      .returning({
-        id: devices.id,
-        thingName: devices.thingName,
-        settingsRevision: devices.settingsRevision,
-        printsLeft: devices.printsLeft,
-      });
+      .returning(reportedColumns);
     return row;
   }
 
   async findByThingName(thingName: string): Promise<ReportedDevice | undefined> {
     const [row] = await this.db
-      .select({
-        id: devices.id,
-        thingName: devices.thingName,
-        settingsRevision: devices.settingsRevision,
-        printsLeft: devices.printsLeft,
-      })
+      .select(reportedColumns)
       .from(devices)
       .where(eq(devices.thingName, thingName));
     return row;
