@@ -21,7 +21,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { BoothAgent, type BoothAgentOptions } from '../src/agent.js';
 import type { Camera } from '../src/camera/camera.js';
 import { SimulatedCamera } from '../src/camera/simulated-camera.js';
-import { type AgentLog, silentLog } from '../src/log.js';
+import { silentLog } from '../src/log.js';
 import { SimulatedPrinter } from '../src/printer/simulated-printer.js';
 
 const REPLIES = mqttTopics.replies('test-server');
@@ -48,14 +48,7 @@ export interface ServedFile {
   headers?: Record<string, string>;
 }
 
-/** A log that keeps every entry, to wait for one. */
-export function recordingLog(): AgentLog & { entries: { level: string; message: string }[] } {
-  const entries: { level: string; message: string }[] = [];
-  const at = (level: string) => (_details: Record<string, unknown>, message: string) => {
-    entries.push({ level, message });
-  };
-  return { entries, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
+export { recordingLog } from './fakes.js';
 
 /** A camera whose shots wait for `open()`, so a test can act in the middle of a session. */
 export function gatedCamera(): Camera & { taking: Promise<void>; open(error?: Error): void } {
@@ -118,6 +111,8 @@ export interface Harness {
     /** Default: 30 s from now. */
     expiresAt?: string,
   ): DeviceCommandMessage;
+  /** Publishes a command already sent once again, as a QoS 1 redelivery does. */
+  redeliver(thingName: string, message: DeviceCommandMessage): void;
   replyTo(id: string): Promise<DeviceReplyMessage>;
   /** Publishes a retained message as the server. */
   publishRetained(topic: string, body: string): Promise<void>;
@@ -340,6 +335,9 @@ export async function startHarness(spool: string): Promise<Harness> {
       };
       server.publish(mqttTopics.commands(thingName), JSON.stringify(message), { qos: 1 });
       return message;
+    },
+    redeliver(thingName, message) {
+      server.publish(mqttTopics.commands(thingName), JSON.stringify(message), { qos: 1 });
     },
     async replyTo(id) {
       return (await eventually(

@@ -1,17 +1,14 @@
+import { captureCount } from '@flashbooth/contracts';
 import sharp from 'sharp';
 import { applyFilter, knownFilter } from './filters.js';
 import { blendOver, copyInto, whiteCanvas, type RawImage } from './raster.js';
 import {
   canvasSize,
   photoIndexForSlot,
-  totalCaptures,
   type CanvasSize,
   type ImageSlot,
   type Template,
 } from './template.js';
-
-export { knownFilter } from './filters.js';
-export { printLayout } from './template.js';
 
 export interface ComposeOptions {
   /** JPEG quality of the print (default 90: no visible artefacts at 600 dpi, a third of q100's size). */
@@ -95,7 +92,7 @@ export async function composePrint(
 ): Promise<Buffer> {
   const warn = options.onWarning ?? (() => undefined);
   const size = canvasSize(template.orientation);
-  const needed = totalCaptures(template);
+  const needed = captureCount(template.images.length, template.is_duplicated);
   if (photos.length < needed) {
     throw new Error(
       `Template ${template.id} needs ${needed} photo(s) but ${photos.length} were given`,
@@ -115,7 +112,7 @@ export async function composePrint(
     const key = JSON.stringify([photoIndex, slot.filter.trim().toLowerCase(), at]);
     let pixels = rendered.get(key);
     if (!pixels) {
-      // Checked against totalCaptures above, so the photo exists.
+      // Checked against captureCount above, so the photo exists.
       pixels = renderSlot(photos[photoIndex] as Buffer, slot.filter, at);
       rendered.set(key, pixels);
     }
@@ -132,14 +129,5 @@ export async function composePrint(
   if (overlay) blendOver(canvas, overlay);
   return sharp(canvas.data, { raw: { width: canvas.width, height: canvas.height, channels: 3 } })
     .jpeg({ quality: options.quality ?? 90 })
-    .toBuffer();
-}
-
-/** A small JPEG preview of a print or photo (the booth's own screen, logs), never enlarged. */
-export async function makeLowres(image: Buffer, maxWidth = 1200): Promise<Buffer> {
-  return sharp(image)
-    .rotate()
-    .resize({ width: maxWidth, withoutEnlargement: true })
-    .jpeg({ quality: 80 })
     .toBuffer();
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { DeviceErrorReportSchema, mqttTopics } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
-import { BOOTH_MESSAGES, MAX_PENDING_REPORTS } from '../src/agent.js';
+import { BOOTH_MESSAGES } from '../src/replies.js';
+import { MAX_PENDING_REPORTS } from '../src/report-outbox.js';
 import type { Printer } from '../src/printer/printer.js';
 import {
   capturePayload,

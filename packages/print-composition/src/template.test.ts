@@ -1,12 +1,12 @@
+import { captureCount } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   canvasSize,
   LAYOUTS,
   photoIndexForSlot,
   printLayout,
-  totalCaptures,
   type LayoutName,
-} from '../src/template.js';
+} from './template.js';
 
 describe('Template Studio layouts', () => {
   const expected: Record<
@@ -64,7 +64,9 @@ describe('Template Studio layouts', () => {
   });
 });
 
-describe('totalCaptures', () => {
+// The shared rule (contracts' captureCount, which the server sends as total_captures) on the
+// layouts the booth composes.
+describe('captureCount', () => {
   const cases: [LayoutName, number, number][] = [
     ['landscape3', 3, 2],
     ['landscape1', 1, 1],
@@ -73,13 +75,13 @@ describe('totalCaptures', () => {
   for (const [name, unique, duplicated] of cases) {
     it(`${name}: ${unique} photos, ${duplicated} when duplicated`, () => {
       const images = [...LAYOUTS[name].images];
-      expect(totalCaptures({ images, is_duplicated: false })).toBe(unique);
-      expect(totalCaptures({ images, is_duplicated: true })).toBe(duplicated);
+      expect(captureCount(images.length, false)).toBe(unique);
+      expect(captureCount(images.length, true)).toBe(duplicated);
     });
   }
 
   it('no slots, no photos', () => {
-    expect(totalCaptures({ images: [], is_duplicated: true })).toBe(0);
+    expect(captureCount(0, true)).toBe(0);
   });
 });
 

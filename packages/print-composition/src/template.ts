@@ -1,9 +1,10 @@
 /**
- * The template as the booth agent receives it with a capture command (DESIGN 2b): the staff
- * console's Template entity (staff spec, section 3) with the foreground already fetched.
- * Plain types on purpose: the MQTT link validates the message against the shared contract and
- * hands this module a checked object.
+ * The template as a print is composed from it: the staff console's Template entity (staff spec,
+ * section 3) with the foreground already fetched, as the booth agent receives it with a capture
+ * command (DESIGN 2b) and as the server's demo artwork builds it. Plain types on purpose: callers
+ * validate against the shared contract and hand this module a checked object.
  */
+import { captureCount } from '@flashbooth/contracts';
 
 export type Orientation = 'landscape' | 'portrait';
 
@@ -13,7 +14,7 @@ export interface ImageSlot {
   y: number;
   w: number;
   h: number;
-  /** Free text on the server ("none" by default); see `knownFilter` for the names the booth applies. */
+  /** Free text on the server ("none" by default); see `knownFilter` for the names that apply. */
   filter: string;
 }
 
@@ -32,7 +33,7 @@ export interface Template {
 
 /**
  * The print canvas and the three Template Studio layouts live in the shared contracts (the web's
- * Template Studio and the server's demo templates use them too); re-exported for the agent.
+ * Template Studio uses them too); re-exported beside the code that composes on them.
  */
 export {
   canvasSize,
@@ -43,20 +44,14 @@ export {
 } from '@flashbooth/contracts/rules';
 
 /**
- * Number of photos the booth takes (DESIGN 2b): one per image slot, or only the first half's
- * when `is_duplicated` repeats one strip. An odd slot count rounds up so every slot has a photo.
+ * Which photo fills slot `slotIndex`: with `is_duplicated`, the second half reuses the first
+ * half's. The photos taken are `captureCount(slots, is_duplicated)` (the shared rule).
  */
-export function totalCaptures(template: Pick<Template, 'images' | 'is_duplicated'>): number {
-  const slots = template.images.length;
-  return template.is_duplicated ? Math.ceil(slots / 2) : slots;
-}
-
-/** Which photo fills slot `slotIndex`: with `is_duplicated`, the second half reuses the first half's. */
 export function photoIndexForSlot(
   template: Pick<Template, 'images' | 'is_duplicated'>,
   slotIndex: number,
 ): number {
-  const captures = totalCaptures(template);
+  const captures = captureCount(template.images.length, template.is_duplicated);
   return captures === 0 ? 0 : slotIndex % captures;
 }
 

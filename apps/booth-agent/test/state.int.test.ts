@@ -2,8 +2,6 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mqttTopics } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
-import { silentLog } from '../src/log.js';
-import { StateFile } from '../src/state.js';
 import { capturePayload, eventually, type Harness, recordingLog, useHarness } from './harness.js';
 
 let h: Harness;
@@ -76,25 +74,6 @@ describe('the state file', () => {
     const names = await readdir(path.dirname(stateFile));
     expect(names.filter((name) => name.startsWith('state.json.corrupt-'))).toHaveLength(1);
     expect(await readState(stateFile)).toMatchObject({ prints_left: 650 });
-  });
-
-  it('does not trust a file with a wrong value', async () => {
-    const stateFile = newStateFile();
-    await mkdir(path.dirname(stateFile), { recursive: true });
-    const bad = { format: 1, prints_left: -3, settings_revision: 2, software_version: '1' };
-    await writeFile(stateFile, JSON.stringify(bad));
-    const loaded = await new StateFile(stateFile, silentLog).load({
-      prints_left: 700,
-      settings_revision: 0,
-      software_version: '2',
-      pending_reports: [],
-    });
-    expect(loaded).toEqual({
-      prints_left: 700,
-      settings_revision: 0,
-      software_version: '2',
-      pending_reports: [],
-    });
   });
 
   it('refuses to start when the state file cannot be written', async () => {

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DeviceUpdatePayload } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
-import { BOOTH_MESSAGES } from '../src/agent.js';
+import { BOOTH_MESSAGES } from '../src/replies.js';
 import type { InstalledRelease } from '../src/updater.js';
 import { capturePayload, eventually, gatedCamera, type Harness, useHarness } from './harness.js';
 

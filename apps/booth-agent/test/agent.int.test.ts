@@ -10,17 +10,13 @@ import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import {
-  BOOTH_MESSAGES,
-  BoothAgent,
-  commandDeadline,
-  type BoothAgentOptions,
-} from '../src/agent.js';
+import { LAYOUTS } from '@flashbooth/print-composition';
+import { BoothAgent, type BoothAgentOptions } from '../src/agent.js';
 import { SimulatedCamera } from '../src/camera/simulated-camera.js';
 import { silentLog } from '../src/log.js';
 import { SimulatedPrinter } from '../src/printer/simulated-printer.js';
-import { LAYOUTS } from '../src/template.js';
-import { eventually, type Harness, sleep, useHarness } from './harness.js';
+import { BOOTH_MESSAGES } from '../src/replies.js';
+import { eventually, gatedCamera, type Harness, sleep, useHarness } from './harness.js';
 
 let h: Harness;
 useHarness('flashbooth-agent-', (harness) => {
@@ -110,13 +106,6 @@ describe('BoothAgent on a real broker', () => {
     expect(h.replies.find((reply) => reply.id === expiredNoZone.id)).toBeUndefined();
   });
 
-  it('reads expiry times as UTC', () => {
-    expect(commandDeadline('2025-05-14T10:20:30')).toBe(Date.UTC(2025, 4, 14, 10, 20, 30));
-    expect(commandDeadline('2025-05-14T10:20:30Z')).toBe(Date.UTC(2025, 4, 14, 10, 20, 30));
-    expect(commandDeadline(undefined)).toBeUndefined();
-    expect(commandDeadline('soon')).toBeUndefined();
-  });
-
   it('leaves an offline last will when its connection drops, then comes back idle', async () => {
     const { thingName } = await startAgent();
     await eventually(
@@ -195,6 +184,33 @@ describe('BoothAgent on a real broker', () => {
     expect(confirmed[0]?.authorization).toMatch(new RegExp(`^Device ${thingName}:\\S+$`));
     const spooled = (await readdir(h.spool)).filter((name) => !before.has(name));
     expect(spooled.filter((name) => name.endsWith('-media-100.jpg'))).toHaveLength(1);
+  });
+
+  it('runs a capture delivered twice once, during the session and after it (QoS 1 redelivery)', async () => {
+    const camera = gatedCamera();
+    const { agent, thingName } = await startAgent({ camera, printsLeft: 50 });
+    const uploadsBefore = h.uploads.length;
+    const sent = h.command(thingName, 'capture', capturePayload(1));
+    expect(await h.replyTo(sent.id)).toEqual({ id: sent.id, status: 'accepted' });
+    const repliesTo = (id: string) => h.replies.filter((reply) => reply.id === id);
+    /** Redelivers the capture, then waits for a later ping's reply: the copy was handled by then. */
+    const redeliver = async () => {
+      h.redeliver(thingName, sent);
+      const ping = h.command(thingName, 'ping');
+      await h.replyTo(ping.id);
+    };
+
+    await camera.taking;
+    await redeliver();
+    camera.open();
+    await agent.idle();
+    await redeliver();
+    await agent.idle();
+
+    // Neither copy was answered (not even "busy") nor started a session of its own.
+    expect(repliesTo(sent.id)).toEqual([{ id: sent.id, status: 'accepted' }]);
+    expect(agent.printsLeft).toBe(49);
+    expect(h.uploads.length - uploadsBefore).toBe(1);
   });
 
   it('refuses a capture with an error reply when the roll is empty', async () => {

@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FolderCamera } from '../src/camera/folder-camera.js';
-import { SimulatedCamera } from '../src/camera/simulated-camera.js';
-import { AgentEnvError, loadAgentEnv } from '../src/env.js';
-import { CupsPrinter } from '../src/printer/cups-printer.js';
-import { SimulatedPrinter } from '../src/printer/simulated-printer.js';
+import { FolderCamera } from './camera/folder-camera.js';
+import { SimulatedCamera } from './camera/simulated-camera.js';
+import { AgentEnvError, loadAgentEnv } from './env.js';
+import { CupsPrinter } from './printer/cups-printer.js';
+import { SimulatedPrinter } from './printer/simulated-printer.js';
 
 const base = {
   BOOTH_MQTT_URL: 'mqtt://localhost:1884',

@@ -1,8 +1,5 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { composePrint, knownFilter, makeLowres } from '../src/compose.js';
-import { FILTER_NAMES } from '../src/filters.js';
-import { LAYOUTS, type ImageSlot } from '../src/template.js';
 import {
   BLUE,
   centre,
@@ -14,7 +11,10 @@ import {
   RED,
   solidPhoto,
   type Rgb,
-} from './helpers.js';
+} from '../test/helpers.js';
+import { composePrint } from './compose.js';
+import { FILTER_NAMES, knownFilter } from './filters.js';
+import { LAYOUTS, type ImageSlot } from './template.js';
 
 // Cases beyond compose.test.ts: resized foregrounds, every filter, off-canvas slots.
 
@@ -103,7 +103,7 @@ describe('composePrint edge cases', () => {
   });
 });
 
-describe('filters and previews', () => {
+describe('filters', () => {
   it('knows exactly the seven filter names, ignoring case and spaces', () => {
     expect([...FILTER_NAMES].sort()).toEqual(
       ['cool', 'grayscale', 'high-contrast', 'none', 'sepia', 'vintage', 'warm'].sort(),
@@ -111,10 +111,5 @@ describe('filters and previews', () => {
     expect(knownFilter(' High-Contrast ')).toBe(true);
     expect(knownFilter('blur')).toBe(false);
     expect(knownFilter('')).toBe(false);
-  });
-
-  it('makeLowres never enlarges a small image', async () => {
-    const small = await sharp(await makeLowres(photos[0] as Buffer, 2000)).metadata();
-    expect([small.format, small.width, small.height]).toEqual(['jpeg', 600, 400]);
   });
 });

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { type CaptureCommandPayload, PRINTS_LEFT_WARNING } from '@flashbooth/contracts';
+import { LAYOUTS } from '@flashbooth/print-composition';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import {
+  commandMessage,
+  FakeChannel,
+  FIXED_NOW,
+  linkTo,
+  memoryStore,
+  recordingLog,
+  recordingReply,
+} from '../test/fakes.js';
+import { SimulatedCamera } from './camera/simulated-camera.js';
+import { CaptureSession } from './capture-session.js';
+import type { PrintJob } from './printer/printer.js';
+import { BOOTH_MESSAGES } from './replies.js';
+import { ReportOutbox } from './report-outbox.js';
+import { StatusBoard } from './status.js';
+
+/** Lets what the session does in the background (reports, the last status) go out. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function payload(mediaIds: number[] = [101]): CaptureCommandPayload {
+  return {
+    capture_id: randomUUID(),
+    template: {
+      id: 11,
+      name: 'One up',
+      orientation: 'landscape',
+      is_cut: true,
+      is_duplicated: false,
+      images: LAYOUTS.landscape1.images.map((slot) => ({ ...slot })),
+      foreground_url: '/foreground.png',
+    },
+    total_captures: 1,
+    uploads: mediaIds.map((id) => ({
+      media_id: id,
+      upload_url: `/upload/${id}?sig=x`,
+      content_type: 'image/jpeg' as const,
+    })),
+  };
+}
+
+/** A session with in-memory state, a recording channel, printer and transfers. */
+async function setup(options: { printsLeft?: number } = {}) {
+  const clock = { now: FIXED_NOW };
+  const now = () => clock.now;
+  const log = recordingLog();
+  const channel = new FakeChannel();
+  const link = linkTo(channel);
+  const store = memoryStore({ prints_left: options.printsLeft ?? 300 });
+  const board = new StatusBoard({ link, store, now, log });
+  board.online();
+  const outbox = new ReportOutbox({ link, store, now, log });
+  const foreground = await sharp({
+    create: { width: 36, height: 24, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+  })
+    .png()
+    .toBuffer();
+  const jobs: PrintJob[] = [];
+  const transfers = {
+    uploads: [] as { url: string; contentType: string; body: Buffer }[],
+    confirmed: [] as number[],
+    failUpload: new Set<string>(),
+    /** Runs while the foreground "downloads". */
+    onDownload: (): void | Promise<void> => undefined,
+    async download(url: string): Promise<Buffer> {
+      await transfers.onDownload();
+      if (url !== '/foreground.png') throw new Error('GET foreground: HTTP 404');
+      return foreground;
+    },
+    async upload(url: string, contentType: string, body: Buffer): Promise<void> {
+      if (transfers.failUpload.has(url)) throw new Error('PUT upload: HTTP 500');
+      transfers.uploads.push({ url, contentType, body });
+    },
+    async confirmUpload(mediaId: number): Promise<void> {
+      transfers.confirmed.push(mediaId);
+    },
+  };
+  const session = new CaptureSession({
+    thingName: 'fb-test',
+    camera: new SimulatedCamera({ width: 300, height: 200 }),
+    printer: {
+      print: async (job) => {
+        jobs.push(job);
+        return { jobId: `job-${jobs.length}` };
+      },
+    },
+    countdownMs: 0,
+    board,
+    store,
+    outbox,
+    transfers,
+    now,
+    log,
+  });
+  const run = async (body: CaptureCommandPayload | Record<string, unknown>, expiresAt?: string) => {
+    const { bodies, reply } = recordingReply();
+    const command = commandMessage('capture', body as Record<string, unknown>, {
+      expires_at: expiresAt ?? new Date(FIXED_NOW.getTime() + 30_000).toISOString(),
+    });
+    await session.handle(command, reply);
+    return bodies;
+  };
+  return { clock, log, channel, store, board, transfers, jobs, run };
+}
+
+describe('CaptureSession', () => {
+  it('accepts, then reports ready, processing, uploading and idle; one print off the roll', async () => {
+    const { run, board, channel, store, transfers, jobs } = await setup({ printsLeft: 300 });
+    const capture = payload([101, 102]);
+    expect(await run(capture)).toEqual([{ status: 'accepted' }]);
+    expect(board.busy).toBe(true);
+    await board.idle();
+    await settle();
+
+    expect(channel.statuses.map((s) => s.status)).toEqual([
+      'ready',
+      'processing',
+      'uploading',
+      'idle',
+    ]);
+    expect(channel.statuses.at(-1)?.prints_left).toBe(299);
+    expect(store.state.prints_left).toBe(299);
+    expect(store.saves).toBeGreaterThan(0);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ copies: 1, strips: 2, jobName: 'media-101' });
+    const meta = await sharp(jobs[0]!.image).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 3600, 2400]);
+    // The same print goes to every item, each confirmed after its upload.
+    expect(transfers.uploads.map((u) => [u.url, u.contentType])).toEqual([
+      ['/upload/101?sig=x', 'image/jpeg'],
+      ['/upload/102?sig=x', 'image/jpeg'],
+    ]);
+    expect(transfers.uploads.every((u) => u.body.equals(jobs[0]!.image))).toBe(true);
+    expect(transfers.confirmed).toEqual([101, 102]);
+    expect(channel.reports).toEqual([]);
+  });
+
+  it('refuses a malformed capture, naming what is wrong', async () => {
+    const { run, board } = await setup();
+    const [reply] = await run({ template: {} });
+    expect(reply?.error).toMatch(/^Invalid capture command \(.*capture_id/);
+    expect(board.free).toBe(true);
+  });
+
+  it('refuses a capture while another job holds the booth', async () => {
+    const { run, board, jobs } = await setup();
+    const end = board.claim('updating');
+    expect(await run(payload())).toEqual([{ error: BOOTH_MESSAGES.busy }]);
+    end();
+    expect(jobs).toEqual([]);
+  });
+
+  it('refuses a capture when the roll is empty and reports it', async () => {
+    const { run, channel, board } = await setup({ printsLeft: 0 });
+    const capture = payload();
+    expect(await run(capture)).toEqual([{ error: BOOTH_MESSAGES.rollEmpty }]);
+    await settle();
+    expect(channel.reports).toMatchObject([
+      { capture_id: capture.capture_id, delivered_media_ids: [] },
+    ]);
+    expect(channel.reports[0]?.message).toMatch(/paper roll is empty/);
+    expect(board.free).toBe(true);
+  });
+
+  it('refuses a capture whose foreground cannot be fetched, reports it, and is free again', async () => {
+    const { run, channel, board, jobs } = await setup();
+    const capture = payload();
+    capture.template.foreground_url = '/missing.png';
+    expect(await run(capture)).toEqual([{ error: BOOTH_MESSAGES.foreground }]);
+    await settle();
+    expect(channel.reports[0]?.message).toMatch(/artwork \(foreground\).*HTTP 404/);
+    expect(board.free).toBe(true);
+    expect(jobs).toEqual([]);
+  });
+
+  it('drops a capture that expires while its foreground loads: no reply, no session', async () => {
+    const { run, clock, transfers, board, jobs, log } = await setup();
+    const expiresAt = new Date(FIXED_NOW.getTime() + 5000).toISOString();
+    transfers.onDownload = () => {
+      clock.now = new Date(FIXED_NOW.getTime() + 6000);
+    };
+    expect(await run(payload(), expiresAt)).toEqual([]);
+    expect(log.messages('warn')).toContain('capture expired before it was accepted');
+    expect(board.free).toBe(true);
+    expect(jobs).toEqual([]);
+  });
+
+  it('reports a session that fails mid-upload with what was delivered; the booth is idle again', async () => {
+    const { run, board, channel, transfers, store } = await setup({ printsLeft: 300 });
+    transfers.failUpload.add('/upload/202?sig=x');
+    const capture = payload([201, 202, 203]);
+    expect(await run(capture)).toEqual([{ status: 'accepted' }]);
+    await board.idle();
+    await settle();
+    expect(channel.reports).toMatchObject([
+      { capture_id: capture.capture_id, delivered_media_ids: [201] },
+    ]);
+    expect(channel.reports[0]?.message).toMatch(/uploading media 202 failed/);
+    expect(transfers.confirmed).toEqual([201]);
+    expect(store.state.prints_left).toBe(299);
+    expect(board.current).toBe('idle');
+  });
+
+  it('reports the roll running low when a print crosses the warning line, not below it', async () => {
+    const { run, board, channel } = await setup({ printsLeft: PRINTS_LEFT_WARNING });
+    for (let n = 0; n < 2; n += 1) {
+      await run(payload([300 + n]));
+      await board.idle();
+    }
+    await settle();
+    expect(channel.reports.map((r) => r.message)).toEqual([
+      `Only ${PRINTS_LEFT_WARNING - 1} prints left on the paper roll. Restock the printer soon.`,
+    ]);
+  });
+});

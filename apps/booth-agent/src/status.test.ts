@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { FakeChannel, FIXED_NOW, linkTo, memoryStore, recordingLog } from '../test/fakes.js';
+import { StatusBoard } from './status.js';
+
+function board(channel: FakeChannel | null = new FakeChannel()) {
+  const store = memoryStore({ prints_left: 321, settings_revision: 4, software_version: '2.1.0' });
+  const log = recordingLog();
+  return {
+    store,
+    log,
+    channel,
+    board: new StatusBoard({
+      link: linkTo(channel ?? undefined),
+      store,
+      now: () => FIXED_NOW,
+      log,
+    }),
+  };
+}
+
+describe('StatusBoard', () => {
+  it('reports the status with version, prints left, settings revision and a UTC time', () => {
+    const { board: status } = board();
+    status.online();
+    expect(status.message()).toEqual({
+      status: 'idle',
+      software_version: '2.1.0',
+      prints_left: 321,
+      settings_revision: 4,
+      at: '2025-05-14T10:20:30',
+    });
+  });
+
+  it('starts offline, comes online idle, and stays offline once stopped', async () => {
+    const { board: status, channel } = board();
+    expect(status.current).toBe('offline');
+    await status.set('processing');
+    expect(status.current).toBe('offline');
+    expect(channel!.statuses).toEqual([]);
+    status.online();
+    expect(status.current).toBe('idle');
+    await status.set('uploading');
+    expect(channel!.statuses.map((s) => s.status)).toEqual(['uploading']);
+    status.offline();
+    status.online();
+    expect(status.current).toBe('idle');
+  });
+
+  it('holds one job at a time: busy until it ends, then idle', async () => {
+    const { board: status } = board();
+    status.online();
+    expect(status.free).toBe(true);
+    const end = status.claim('ready');
+    expect([status.current, status.busy, status.free]).toEqual(['ready', true, false]);
+    let ended = false;
+    const waiting = status.idle().then(() => (ended = true));
+    await Promise.resolve();
+    expect(ended).toBe(false);
+    end();
+    await waiting;
+    expect([status.current, status.busy, status.free]).toEqual(['idle', false, true]);
+  });
+
+  it('is not free while a status other than idle is current', () => {
+    const { board: status } = board();
+    expect(status.free).toBe(false);
+    status.online();
+    status.claim('updating')();
+    expect(status.free).toBe(true);
+  });
+
+  it('a job that ends after the booth stopped leaves it offline', () => {
+    const { board: status } = board();
+    status.online();
+    const end = status.claim('ready');
+    status.offline();
+    end();
+    expect(status.current).toBe('offline');
+    expect(status.busy).toBe(false);
+  });
+
+  it('reports quietly: nothing while disconnected, a failed report only logged', async () => {
+    const { board: status, channel, log } = board();
+    status.online();
+    channel!.connected = false;
+    await status.publishQuietly();
+    expect(channel!.statuses).toEqual([]);
+    channel!.connected = true;
+    channel!.failNext = new Error('broker gone');
+    await expect(status.publishQuietly()).resolves.toBeUndefined();
+    expect(log.messages('warn')).toEqual(['status report failed']);
+    await status.publishQuietly();
+    expect(channel!.statuses).toHaveLength(1);
+  });
+
+  it('reports nothing before the connection exists', async () => {
+    const { board: status } = board(null);
+    status.online();
+    await expect(status.set('ready')).resolves.toBeUndefined();
+    expect(status.current).toBe('ready');
+  });
+});

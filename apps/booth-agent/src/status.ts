@@ -1,0 +1,113 @@
+import type { DeviceStatusMessage } from '@flashbooth/contracts';
+import type { BoothChannel } from './connection.js';
+import type { AgentLog } from './log.js';
+import type { BoothState } from './state.js';
+import { utcStamp, withTimeout } from './time.js';
+
+/**
+ * `idle` between sessions; `ready` from the accepted capture through the countdowns and photos
+ * (the visitor's screen polls for it); `processing` while composing and printing; `uploading`;
+ * `updating` while a release downloads and installs (the visitor's screen treats every status
+ * but `idle` as busy); `offline` once stopped (and, through the last will, after a crash).
+ */
+export type BoothStatus = 'idle' | 'ready' | 'processing' | 'uploading' | 'updating' | 'offline';
+
+/** How long a status report may take before the session goes on without it. */
+const STATUS_REPORT_TIMEOUT_MS = 5000;
+
+export interface StatusBoardOptions {
+  /** The channel in use, if any. */
+  link: { current(): BoothChannel | undefined };
+  /** The state reported with the status (version, prints left, settings revision). */
+  store: { readonly state: BoothState };
+  now: () => Date;
+  log: AgentLog;
+}
+
+/**
+ * The booth's status and its one job slot: a capture session or a software update, never two at
+ * once. Status reports made during a job never fail it (the broker may be away for a moment).
+ */
+export class StatusBoard {
+  private value: BoothStatus = 'offline';
+  /** The capture session or software update in progress, if any. */
+  private job: Promise<void> | undefined;
+
+  constructor(private readonly options: StatusBoardOptions) {}
+
+  get current(): BoothStatus {
+    return this.value;
+  }
+
+  /** A job holds the slot. */
+  get busy(): boolean {
+    return this.job !== undefined;
+  }
+
+  /** Idle with no job: a capture or an update may start. */
+  get free(): boolean {
+    return this.job === undefined && this.value === 'idle';
+  }
+
+  /** Resolves when the job in progress (if any) has ended. */
+  async idle(): Promise<void> {
+    await this.job;
+  }
+
+  message(): DeviceStatusMessage {
+    const { state } = this.options.store;
+    return {
+      status: this.value,
+      software_version: state.software_version,
+      prints_left: state.prints_left,
+      settings_revision: state.settings_revision,
+      at: utcStamp(this.options.now()),
+    };
+  }
+
+  /** Connected: `idle`, unless a job's status is still current. */
+  online(): void {
+    if (this.value === 'offline') this.value = 'idle';
+  }
+
+  /** Stopped: stays `offline` until the next connection. */
+  offline(): void {
+    this.value = 'offline';
+  }
+
+  /**
+   * Takes the job slot with `status` (not reported yet); synchronous, so a second command
+   * arriving meanwhile finds the booth busy. The returned function ends the job: `idle` (unless
+   * stopped meanwhile) and the slot free.
+   */
+  claim(status: Exclude<BoothStatus, 'idle' | 'offline'>): () => void {
+    let release!: () => void;
+    this.job = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.value = status;
+    return () => {
+      if (this.value !== 'offline') this.value = 'idle';
+      this.job = undefined;
+      release();
+    };
+  }
+
+  /** Moves on to `status` and reports it; once stopped the booth stays `offline`. */
+  async set(status: BoothStatus): Promise<void> {
+    if (this.value === 'offline') return;
+    this.value = status;
+    await this.publishQuietly();
+  }
+
+  /** A status report that cannot fail the caller; skipped while disconnected. */
+  async publishQuietly(): Promise<void> {
+    const channel = this.options.link.current();
+    if (!channel?.connected) return;
+    try {
+      await withTimeout(channel.publishStatus(this.message()), STATUS_REPORT_TIMEOUT_MS);
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'status report failed');
+    }
+  }
+}
