@@ -58,7 +58,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node --import tsx ../apps/server/src/server.ts',
+    command: 'node --import tsx ../apps/launcher/src/main.ts',
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

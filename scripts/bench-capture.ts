@@ -7,7 +7,7 @@
  * embedded MQTT broker on a random port, the local object store in a temporary DATA_DIR, and
  * scripted booths that are plain MQTT clients logged in with their device's credentials (as the
  * server's MQTT tests script a booth). A booth accepts a capture at once, reports `ready`, PUTs a
- * print composed once up front (by the booth agent's own composePrint) to its upload URL,
+ * print composed once up front (by the booth's own composePrint) to its upload URL,
  * confirms the upload, and reports `idle` again.
  *
  * Per capture, in order (each step starts when the one before has finished):
@@ -46,18 +46,22 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   type CaptureCommandPayload,
+  captureCount,
   type DeviceCommandMessage,
   type DeviceReplyMessage,
   type DeviceStatusMessage,
   mqttTopics,
 } from '@flashbooth/contracts';
+import {
+  composePrint,
+  LAYOUTS,
+  makeLowresPreview,
+  samplePhoto,
+} from '@flashbooth/print-composition';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import sharp from 'sharp';
-import { SimulatedCamera } from '../apps/booth-agent/src/camera/simulated-camera.js';
-import { composePrint } from '../apps/booth-agent/src/compose.js';
-import { LAYOUTS, totalCaptures } from '../apps/booth-agent/src/template.js';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { type DatabaseHandle, openDatabase } from '../apps/server/src/db/client.js';
@@ -72,10 +76,9 @@ import {
   hashDeviceSecret,
   newDeviceSecret,
   newThingName,
-} from '../apps/server/src/modules/devices/device-credentials.js';
+} from '../apps/server/src/security/device-credentials.js';
 import { DevicesRepository } from '../apps/server/src/modules/devices/devices.repository.js';
 import { MediaRepository } from '../apps/server/src/modules/media/media.repository.js';
-import { makeLowresPreview } from '../apps/server/src/modules/media/media.service.js';
 import { createDeviceLink } from '../apps/server/src/modules/mqtt/create-device-link.js';
 import { openTemporaryPostgres } from '../apps/server/test/temporary-postgres.js';
 
@@ -340,9 +343,12 @@ async function makePrint(): Promise<Buffer> {
     images: layout.images.map((slot) => ({ ...slot })),
     foreground: null,
   };
-  const camera = new SimulatedCamera({ width: 3000, height: 2000 });
+  // The simulated camera's photos, at a camera's full size.
+  const takenAt = new Date();
   const photos = await Promise.all(
-    Array.from({ length: totalCaptures(template) }, (_, i) => camera.capture(i)),
+    Array.from({ length: captureCount(template.images.length, template.is_duplicated) }, (_, i) =>
+      samplePhoto(i, { width: 3000, height: 2000, takenAt }),
+    ),
   );
   const composed = await composePrint(template, photos);
   // The simulated camera draws flat shapes; real photos carry sensor noise and detail, which is

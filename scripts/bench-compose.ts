@@ -1,20 +1,20 @@
 /**
- * Times the booth agent's print composition (apps/booth-agent/src/compose.ts): a landscape3 and
+ * Times the booth's print composition (packages/print-composition/src/compose.ts): a landscape3 and
  * a portrait6 print from full-size camera frames (3000×2000 JPEG) with a canvas-sized PNG
  * foreground, as a real booth composes them. Inputs are made once; each run only composes.
  * Usage: node --import tsx scripts/bench-compose.ts   (BENCH_RUNS, default 20, after 2 warm-ups)
  */
 import os from 'node:os';
 import sharp from 'sharp';
-import { SimulatedCamera } from '../apps/booth-agent/src/camera/simulated-camera.js';
-import { composePrint } from '../apps/booth-agent/src/compose.js';
+import { captureCount } from '@flashbooth/contracts';
 import {
   canvasSize,
+  composePrint,
   LAYOUTS,
-  totalCaptures,
+  samplePhoto,
   type LayoutName,
   type Template,
-} from '../apps/booth-agent/src/template.js';
+} from '@flashbooth/print-composition';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARM_UPS = 2;
@@ -48,9 +48,12 @@ async function bench(name: LayoutName): Promise<void> {
     })),
     foreground: await foregroundFor(name),
   };
-  const camera = new SimulatedCamera({ width: 3000, height: 2000 });
+  // The simulated camera's photos, at a camera's full size.
+  const takenAt = new Date();
   const photos = await Promise.all(
-    Array.from({ length: totalCaptures(template) }, (_, i) => camera.capture(i)),
+    Array.from({ length: captureCount(template.images.length, template.is_duplicated) }, (_, i) =>
+      samplePhoto(i, { width: 3000, height: 2000, takenAt }),
+    ),
   );
 
   const times: number[] = [];

@@ -18,7 +18,7 @@ import {
   templates,
   users,
 } from '../apps/server/src/db/schema.js';
-import { AccessTokens } from '../apps/server/src/modules/auth/access-tokens.js';
+import { AccessTokens } from '../apps/server/src/security/access-tokens.js';
 import {
   benchConfig,
   benchOnEachDatabase,

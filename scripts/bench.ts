@@ -1,14 +1,11 @@
 /**
  * Prints the figures the docs record (docs/benchmarks.md):
  *  1. sign-in API throughput and latency (send code, verify code) on PGlite and on PostgreSQL;
- *  2. the web app's initial JavaScript (gzip) for the visitor routes.
+ *  2. the web app's initial JavaScript for the visitor routes (Brotli as served, raw, gzip).
  * Bounded: a fixed number of requests per run against servers on 127.0.0.1 only.
  * Usage: npm run bench  (PostgreSQL from TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test)
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import type { DatabaseHandle } from '../apps/server/src/db/client.js';
 import {
   benchConfig,
@@ -19,6 +16,7 @@ import {
   REQUESTS,
   type Result,
 } from './bench-support.js';
+import { webSizes } from './web-sizes.js';
 
 async function benchSignIn(kind: string, database: DatabaseHandle): Promise<Result[]> {
   const config = benchConfig({
@@ -70,48 +68,16 @@ async function benchSignIn(kind: string, database: DatabaseHandle): Promise<Resu
   return [signIn, verify];
 }
 
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-  isEntry?: boolean;
-}
-
-/** gzip bytes of a route's initial JavaScript: the entry, the route chunk and their static imports. */
-function webSizes(): { route: string; bytes: number }[] {
-  const dist = path.resolve(import.meta.dirname, '../apps/web/dist');
-  const manifest = JSON.parse(
-    readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
-  ) as Record<string, ManifestChunk>;
-  const gz = (file: string) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
-  const collect = (key: string, seen: Set<string>) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    for (const dep of manifest[key]?.imports ?? []) collect(dep, seen);
-  };
-  const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
-  const routes: [string, string][] = [
-    ['/ (landing)', 'src/app/routes/landing.tsx'],
-    ['/regular/login', 'src/app/routes/regular/login.tsx'],
-    ['/regular/profile', 'src/app/routes/regular/profile.tsx'],
-    ['/privacy-policy', 'src/app/routes/legal-privacy.tsx'],
-  ];
-  return routes.map(([route, key]) => {
-    const seen = new Set<string>();
-    collect(entryKey, seen);
-    if (manifest[key]) collect(key, seen);
-    const bytes = [...seen].reduce((sum, k) => sum + gz(manifest[k]!.file), 0);
-    return { route, bytes };
-  });
-}
-
 console.log(
   `Sign-in API: ${REQUESTS} requests per figure, ${CONCURRENCY} in flight, one server process on ${os.cpus().length} cores`,
 );
 await benchOnEachDatabase(34, benchSignIn);
 
-console.log('\nWeb app initial JavaScript (gzip -9), budget 150 KB for visitor routes:');
-for (const { route, bytes } of webSizes()) {
+console.log(
+  '\nWeb app initial JavaScript, on the wire (Brotli, as the server sends it; raw and gzip -9 beside), budget 150 KB for visitor routes:',
+);
+for (const { route, raw, gzip, brotli } of webSizes()) {
   console.log(
-    `${route.padEnd(20)} ${(bytes / 1024).toFixed(1).padStart(7)} KB${bytes > 150 * 1024 ? '  OVER BUDGET' : ''}`,
+    `${route.padEnd(20)} ${(brotli / 1024).toFixed(1).padStart(7)} KB   (raw ${(raw / 1024).toFixed(1)} KB, gzip ${(gzip / 1024).toFixed(1)} KB)${brotli > 150 * 1024 ? '  OVER BUDGET' : ''}`,
   );
 }

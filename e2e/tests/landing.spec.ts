@@ -73,8 +73,11 @@ test.describe('landing page', () => {
         .click();
     const dialog = page.getByRole('dialog');
 
-    await open();
-    await expect(dialog).toBeVisible();
+    // The prerendered page paints before its script; the button works once it has hydrated.
+    await expect(async () => {
+      await open();
+      await expect(dialog).toBeVisible({ timeout: 1000 });
+    }).toPass();
     await expect(dialog.locator('iframe[title="Book a demo form"]')).toBeAttached();
     await expect(dialog.locator('[aria-busy="false"]')).toBeAttached();
     await page.keyboard.press('Escape');

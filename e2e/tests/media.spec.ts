@@ -153,7 +153,7 @@ const cardIds = (page: Page) =>
   cards(page).evaluateAll((nodes) =>
     nodes.map((node) => Number(node.getAttribute('data-media-id'))),
   );
-const toast = (page: Page) => page.locator('.media-status .status');
+const toast = (page: Page) => page.locator('.toast-region .status');
 
 async function openMyMedia(page: Page) {
   await page.goto('/regular/media');
@@ -370,7 +370,7 @@ test.describe('My Media', () => {
     await expect(repost).toBeChecked();
     const shownAt = Date.now();
     // It fades in and out over its 5 s and then goes.
-    await expect(toast(page)).toHaveCSS('animation-name', 'media-toast-life');
+    await expect(toast(page)).toHaveCSS('animation-name', 'toast-life');
     await expect(toast(page)).toHaveCSS('animation-duration', '5s');
     await expect(toast(page)).toHaveCount(0, { timeout: 10_000 });
     expect(Date.now() - shownAt).toBeGreaterThan(3500);

@@ -80,6 +80,35 @@ const EnvSchema = z.object({
   /** Failed verifications on one phone (any code) before it is locked for the window. */
   OTP_LOCKOUT_FAILURES: positiveInt(10),
   OTP_LOCKOUT_SECONDS: positiveInt(900),
+  /**
+   * Wrong codes one phone may try per pool in any rolling 24 hours. With 4-digit codes n wrong
+   * codes give a guesser at most n/10,000: 10 keeps it at 1 in 1,000 (docs/security.md).
+   */
+  OTP_DAILY_FAILURES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10, 'must be at most 10: more gives a guesser over 1 in 1,000 a day (docs/security.md)')
+    .default(10),
+  /** Wrong codes in 24 hours after which each further code waits (the pause doubles each time). */
+  OTP_BACKOFF_AFTER_FAILURES: positiveInt(5),
+  /** The first pause; 0 = none. */
+  OTP_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Country calling codes codes may be sent to (SMS cost): comma-separated, e.g. +91,+94. */
+  OTP_ALLOWED_COUNTRY_CODES: z
+    .string()
+    .default('+91')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim())
+        .filter(Boolean),
+    )
+    .refine((codes) => codes.length > 0 && codes.every((code) => /^\+[1-9]\d{0,2}$/.test(code)), {
+      message: 'must be comma-separated country calling codes like +91,+94',
+    }),
+  /** Codes sent in any rolling hour by all instances together; a warning is logged at 80%. */
+  OTP_GLOBAL_HOURLY_LIMIT: positiveInt(1000),
   SMS_PROVIDER: z.enum(['outbox', 'sns']).optional(),
   AWS_REGION: z.string().default('ap-south-1'),
   SMS_SENDER_ID: z.string().max(11).optional(),
@@ -164,6 +193,16 @@ export interface Config {
     sendWindowSeconds: number;
     lockoutFailures: number;
     lockoutSeconds: number;
+    /** Wrong codes per phone and pool in any rolling 24 hours. */
+    dailyFailures: number;
+    /** Wrong codes in 24 hours after which each further code waits, doubling. */
+    backoffAfterFailures: number;
+    /** The first such pause (0 = none). */
+    backoffBaseSeconds: number;
+    /** Country calling codes (`+91`) codes may be sent to. */
+    allowedCountryCodes: string[];
+    /** Codes sent in any rolling hour, all phones and instances together. */
+    globalHourlySendLimit: number;
     cookieSecure: boolean;
   };
   sms: { provider: 'outbox' | 'sns'; awsRegion: string; senderId: string | undefined };
@@ -237,6 +276,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && e.SMS_PROVIDER === undefined) {
     problems.push('  SMS_PROVIDER: required when NODE_ENV=production (sns)');
   }
+  // A super user who cannot be sent a code could never sign in.
+  for (const phone of e.SUPER_USER_PHONES) {
+    if (!e.OTP_ALLOWED_COUNTRY_CODES.some((code) => phone.startsWith(code))) {
+      problems.push(`  SUPER_USER_PHONES: ${phone} is outside OTP_ALLOWED_COUNTRY_CODES`);
+    }
+  }
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
     problems.push('  S3_BUCKET: required when STORAGE_DRIVER=s3');
   }
@@ -301,6 +346,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sendWindowSeconds: e.OTP_SEND_WINDOW_SECONDS,
       lockoutFailures: e.OTP_LOCKOUT_FAILURES,
       lockoutSeconds: e.OTP_LOCKOUT_SECONDS,
+      dailyFailures: e.OTP_DAILY_FAILURES,
+      backoffAfterFailures: e.OTP_BACKOFF_AFTER_FAILURES,
+      backoffBaseSeconds: e.OTP_BACKOFF_BASE_SECONDS,
+      allowedCountryCodes: e.OTP_ALLOWED_COUNTRY_CODES,
+      globalHourlySendLimit: e.OTP_GLOBAL_HOURLY_LIMIT,
       cookieSecure: e.COOKIE_SECURE ?? isProduction,
     },
     sms: {

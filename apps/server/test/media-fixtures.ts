@@ -14,7 +14,7 @@ import {
   templateOrganizations,
   templates,
 } from '../src/db/schema.js';
-import { hashDeviceSecret, newDeviceSecret } from '../src/modules/devices/device-credentials.js';
+import { hashDeviceSecret, newDeviceSecret } from '../src/security/device-credentials.js';
 import {
   type DeviceLink,
   type ErrorReportHandler,

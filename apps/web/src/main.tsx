@@ -1,16 +1,39 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
-import { createRouter } from './app/router';
+import { createRouter, routes } from './app/router';
+import { loadMatchedRoutes } from './lib/lazy-routes';
+import { readStoredUser } from './lib/storage';
 import './styles.css';
 
-const router = createRouter();
+/**
+ * Starts the app in #root. A page the build prerendered (scripts/prerender.ts) is marked
+ * `hydrate` (rendered as a signed-out visitor's browser first renders it) or `frame` (the booth
+ * page's loading frame); its route module is loaded first, so the first render is the screen
+ * itself, as in the HTML, and not the loading fallback. A hydrated page loads this script only
+ * once it has painted. (Not a top-level await: chunks import from this entry, and the bundler
+ * would split the entry into many files to allow one.)
+ */
+async function start(container: HTMLElement): Promise<void> {
+  const prerendered = container.dataset.prerendered;
+  if (prerendered) await loadMatchedRoutes(routes, window.location.pathname);
+  const router = createRouter();
+  const app = (
+    <StrictMode>
+      <AppProvider>
+        <RouterProvider router={router} />
+      </AppProvider>
+    </StrictMode>
+  );
+  // A stored session or the staff banner's query render differently from the signed-out HTML,
+  // so those (and the frame) are rendered afresh over it instead of hydrated.
+  const hydrate =
+    prerendered === 'hydrate' &&
+    readStoredUser() === null &&
+    !new URLSearchParams(window.location.search).has('blocked');
+  if (hydrate) hydrateRoot(container, app);
+  else createRoot(container).render(app);
+}
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProvider>
-      <RouterProvider router={router} />
-    </AppProvider>
-  </StrictMode>,
-);
+void start(document.getElementById('root')!);

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { hasNoNul, nulMessage } from './common.js';
 import { PhoneSchema } from './phone.js';
 import { OTP_LENGTH } from './rules.js';
 import { UserSchema } from './users.js';
 
 export const SignInRequestSchema = z.object({ phone: PhoneSchema });
+export type SignInRequest = z.infer<typeof SignInRequestSchema>;
 export const SignInResponseSchema = z.object({ status: z.literal('code_sent') });
+export type SignInResponse = z.infer<typeof SignInResponseSchema>;
 
 export const SignUpRequestSchema = z.object({
   phone: PhoneSchema,
@@ -12,14 +15,18 @@ export const SignUpRequestSchema = z.object({
     .string()
     .trim()
     .min(1, 'Please enter your full name.')
+    .refine(hasNoNul, nulMessage('Name'))
     .max(100, 'Name must be at most 100 characters.'),
 });
+export type SignUpRequest = z.infer<typeof SignUpRequestSchema>;
 export const SignUpResponseSchema = z.object({ status: z.literal('code_sent') });
+export type SignUpResponse = z.infer<typeof SignUpResponseSchema>;
 
 export const VerifyRequestSchema = z.object({
   phone: PhoneSchema,
   code: z.string().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), 'Please enter the 4-digit OTP.'),
 });
+export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 export const VerifyResponseSchema = z.object({
   access_token: z.string(),
   expires_in: z.number().int(),
@@ -34,13 +41,16 @@ export const RefreshResponseSchema = z.object({
 export type RefreshResponse = z.infer<typeof RefreshResponseSchema>;
 
 export const SignOutResponseSchema = z.object({ status: z.literal('signed_out') });
+export type SignOutResponse = z.infer<typeof SignOutResponseSchema>;
 
 export const DevSmsQuerySchema = z.object({ phone: PhoneSchema });
+export type DevSmsQuery = z.infer<typeof DevSmsQuerySchema>;
 export const DevSmsItemSchema = z.object({
   phone: z.string(),
   text: z.string(),
   code: z.string().nullable(),
   created_at: z.string(),
 });
-export const DevSmsResponseSchema = z.object({ items: z.array(DevSmsItemSchema) });
 export type DevSmsItem = z.infer<typeof DevSmsItemSchema>;
+export const DevSmsResponseSchema = z.object({ items: z.array(DevSmsItemSchema) });
+export type DevSmsResponse = z.infer<typeof DevSmsResponseSchema>;

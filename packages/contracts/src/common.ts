@@ -14,17 +14,102 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** UTC timestamp without zone suffix, e.g. 2025-05-14T10:20:30. */
 export const TimestampSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+export type Timestamp = z.infer<typeof TimestampSchema>;
 
-export const IdParamSchema = z.object({ id: z.coerce.number().int().positive() });
+// ---- Values that reach the database: checked here, so a request never gets a 500 for them. ----
+
+/** The largest PostgreSQL `integer`: every id column holds 1..DB_INT_MAX. */
+export const DB_INT_MAX = 2_147_483_647;
+/** The deepest offset a list accepts: no screen pages this far, and it bounds one query's work. */
+export const OFFSET_MAX = 1_000_000;
+/** The largest page any list returns. */
+export const LIMIT_MAX = 200;
+/** Search text is at most this long (the longest searched text, a caption, is 500). */
+export const SEARCH_MAX_LENGTH = 200;
+
+/** PostgreSQL text cannot hold U+0000 (NUL): every text field refuses it with this check. */
+export const hasNoNul = (text: string): boolean => !text.includes('\u0000');
+/** The message of a text field that holds a NUL character, e.g. "Device name must not …". */
+export const nulMessage = (field: string): string => `${field} must not contain a NUL character.`;
+
+/**
+ * An id sent as a JSON number: a whole number 1..2147483647 (PostgreSQL `integer`), `message`
+ * for anything else (`missing` when absent).
+ */
+export function idSchema(message: string, missing = message) {
+  return z
+    .number({ error: (issue) => (issue.input === undefined ? missing : message) })
+    .int(message)
+    .min(1, message)
+    .max(DB_INT_MAX, message);
+}
+
+/**
+ * An id that may also arrive as text (a path, a query, a form's field): digits are read as the
+ * number, and the range is the same.
+ */
+export function idTextSchema(message: string, missing = message) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+    idSchema(message, missing),
+  );
+}
+
+/** A list of ids in a JSON body: 1..`max` of them, each an id; `message` for anything else. */
+export function idListSchema(message: string, max: number) {
+  return z
+    .array(idSchema(message), { error: message })
+    .min(1, message)
+    .max(max, message)
+    .transform((ids) => [...new Set(ids)]);
+}
+
+/** A page size from the query: 1..`max`, `fallback` when absent. */
+export function limitSchema(fallback: number, max: number = LIMIT_MAX) {
+  const message = `limit must be a whole number from 1 to ${max}.`;
+  return z.coerce
+    .number({ error: message })
+    .int(message)
+    .min(1, message)
+    .max(max, message)
+    .default(fallback);
+}
+
+const OFFSET_MESSAGE = `offset must be a whole number from 0 to ${OFFSET_MAX}.`;
+/** Rows skipped from the query: 0..OFFSET_MAX, 0 when absent. */
+export const OffsetSchema = z.coerce
+  .number({ error: OFFSET_MESSAGE })
+  .int(OFFSET_MESSAGE)
+  .min(0, OFFSET_MESSAGE)
+  .max(OFFSET_MAX, OFFSET_MESSAGE)
+  .default(0);
+export type Offset = z.infer<typeof OffsetSchema>;
+
+/** Search text from the query: trimmed, at most SEARCH_MAX_LENGTH characters, no NUL. */
+export const SearchSchema = z
+  .string({ error: 'search must be text.' })
+  .trim()
+  .refine(hasNoNul, nulMessage('search'))
+  .max(SEARCH_MAX_LENGTH, `search must be at most ${SEARCH_MAX_LENGTH} characters.`)
+  .optional();
+export type Search = z.infer<typeof SearchSchema>;
+
+/** `{id}` in a path: one id of any table. */
+export const IdSchema = idTextSchema('id must be a positive whole number.');
+export type Id = z.infer<typeof IdSchema>;
+export const IdParamSchema = z.object({ id: IdSchema });
+export type IdParam = z.infer<typeof IdParamSchema>;
 
 export const PageQuerySchema = z.object({
-  search: z.string().trim().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(10),
-  offset: z.coerce.number().int().min(0).default(0),
+  search: SearchSchema,
+  limit: limitSchema(10),
+  offset: OffsetSchema,
 });
+export type PageQuery = z.infer<typeof PageQuerySchema>;
 
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total_count: z.number().int() });
 }
 
 export const HealthSchema = z.object({ status: z.literal('ok') });
+export type Health = z.infer<typeof HealthSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimestampSchema } from './common.js';
+import { DB_INT_MAX, hasNoNul, idSchema, nulMessage, TimestampSchema } from './common.js';
 import {
   DEVICE_MESSAGES,
   DEVICE_PRICE_MAX_RUPEES,
@@ -31,11 +31,23 @@ export type Device = z.infer<typeof DeviceSchema>;
 export const RegisteredDeviceSchema = DeviceSchema.extend({ secret: z.string() });
 export type RegisteredDevice = z.infer<typeof RegisteredDeviceSchema>;
 
+const DEVICE_NAME_NUL = nulMessage('Device name');
+const DEVICE_NAME_TOO_LONG = 'Device name must be at most 100 characters.';
+
 /** POST devices: no body (the spec), or an optional name. */
 export const RegisterDeviceSchema = z
-  .object({ name: z.string().trim().min(1, DEVICE_MESSAGES.nameEmpty).max(100).optional() })
+  .object({
+    name: z
+      .string({ error: DEVICE_MESSAGES.nameEmpty })
+      .trim()
+      .min(1, DEVICE_MESSAGES.nameEmpty)
+      .refine(hasNoNul, DEVICE_NAME_NUL)
+      .max(100, DEVICE_NAME_TOO_LONG)
+      .optional(),
+  })
   .strict()
   .nullish();
+export type RegisterDevice = z.infer<typeof RegisterDeviceSchema>;
 
 /** The visitor API's Device (visitor spec section 3). */
 export const VisitorDeviceSchema = z.object({
@@ -48,6 +60,7 @@ export const VisitorDeviceSchema = z.object({
 export type VisitorDevice = z.infer<typeof VisitorDeviceSchema>;
 
 export const DevicePingResultSchema = z.object({ status: z.string() });
+export type DevicePingResult = z.infer<typeof DevicePingResultSchema>;
 
 const PATCH_FIELDS = ['name', 'software_channel_id', 'prints_left', 'price_rupees'] as const;
 
@@ -58,12 +71,10 @@ export const DevicePatchSchema = z
       .string({ error: DEVICE_MESSAGES.nameEmpty })
       .trim()
       .min(1, DEVICE_MESSAGES.nameEmpty)
-      .max(100, 'Device name must be at most 100 characters.')
+      .refine(hasNoNul, DEVICE_NAME_NUL)
+      .max(100, DEVICE_NAME_TOO_LONG)
       .optional(),
-    software_channel_id: z
-      .number({ error: 'Software channel must be a channel id or null.' })
-      .int()
-      .positive()
+    software_channel_id: idSchema('Software channel must be a channel id or null.')
       .nullable()
       .optional(),
     prints_left: z
@@ -105,9 +116,12 @@ export const DeviceLinkSchema = z.object({
             : ORG_ID_INVALID,
       })
       .int(ORG_ID_INVALID)
-      .positive(ORG_ID_INVALID),
+      .positive(ORG_ID_INVALID)
+      .max(DB_INT_MAX, ORG_ID_INVALID),
   ),
 });
+/** Not `DeviceLink`: the server's MQTT line to the booths already has that name. */
+export type DeviceLinkRequest = z.infer<typeof DeviceLinkSchema>;
 
 export const DeviceErrorSchema = z.object({
   id: z.number().int(),
@@ -141,8 +155,8 @@ export const mqttTopics = {
 
 /** flashbooth/devices/{thing}/status */
 export const DeviceStatusMessageSchema = z.object({
-  status: z.string().min(1).max(50),
-  software_version: z.string().max(100).nullish(),
+  status: z.string().min(1).max(50).refine(hasNoNul),
+  software_version: z.string().max(100).refine(hasNoNul).nullish(),
   prints_left: z.number().int().min(0).max(100_000).nullish(),
   /**
    * The newest settings revision the booth has applied. The server takes `prints_left` from a
@@ -170,13 +184,18 @@ export type DeviceCommandMessage = z.infer<typeof DeviceCommandMessageSchema>;
 
 /**
  * A reply on reply_to: the command's id plus the command's own result fields
- * (ping: status, software_version, prints_left); `error` when the booth refuses.
+ * (ping: status, software_version, prints_left, settings_revision); `error` when the booth refuses.
  */
 export const DeviceReplyMessageSchema = z.looseObject({
   id: z.string().min(1).max(100),
-  status: z.string().max(50).optional(),
-  software_version: z.string().max(100).nullish(),
+  status: z.string().max(50).refine(hasNoNul).optional(),
+  software_version: z.string().max(100).refine(hasNoNul).nullish(),
   prints_left: z.number().int().min(0).max(100_000).nullish(),
+  /**
+   * Ping: the settings revision the booth has applied, as in its status. A value that is not a
+   * whole number of at least 0 counts as absent rather than losing the whole reply.
+   */
+  settings_revision: z.number().int().min(0).nullish().catch(undefined),
   error: z.string().max(1000).optional(),
 });
 export type DeviceReplyMessage = z.infer<typeof DeviceReplyMessageSchema>;
@@ -199,6 +218,7 @@ export const CaptureSlotSchema = z.object({
   h: z.number(),
   filter: z.string(),
 });
+export type CaptureSlot = z.infer<typeof CaptureSlotSchema>;
 
 /**
  * The payload of the `capture` command. The booth answers `{id, status: "accepted"}` once the
@@ -257,9 +277,9 @@ export type DeviceUpdatePayload = z.infer<typeof DeviceUpdatePayloadSchema>;
  */
 export const DeviceErrorReportSchema = z.object({
   report_id: z.uuid(),
-  message: z.string().min(1).max(4000),
+  message: z.string().min(1).max(4000).refine(hasNoNul),
   capture_id: z.uuid().nullish(),
-  delivered_media_ids: z.array(z.number().int().positive()).max(50).nullish(),
+  delivered_media_ids: z.array(z.number().int().positive().max(DB_INT_MAX)).max(50).nullish(),
   /** UTC, when the booth saw it. */
   at: z.string().optional(),
 });

@@ -8,3 +8,4 @@ export * from './templates.js';
 export * from './media.js';
 export * from './payments.js';
 export * from './software.js';
+export * from './organizations.js';

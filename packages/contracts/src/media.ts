@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { TimestampSchema } from './common.js';
+import {
+  DB_INT_MAX,
+  hasNoNul,
+  idListSchema,
+  idTextSchema,
+  listOf,
+  nulMessage,
+  TimestampSchema,
+} from './common.js';
 
 /** Texts of the capture and media calls (the spec's wording where it has one). */
 export const MEDIA_MESSAGES = {
@@ -27,13 +35,11 @@ export const MEDIA_MAX_BYTES = 50 * 1024 * 1024;
 export const LOWRES_MAX_WIDTH = 1200;
 
 export const MediaTypeSchema = z.enum(['image', 'video']);
+export type MediaType = z.infer<typeof MediaTypeSchema>;
 
 /** POST devices/{id}/capture. */
 export const CaptureRequestSchema = z.object({
-  template_id: z.coerce
-    .number({ error: 'template_id is required.' })
-    .int('template_id must be a template id.')
-    .positive('template_id must be a template id.'),
+  template_id: idTextSchema('template_id must be a template id.', 'template_id is required.'),
 });
 export type CaptureRequest = z.infer<typeof CaptureRequestSchema>;
 
@@ -68,6 +74,10 @@ export const MediaSchema = z.object({
 });
 export type Media = z.infer<typeof MediaSchema>;
 
+/** GET media (regular API): one page of the visitor's own media, offset paging. */
+export const MediaPageSchema = listOf(MediaSchema);
+export type MediaPage = z.infer<typeof MediaPageSchema>;
+
 /** A comma-joined list of ids, as `GET media/uploaded?media_ids=1,2` sends it. */
 const MediaIdListSchema = z
   .string({ error: MEDIA_MESSAGES.mediaIds })
@@ -75,30 +85,27 @@ const MediaIdListSchema = z
   .regex(/^\d{1,10}(,\d{1,10})*$/, MEDIA_MESSAGES.mediaIds)
   .transform((text) => [...new Set(text.split(',').map(Number))])
   .refine(
-    (ids) => ids.length <= MEDIA_IDS_MAX && ids.every((id) => Number.isSafeInteger(id) && id > 0),
+    (ids) => ids.length <= MEDIA_IDS_MAX && ids.every((id) => id >= 1 && id <= DB_INT_MAX),
     MEDIA_MESSAGES.mediaIds,
   );
 
 export const MediaUploadedQuerySchema = z.object({ media_ids: MediaIdListSchema });
+export type MediaUploadedQuery = z.infer<typeof MediaUploadedQuerySchema>;
 
 export const MediaUploadedSchema = z.object({
   media_items: z.array(z.object({ id: z.number().int(), is_uploaded: z.boolean() })),
 });
+export type MediaUploaded = z.infer<typeof MediaUploadedSchema>;
 
 /** PATCH media/repost_allowed. */
 export const RepostAllowedSchema = z.object({
-  media_ids: z
-    .array(z.number({ error: MEDIA_MESSAGES.mediaIds }).int().positive(), {
-      error: MEDIA_MESSAGES.mediaIds,
-    })
-    .min(1, MEDIA_MESSAGES.mediaIds)
-    .max(MEDIA_IDS_MAX, MEDIA_MESSAGES.mediaIds)
-    .transform((ids) => [...new Set(ids)]),
+  media_ids: idListSchema(MEDIA_MESSAGES.mediaIds, MEDIA_IDS_MAX),
   is_repost_allowed: z.boolean({ error: 'is_repost_allowed must be true or false.' }),
 });
 export type RepostAllowed = z.infer<typeof RepostAllowedSchema>;
 
 export const StatusOkSchema = z.object({ status: z.literal('ok') });
+export type StatusOk = z.infer<typeof StatusOkSchema>;
 
 const MEDIA_PATCH_FIELDS = ['is_public', 'caption', 'is_downloaded', 'is_shared'] as const;
 
@@ -109,6 +116,7 @@ export const MediaPatchSchema = z
     caption: z
       .string({ error: 'Caption must be text or null.' })
       .trim()
+      .refine(hasNoNul, nulMessage('Caption'))
       .max(CAPTION_MAX_LENGTH, MEDIA_MESSAGES.captionTooLong)
       .transform((text) => (text === '' ? null : text))
       .nullable()
@@ -128,9 +136,11 @@ export const MediaPatchResultSchema = z.object({
   caption: z.string().nullable(),
   updated_at: TimestampSchema,
 });
+export type MediaPatchResult = z.infer<typeof MediaPatchResultSchema>;
 
 /** POST /api/device/media/{id}/uploaded (the booth confirms one upload). */
 export const MediaUploadConfirmedSchema = z.object({
   id: z.number().int(),
   is_uploaded: z.literal(true),
 });
+export type MediaUploadConfirmed = z.infer<typeof MediaUploadConfirmedSchema>;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { TimestampSchema } from './common.js';
+import {
+  hasNoNul,
+  idTextSchema,
+  limitSchema,
+  nulMessage,
+  OffsetSchema,
+  TimestampSchema,
+} from './common.js';
 
 /** The spec's payment transaction states; the provider's own words (PhonePe). */
 export const PAYMENT_STATES = ['COMPLETED', 'PENDING', 'FAILED'] as const;
@@ -7,10 +14,7 @@ export const PaymentStateSchema = z.enum(PAYMENT_STATES);
 export type PaymentState = z.infer<typeof PaymentStateSchema>;
 
 const positiveId = (name: string) =>
-  z.coerce
-    .number({ error: `${name} is required.` })
-    .int(`${name} must be a positive whole number.`)
-    .positive(`${name} must be a positive whole number.`);
+  idTextSchema(`${name} must be a positive whole number.`, `${name} is required.`);
 
 /** POST payments/create: the price of the device at this moment is recorded. */
 export const PaymentCreateSchema = z.object({
@@ -24,7 +28,10 @@ export type PaymentCreateResult = z.infer<typeof PaymentCreateResultSchema>;
 /** POST payments/checkout: where the provider sends the visitor back afterwards. */
 export const PaymentCheckoutSchema = z.object({
   txn_id: positiveId('txn_id'),
-  redirect_url: z.url({ error: 'redirect_url must be an absolute http(s) URL.' }).max(2000),
+  redirect_url: z
+    .url({ error: 'redirect_url must be an absolute http(s) URL.' })
+    .max(2000)
+    .refine(hasNoNul, 'redirect_url must be an absolute http(s) URL.'),
 });
 export type PaymentCheckout = z.infer<typeof PaymentCheckoutSchema>;
 export const PaymentCheckoutResultSchema = z.object({ payment_url: z.string() });
@@ -112,6 +119,7 @@ export const CreditGrantSchema = z.object({
   note: z
     .string({ error: CREDIT_MESSAGES.noteText })
     .trim()
+    .refine(hasNoNul, nulMessage('note'))
     .max(CREDIT_NOTE_MAX, CREDIT_MESSAGES.noteMax)
     .nullable()
     .optional()
@@ -121,8 +129,8 @@ export type CreditGrant = z.infer<typeof CreditGrantSchema>;
 
 /** GET /api/enterprise/users/{id}/credits/ledger: newest first. */
 export const CreditLedgerQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(10),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: limitSchema(10),
+  offset: OffsetSchema,
 });
 export type CreditLedgerQuery = z.infer<typeof CreditLedgerQuerySchema>;
 

@@ -8,3 +8,4 @@ export const PhoneSchema = z
   .refine((value) => E164_PATTERN.test(value), {
     message: 'Please enter a valid phone number.',
   });
+export type Phone = z.infer<typeof PhoneSchema>;

@@ -176,15 +176,39 @@ export function newTemplateSlot(existingSlots: number): {
   return { x, y, w: 1080, h: 720, filter: 'none' };
 }
 
+/** My Media (visitor spec section 9): 10 a page. */
+export const MEDIA_PAGE_SIZE = 10;
+
 // The Template Studio layouts (canvas sizes and photo slots), zod-free like the rest of this entry.
 export * from './layouts.js';
 
 export * from './software-rules.js';
 
+export * from './organization-rules.js';
+
+// Who may do what in the staff console (server enforces, screens mirror).
+export * from './permissions.js';
+
 // ---- Payments (visitor spec: template pick and payment). ----
 
 /** The least a provider order may be for: PhonePe refuses orders under ₹1. */
 export const PAYMENT_MIN_PAISE = 100;
+
+/** Texts of the payment and refund calls (the booth screen shows `initiateFailed` too). */
+export const PAYMENT_MESSAGES = {
+  notFound: 'Transaction not found.',
+  free: 'This photobooth is free: no payment is needed.',
+  creditCovers: 'Your credit covers this photobooth: no payment is needed.',
+  notPending: 'This payment is already finished. Please start a new one.',
+  expired: 'This payment has expired. Please start a new one.',
+  busy: 'Your payment is being prepared. Please try again in a moment.',
+  initiateFailed: 'Could not initiate payment. Please try again or contact support.',
+  returnAddress: 'redirect_url must be an address of this site.',
+  refundStaffOnly: 'Only super users and product admins can refund payments.',
+  refundNotCompleted: 'Only a completed payment can be refunded.',
+  refundOtherProvider: 'This payment was made with another payment provider; refund it as credit.',
+  refundRefused: 'The payment provider refused the refund. Nothing was refunded.',
+} as const;
 
 /**
  * How much of a visitor's credit a payment for `pricePaise` holds: all of it when it is above 0

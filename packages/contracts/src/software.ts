@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { TimestampSchema } from './common.js';
+import {
+  DB_INT_MAX,
+  hasNoNul,
+  limitSchema,
+  nulMessage,
+  OffsetSchema,
+  SearchSchema,
+  TimestampSchema,
+} from './common.js';
 import {
   RELEASE_CONTENT_TYPES,
   RELEASE_DEFAULT_CONTENT_TYPE,
@@ -17,17 +25,18 @@ export * from './software-rules.js';
 
 /** GET software/channels and software/releases: 9 a page by default, 200 for the pickers. */
 export const SoftwarePageQuerySchema = z.object({
-  search: z.string().trim().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(SOFTWARE_PICKER_LIMIT).default(SOFTWARE_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).default(0),
+  search: SearchSchema,
+  limit: limitSchema(SOFTWARE_PAGE_SIZE, SOFTWARE_PICKER_LIMIT),
+  offset: OffsetSchema,
 });
 export type SoftwarePageQuery = z.infer<typeof SoftwarePageQuerySchema>;
 
 /** Optional free text: trimmed, and empty means none (null). */
-function optionalText(max: number, tooLong: string) {
+function optionalText(field: string, max: number, tooLong: string) {
   return z
     .string({ error: 'Must be text.' })
     .trim()
+    .refine(hasNoNul, nulMessage(field))
     .max(max, tooLong)
     .nullable()
     .optional()
@@ -45,7 +54,7 @@ const releaseId = z.preprocess(
     .number({ error: SOFTWARE_MESSAGES.releaseIdInvalid })
     .int(SOFTWARE_MESSAGES.releaseIdInvalid)
     .positive(SOFTWARE_MESSAGES.releaseIdInvalid)
-    .max(2_147_483_647, SOFTWARE_MESSAGES.releaseIdInvalid)
+    .max(DB_INT_MAX, SOFTWARE_MESSAGES.releaseIdInvalid)
     .nullable()
     .optional(),
 );
@@ -54,6 +63,7 @@ const channelName = z
   .string({ error: SOFTWARE_MESSAGES.channelNameRequired })
   .trim()
   .min(1, SOFTWARE_MESSAGES.channelNameRequired)
+  .refine(hasNoNul, nulMessage('Channel name'))
   .max(SOFTWARE_NAME_MAX, SOFTWARE_MESSAGES.channelNameTooLong);
 
 const version = z
@@ -81,7 +91,11 @@ export type SoftwareChannel = z.infer<typeof SoftwareChannelSchema>;
 export const SoftwareChannelCreateSchema = z
   .object({
     name: channelName,
-    description: optionalText(SOFTWARE_DESCRIPTION_MAX, SOFTWARE_MESSAGES.descriptionTooLong),
+    description: optionalText(
+      'Description',
+      SOFTWARE_DESCRIPTION_MAX,
+      SOFTWARE_MESSAGES.descriptionTooLong,
+    ),
     release_id: releaseId,
   })
   .strict();
@@ -93,7 +107,11 @@ const CHANNEL_PATCH_FIELDS = ['name', 'description', 'release_id'] as const;
 export const SoftwareChannelPatchSchema = z
   .object({
     name: channelName.optional(),
-    description: optionalText(SOFTWARE_DESCRIPTION_MAX, SOFTWARE_MESSAGES.descriptionTooLong),
+    description: optionalText(
+      'Description',
+      SOFTWARE_DESCRIPTION_MAX,
+      SOFTWARE_MESSAGES.descriptionTooLong,
+    ),
     release_id: releaseId,
   })
   .strict()
@@ -126,7 +144,11 @@ export type SoftwareRelease = z.infer<typeof SoftwareReleaseSchema>;
 export const SoftwareReleaseCreateSchema = z
   .object({
     version,
-    release_notes: optionalText(RELEASE_NOTES_MAX, SOFTWARE_MESSAGES.releaseNotesTooLong),
+    release_notes: optionalText(
+      'Release notes',
+      RELEASE_NOTES_MAX,
+      SOFTWARE_MESSAGES.releaseNotesTooLong,
+    ),
   })
   .strict();
 export type SoftwareReleaseCreate = z.infer<typeof SoftwareReleaseCreateSchema>;
@@ -135,7 +157,11 @@ export type SoftwareReleaseCreate = z.infer<typeof SoftwareReleaseCreateSchema>;
 export const SoftwareReleasePatchSchema = z
   .object({
     version: version.optional(),
-    release_notes: optionalText(RELEASE_NOTES_MAX, SOFTWARE_MESSAGES.releaseNotesTooLong),
+    release_notes: optionalText(
+      'Release notes',
+      RELEASE_NOTES_MAX,
+      SOFTWARE_MESSAGES.releaseNotesTooLong,
+    ),
   })
   .strict()
   .refine((body) => body.version !== undefined || body.release_notes !== undefined, {
@@ -145,7 +171,7 @@ export type SoftwareReleasePatch = z.infer<typeof SoftwareReleasePatchSchema>;
 
 /** POST software/releases/{id}/file/presigned_upload: the type defaults to a raw binary. */
 export const ReleasePresignRequestSchema = z.object({
-  filename: z.string().max(255).optional(),
+  filename: z.string().max(255).refine(hasNoNul, nulMessage('filename')).optional(),
   contentType: z.preprocess(
     (value) => {
       if (typeof value !== 'string') return value;
@@ -161,11 +187,14 @@ export type ReleasePresignRequest = z.infer<typeof ReleasePresignRequestSchema>;
 
 /** The release presign response (staff spec section 3: upload_url and s3_key). */
 export const ReleasePresignSchema = z.object({ upload_url: z.string(), s3_key: z.string() });
+export type ReleasePresign = z.infer<typeof ReleasePresignSchema>;
 
 /** POST software/releases/{id}/file/confirm. */
 export const ReleaseConfirmSchema = z.object({
   s3_key: z
     .string({ error: SOFTWARE_MESSAGES.s3KeyRequired })
     .min(1, SOFTWARE_MESSAGES.s3KeyRequired)
-    .max(512),
+    .max(512)
+    .refine(hasNoNul, SOFTWARE_MESSAGES.uploadForeign),
 });
+export type ReleaseConfirm = z.infer<typeof ReleaseConfirmSchema>;

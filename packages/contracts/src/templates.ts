@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasNoNul, idTextSchema, limitSchema, nulMessage, SearchSchema } from './common.js';
 import { DeviceLinkSchema } from './devices.js';
 import {
   BOOTH_TEMPLATES_MAX_LIMIT,
@@ -8,6 +9,7 @@ import {
   TEMPLATE_ORIENTATIONS,
 } from './rules.js';
 
+/** Its type is `TemplateOrientation` from rules.ts, the same tuple without zod. */
 export const TemplateOrientationSchema = z.enum(TEMPLATE_ORIENTATIONS, {
   error: 'Orientation must be portrait or landscape.',
 });
@@ -38,6 +40,7 @@ export type Template = z.infer<typeof TemplateSchema>;
 
 const NAME_MAX = 100;
 const nameTooLong = `Template name must be at most ${NAME_MAX} characters.`;
+const nameNul = nulMessage('Template name');
 
 /** POST templates. */
 export const TemplateCreateSchema = z.object({
@@ -45,6 +48,7 @@ export const TemplateCreateSchema = z.object({
     .string({ error: TEMPLATE_MESSAGES.nameRequired })
     .trim()
     .min(1, TEMPLATE_MESSAGES.nameRequired)
+    .refine(hasNoNul, nameNul)
     .max(NAME_MAX, nameTooLong),
   orientation: TemplateOrientationSchema.default('portrait'),
 });
@@ -59,6 +63,7 @@ export const TemplatePatchSchema = z
       .string({ error: TEMPLATE_MESSAGES.nameEmpty })
       .trim()
       .min(1, TEMPLATE_MESSAGES.nameEmpty)
+      .refine(hasNoNul, nameNul)
       .max(NAME_MAX, nameTooLong)
       .optional(),
     orientation: TemplateOrientationSchema.optional(),
@@ -87,6 +92,7 @@ const filter = z
   .string({ error: 'Filter must be text.' })
   .trim()
   .min(1, 'Filter cannot be empty.')
+  .refine(hasNoNul, nulMessage('Filter'))
   .max(50, 'Filter must be at most 50 characters.');
 
 /** POST templates/{id}/images. */
@@ -119,19 +125,25 @@ export const TemplateImagePatchSchema = z
 export type TemplateImagePatch = z.infer<typeof TemplateImagePatchSchema>;
 
 export const TemplateImageParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  imageId: z.coerce.number().int().positive(),
+  id: idTextSchema('id must be a positive whole number.'),
+  imageId: idTextSchema('imageId must be a positive whole number.'),
 });
+export type TemplateImageParams = z.infer<typeof TemplateImageParamsSchema>;
 
 /** POST templates/{id}/orgs: the id as a number or the dialog's trimmed text. */
 export const TemplateOrgLinkSchema = DeviceLinkSchema;
+export type TemplateOrgLink = z.infer<typeof TemplateOrgLinkSchema>;
 
 export const TemplateOrgParamsSchema = z.object({
-  id: z.coerce.number().int().positive(),
-  orgId: z.coerce.number().int().positive(),
+  id: idTextSchema('id must be a positive whole number.'),
+  orgId: idTextSchema('orgId must be a positive whole number.'),
 });
+export type TemplateOrgParams = z.infer<typeof TemplateOrgParamsSchema>;
 
-export const OrgIdParamSchema = z.object({ orgId: z.coerce.number().int().positive() });
+export const OrgIdParamSchema = z.object({
+  orgId: idTextSchema('orgId must be a positive whole number.'),
+});
+export type OrgIdParam = z.infer<typeof OrgIdParamSchema>;
 
 /** Organization as listed for a template (staff spec section 3). */
 export const TemplateOrganizationSchema = z.object({
@@ -148,7 +160,7 @@ export function itemsOf<T extends z.ZodType>(item: T) {
 /** The body of a sample or foreground presign request; a non-image type gets `message`. */
 function presignRequest(message: string) {
   return z.object({
-    filename: z.string().max(255).optional(),
+    filename: z.string().max(255).refine(hasNoNul, nulMessage('filename')).optional(),
     contentType: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
       z.enum(TEMPLATE_IMAGE_CONTENT_TYPES, { error: message }),
@@ -158,18 +170,32 @@ function presignRequest(message: string) {
 export const SamplePresignRequestSchema = presignRequest(TEMPLATE_MESSAGES.sampleType);
 export const ForegroundPresignRequestSchema = presignRequest(TEMPLATE_MESSAGES.foregroundType);
 export type TemplateImagePresignRequest = z.infer<typeof SamplePresignRequestSchema>;
+export type SamplePresignRequest = z.infer<typeof SamplePresignRequestSchema>;
+export type ForegroundPresignRequest = z.infer<typeof ForegroundPresignRequestSchema>;
 
 export const SamplePresignSchema = z.object({ sample_key: z.string(), upload_url: z.string() });
+export type SamplePresign = z.infer<typeof SamplePresignSchema>;
 export const ForegroundPresignSchema = z.object({
   foreground_key: z.string(),
   upload_url: z.string(),
 });
+export type ForegroundPresign = z.infer<typeof ForegroundPresignSchema>;
 export const SampleConfirmSchema = z.object({
-  sample_key: z.string({ error: 'sample_key is required.' }).min(1).max(512),
+  sample_key: z
+    .string({ error: 'sample_key is required.' })
+    .min(1)
+    .max(512)
+    .refine(hasNoNul, nulMessage('sample_key')),
 });
+export type SampleConfirm = z.infer<typeof SampleConfirmSchema>;
 export const ForegroundConfirmSchema = z.object({
-  foreground_key: z.string({ error: 'foreground_key is required.' }).min(1).max(512),
+  foreground_key: z
+    .string({ error: 'foreground_key is required.' })
+    .min(1)
+    .max(512)
+    .refine(hasNoNul, nulMessage('foreground_key')),
 });
+export type ForegroundConfirm = z.infer<typeof ForegroundConfirmSchema>;
 
 /** The visitor's Template (visitor spec section 3). */
 export const VisitorTemplateSchema = z.object({
@@ -184,15 +210,16 @@ export type VisitorTemplate = z.infer<typeof VisitorTemplateSchema>;
 
 /** GET devices/{id}/templates (regular API): cursor paging; empty values count as absent. */
 export const VisitorTemplatesQuerySchema = z.object({
-  search: z.string().trim().max(200).optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, `limit must be 1 to ${BOOTH_TEMPLATES_MAX_LIMIT}.`)
-    .max(BOOTH_TEMPLATES_MAX_LIMIT, `limit must be 1 to ${BOOTH_TEMPLATES_MAX_LIMIT}.`)
-    .default(BOOTH_TEMPLATES_PAGE_SIZE),
-  last_evaluated_key: z.string().trim().max(100).optional(),
+  search: SearchSchema,
+  limit: limitSchema(BOOTH_TEMPLATES_PAGE_SIZE, BOOTH_TEMPLATES_MAX_LIMIT),
+  last_evaluated_key: z
+    .string()
+    .trim()
+    .max(100)
+    .refine(hasNoNul, nulMessage('last_evaluated_key'))
+    .optional(),
 });
+export type VisitorTemplatesQuery = z.infer<typeof VisitorTemplatesQuerySchema>;
 
 export const VisitorTemplatePageSchema = z.object({
   items: z.array(VisitorTemplateSchema),

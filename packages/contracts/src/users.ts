@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { PoolSchema, type Pool } from './common.js';
+import { hasNoNul, idTextSchema, nulMessage, PoolSchema, type Pool } from './common.js';
 import { isoDobError, isValidEmail, PROFILE_MESSAGES } from './rules.js';
 
 export const ORG_ROLES = ['member', 'admin'] as const;
 export const OrgRoleSchema = z.enum(ORG_ROLES);
+export type OrgRole = z.infer<typeof OrgRoleSchema>;
 
 export const UserSchema = z.object({
   id: z.number().int(),
@@ -24,17 +25,25 @@ export const UserSchema = z.object({
 export type User = z.infer<typeof UserSchema>;
 
 export const UserIdParamSchema = z.object({
-  id: z.union([z.literal('self'), z.coerce.number().int().positive()]),
+  id: z.union([z.literal('self'), idTextSchema('id must be self or a positive whole number.')]),
 });
+export type UserIdParam = z.infer<typeof UserIdParamSchema>;
 
 /** The PATCH users/{id|self} body, validated with the profile rules of the user's pool. */
 export function profilePatchSchema(pool: Pool, today: () => Date = () => new Date()) {
   return z
     .object({
-      name: z.string().trim().min(1, PROFILE_MESSAGES.name).max(100).optional(),
+      name: z
+        .string()
+        .trim()
+        .min(1, PROFILE_MESSAGES.name)
+        .refine(hasNoNul, nulMessage('Full name'))
+        .max(100)
+        .optional(),
       email: z
         .string()
         .trim()
+        .refine(hasNoNul, PROFILE_MESSAGES.email)
         .nullable()
         .optional()
         .transform((value) => (value === '' ? null : value))
@@ -53,6 +62,7 @@ export function profilePatchSchema(pool: Pool, today: () => Date = () => new Dat
       gender: z
         .string()
         .trim()
+        .refine(hasNoNul, nulMessage('Gender'))
         .max(50, 'Gender must be at most 50 characters.')
         .nullable()
         .optional()
@@ -62,3 +72,5 @@ export function profilePatchSchema(pool: Pool, today: () => Date = () => new Dat
     .refine((body) => Object.keys(body).length > 0, 'No changes to save.');
 }
 export type ProfilePatch = z.infer<ReturnType<typeof profilePatchSchema>>;
+/** What a client sends (the schema's input): only the changed fields, '' or null to clear. */
+export type ProfilePatchBody = z.input<ReturnType<typeof profilePatchSchema>>;

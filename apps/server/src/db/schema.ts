@@ -1,37 +1,81 @@
 import { CREDIT_LEDGER_REASONS } from '@flashbooth/contracts';
+import { inArray, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
+  check,
   date,
   doublePrecision,
+  type ExtraConfigColumn,
+  index,
   integer,
   pgTable,
   primaryKey,
   serial,
   text,
   timestamp,
+  unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
-/** Drizzle mirror of migrations/*.sql (the SQL files are the source of truth). */
+/**
+ * Drizzle mirror of migrations/*.sql (the SQL files are the source of truth): every column,
+ * constraint and index, with the migrations' names, so test/db/schema-drift.int.test.ts can
+ * compare the two exactly. Constraints the migrations leave unnamed stay unnamed here
+ * (PostgreSQL names them `<table>_<column>_key`, `_fkey`, `_check`); checks are declared with
+ * those names.
+ */
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
-export const users = pgTable('users', {
-  id: serial('id').primaryKey(),
-  pool: text('pool', { enum: ['regular', 'enterprise'] }).notNull(),
-  phone: text('phone').notNull(),
-  name: text('name').notNull(),
-  email: text('email'),
-  dob: date('dob', { mode: 'string' }),
-  gender: text('gender'),
-  isSuperUser: boolean('is_super_user').notNull().default(false),
-  isFlashboothAdmin: boolean('is_flashbooth_admin').notNull().default(false),
-  creditsPaise: integer('credits_paise').notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/** An index key in a migration's plain `DESC` order (Drizzle's `.desc()` alone is NULLS LAST). */
+const descending = (column: ExtraConfigColumn) => column.desc().nullsFirst();
+/**
+ * The `CHECK (column IN (...))` a migration puts on an enum-like text column; `values` is the
+ * list the column's `enum` is declared with (the extra-config column does not carry it).
+ */
+const oneOf = (name: string, column: ExtraConfigColumn, values: readonly [string, ...string[]]) =>
+  check(name, inArray(column, values));
+
+// The values of the enum-like text columns, in the order of their CHECK in the migrations.
+const POOLS = ['regular', 'enterprise'] as const;
+const MEMBER_ROLES = ['member', 'admin'] as const;
+const OTP_EVENT_KINDS = ['send', 'fail'] as const;
+const ORIENTATIONS = ['portrait', 'landscape'] as const;
+const MEDIA_TYPES = ['image', 'video'] as const;
+const CAPTURE_STATES = ['requested', 'accepted', 'delivered', 'failed'] as const;
+const PAYMENT_PROVIDERS = ['sandbox', 'phonepe'] as const;
+const PAYMENT_STATES = ['PENDING', 'COMPLETED', 'FAILED', 'REFUND_PENDING', 'REFUNDED'] as const;
+const PAYMENT_FAILURE_REASONS = ['declined', 'expired', 'amount_mismatch'] as const;
+const REFUND_DESTINATIONS = ['source', 'credit'] as const;
+/** Refunds and the sandbox's orders and refunds. */
+const PROVIDER_STATES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    pool: text('pool', { enum: POOLS }).notNull(),
+    phone: text('phone').notNull(),
+    name: text('name').notNull(),
+    email: text('email'),
+    dob: date('dob', { mode: 'string' }),
+    gender: text('gender'),
+    isSuperUser: boolean('is_super_user').notNull().default(false),
+    isFlashboothAdmin: boolean('is_flashbooth_admin').notNull().default(false),
+    creditsPaise: integer('credits_paise').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    unique().on(table.pool, table.phone),
+    oneOf('users_pool_check', table.pool, POOLS),
+    check('users_credits_paise_check', sql`${table.creditsPaise} >= 0`),
+  ],
+);
 export type UserRow = typeof users.$inferSelect;
 
 export const organizations = pgTable('organizations', {
@@ -53,11 +97,53 @@ export const organizationMembers = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['member', 'admin'] }).notNull(),
+    role: text('role', { enum: MEMBER_ROLES }).notNull(),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.orgId, table.userId] })],
+  (table) => [
+    primaryKey({ columns: [table.orgId, table.userId] }),
+    oneOf('organization_members_role_check', table.role, MEMBER_ROLES),
+    index('organization_members_user_idx').on(table.userId),
+  ],
 );
+
+const INVITATION_STATES = ['pending', 'accepted', 'denied', 'cancelled'] as const;
+
+/** Migration 0009: invitations to an organization by phone (pending → accepted | denied | cancelled). */
+export const organizationInvitations = pgTable(
+  'organization_invitations',
+  {
+    id: serial('id').primaryKey(),
+    orgId: integer('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    inviteePhone: text('invitee_phone').notNull(),
+    role: text('role', { enum: MEMBER_ROLES }).notNull(),
+    status: text('status', { enum: INVITATION_STATES }).notNull().default('pending'),
+    invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    smsSentAt: timestamp('sms_sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    respondedAt: timestamp('responded_at', { withTimezone: true }),
+  },
+  (table) => [
+    check(
+      'organization_invitations_invitee_phone_check',
+      sql`${table.inviteePhone} ~ '^\\+[1-9][0-9]{7,14}$'`,
+    ),
+    oneOf('organization_invitations_role_check', table.role, MEMBER_ROLES),
+    oneOf('organization_invitations_status_check', table.status, INVITATION_STATES),
+    check(
+      'organization_invitations_responded_check',
+      sql`(${table.status} = 'pending') = (${table.respondedAt} is null)`,
+    ),
+    uniqueIndex('organization_invitations_pending_once')
+      .on(table.orgId, table.inviteePhone)
+      .where(sql`${table.status} = 'pending'`),
+    index('organization_invitations_phone_idx').on(table.inviteePhone, descending(table.createdAt)),
+    index('organization_invitations_invited_by_idx').on(table.invitedBy),
+  ],
+);
+export type OrganizationInvitationRow = typeof organizationInvitations.$inferSelect;
 
 export const otpCodes = pgTable(
   'otp_codes',
@@ -72,122 +158,196 @@ export const otpCodes = pgTable(
   (table) => [primaryKey({ columns: [table.pool, table.phone] })],
 );
 
-export const otpEvents = pgTable('otp_events', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  pool: text('pool').notNull(),
-  phone: text('phone').notNull(),
-  ip: text('ip').notNull(),
-  kind: text('kind', { enum: ['send', 'fail'] }).notNull(),
-  createdAt: createdAt(),
-});
+export const otpEvents = pgTable(
+  'otp_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    pool: text('pool').notNull(),
+    phone: text('phone').notNull(),
+    ip: text('ip').notNull(),
+    kind: text('kind', { enum: OTP_EVENT_KINDS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    oneOf('otp_events_kind_check', table.kind, OTP_EVENT_KINDS),
+    index('otp_events_phone_idx').on(table.pool, table.phone, table.kind, table.createdAt),
+    index('otp_events_ip_idx').on(table.ip, table.kind, table.createdAt),
+  ],
+);
 
-export const refreshTokens = pgTable('refresh_tokens', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  pool: text('pool', { enum: ['regular', 'enterprise'] }).notNull(),
-  tokenHash: text('token_hash').notNull().unique(),
-  familyId: text('family_id').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
-  createdAt: createdAt(),
-});
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pool: text('pool', { enum: POOLS }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    familyId: text('family_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('refresh_tokens_family_idx').on(table.familyId)],
+);
 
-export const smsOutbox = pgTable('sms_outbox', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  phone: text('phone').notNull(),
-  text: text('text').notNull(),
-  code: text('code'),
-  createdAt: createdAt(),
-});
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    phone: text('phone').notNull(),
+    text: text('text').notNull(),
+    code: text('code'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('sms_outbox_phone_idx').on(table.phone, table.id)],
+);
 
-export const devices = pgTable('devices', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
-  thingName: text('thing_name').notNull().unique(),
-  secretHash: text('secret_hash').notNull(),
-  status: text('status').notNull().default('offline'),
-  softwareChannelId: integer('software_channel_id').references(() => softwareChannels.id, {
-    onDelete: 'set null',
-  }),
-  softwareVersion: text('software_version'),
-  pricePaise: integer('price_paise').notNull().default(0),
-  printsLeft: integer('prints_left').notNull().default(700),
-  /** Grows with every settings change published to the booth (migration 0005). */
-  settingsRevision: integer('settings_revision').notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  pingedAt: timestamp('pinged_at', { withTimezone: true }),
-});
+export const devices = pgTable(
+  'devices',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+    thingName: text('thing_name').notNull().unique(),
+    secretHash: text('secret_hash').notNull(),
+    status: text('status').notNull().default('offline'),
+    softwareChannelId: integer('software_channel_id').references(() => softwareChannels.id, {
+      onDelete: 'set null',
+    }),
+    softwareVersion: text('software_version'),
+    pricePaise: integer('price_paise').notNull().default(0),
+    printsLeft: integer('prints_left').notNull().default(700),
+    /** Grows with every settings change published to the booth (migration 0005). */
+    settingsRevision: integer('settings_revision').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    pingedAt: timestamp('pinged_at', { withTimezone: true }),
+  },
+  (table) => [
+    check('devices_price_paise_check', sql`${table.pricePaise} >= 0`),
+    check('devices_prints_left_check', sql`${table.printsLeft} >= 0`),
+    check('devices_settings_revision_check', sql`${table.settingsRevision} >= 0`),
+    index('devices_org_idx').on(table.orgId),
+    index('devices_software_channel_idx').on(table.softwareChannelId),
+  ],
+);
 export type DeviceRow = typeof devices.$inferSelect;
 
 /** Booth software (0006): a release is a version with one uploaded file, checksummed on confirm. */
-export const softwareReleases = pgTable('software_releases', {
-  id: serial('id').primaryKey(),
-  version: text('version').notNull(),
-  releaseNotes: text('release_notes'),
-  s3Key: text('s3_key'),
-  sha256: text('sha256'),
-  sizeBytes: bigint('size_bytes', { mode: 'number' }),
-  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const softwareReleases = pgTable(
+  'software_releases',
+  {
+    id: serial('id').primaryKey(),
+    version: text('version').notNull(),
+    releaseNotes: text('release_notes'),
+    s3Key: text('s3_key'),
+    sha256: text('sha256'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('software_releases_version_check', sql`${table.version} <> ''`),
+    check('software_releases_sha256_check', sql`${table.sha256} ~ '^[0-9a-f]{64}$'`),
+    check('software_releases_size_bytes_check', sql`${table.sizeBytes} >= 0`),
+    // A file is either there with its checksum and size, or none of the three is.
+    check(
+      'software_releases_check',
+      sql`(${table.s3Key} is null) = (${table.sha256} is null) and (${table.s3Key} is null) = (${table.sizeBytes} is null)`,
+    ),
+    // Versions are unique regardless of case.
+    uniqueIndex('software_releases_version_key').on(sql`lower(${table.version})`),
+    index('software_releases_created_idx').on(descending(table.createdAt), descending(table.id)),
+  ],
+);
 export type SoftwareReleaseRow = typeof softwareReleases.$inferSelect;
 
-export const softwareChannels = pgTable('software_channels', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  description: text('description'),
-  releaseId: integer('release_id').references(() => softwareReleases.id, {
-    onDelete: 'restrict',
-  }),
-  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const softwareChannels = pgTable(
+  'software_channels',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description'),
+    releaseId: integer('release_id').references(() => softwareReleases.id, {
+      onDelete: 'restrict',
+    }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('software_channels_name_check', sql`${table.name} <> ''`),
+    index('software_channels_release_idx').on(table.releaseId),
+    index('software_channels_created_idx').on(descending(table.createdAt), descending(table.id)),
+  ],
+);
 export type SoftwareChannelRow = typeof softwareChannels.$inferSelect;
 
-export const deviceErrors = pgTable('device_errors', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  deviceId: integer('device_id')
-    .notNull()
-    .references(() => devices.id, { onDelete: 'cascade' }),
-  errorMessage: text('error_message').notNull(),
-  /** The booth's report id (unique per device); null for entries the server writes. */
-  reportId: uuid('report_id'),
-  createdAt: createdAt(),
-});
+export const deviceErrors = pgTable(
+  'device_errors',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    errorMessage: text('error_message').notNull(),
+    /** The booth's report id (unique per device); null for entries the server writes. */
+    reportId: uuid('report_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('device_errors_device_idx').on(
+      table.deviceId,
+      descending(table.createdAt),
+      descending(table.id),
+    ),
+    uniqueIndex('device_errors_report_once').on(table.deviceId, table.reportId),
+  ],
+);
+export type DeviceErrorRow = typeof deviceErrors.$inferSelect;
 
-export const templates = pgTable('templates', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  orientation: text('orientation', { enum: ['portrait', 'landscape'] })
-    .notNull()
-    .default('portrait'),
-  isCut: boolean('is_cut').notNull().default(false),
-  isDuplicated: boolean('is_duplicated').notNull().default(false),
-  sampleKey: text('sample_key'),
-  foregroundKey: text('foreground_key'),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const templates = pgTable(
+  'templates',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    orientation: text('orientation', { enum: ORIENTATIONS }).notNull().default('portrait'),
+    isCut: boolean('is_cut').notNull().default(false),
+    isDuplicated: boolean('is_duplicated').notNull().default(false),
+    sampleKey: text('sample_key'),
+    foregroundKey: text('foreground_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [oneOf('templates_orientation_check', table.orientation, ORIENTATIONS)],
+);
 export type TemplateRow = typeof templates.$inferSelect;
 
-export const templateImages = pgTable('template_images', {
-  id: serial('id').primaryKey(),
-  templateId: integer('template_id')
-    .notNull()
-    .references(() => templates.id, { onDelete: 'cascade' }),
-  x: doublePrecision('x').notNull(),
-  y: doublePrecision('y').notNull(),
-  w: doublePrecision('w').notNull(),
-  h: doublePrecision('h').notNull(),
-  filter: text('filter').notNull().default('none'),
-  createdAt: createdAt(),
-});
+export const templateImages = pgTable(
+  'template_images',
+  {
+    id: serial('id').primaryKey(),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    x: doublePrecision('x').notNull(),
+    y: doublePrecision('y').notNull(),
+    w: doublePrecision('w').notNull(),
+    h: doublePrecision('h').notNull(),
+    filter: text('filter').notNull().default('none'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('template_images_x_check', sql`${table.x} >= 0`),
+    check('template_images_y_check', sql`${table.y} >= 0`),
+    check('template_images_w_check', sql`${table.w} > 0`),
+    check('template_images_h_check', sql`${table.h} > 0`),
+    index('template_images_template_idx').on(table.templateId, table.id),
+  ],
+);
 export type TemplateImageRow = typeof templateImages.$inferSelect;
 
 export const templateOrganizations = pgTable(
@@ -201,39 +361,59 @@ export const templateOrganizations = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.templateId, table.orgId] })],
+  (table) => [
+    primaryKey({ columns: [table.templateId, table.orgId] }),
+    // A booth lists its organization's templates in id order (cursor paging).
+    index('template_organizations_org_idx').on(table.orgId, table.templateId),
+  ],
 );
 
-export const media = pgTable('media', {
-  id: serial('id').primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
-  orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
-  templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
-  captureId: uuid('capture_id').notNull(),
-  mediaType: text('media_type', { enum: ['image', 'video'] })
-    .notNull()
-    .default('image'),
-  s3Key: text('s3_key').notNull().unique(),
-  lowresKey: text('lowres_key'),
-  orientation: text('orientation', { enum: ['portrait', 'landscape'] })
-    .notNull()
-    .default('portrait'),
-  caption: text('caption'),
-  isPublic: boolean('is_public').notNull().default(false),
-  isRepostAllowed: boolean('is_repost_allowed').notNull().default(true),
-  isDownloaded: boolean('is_downloaded').notNull().default(false),
-  isShared: boolean('is_shared').notNull().default(false),
-  isUploaded: boolean('is_uploaded').notNull().default(false),
-  // Migration 0008: the background preview's attempts, lease and permanent failure.
-  previewAttempts: integer('preview_attempts').notNull().default(0),
-  previewClaimedUntil: timestamp('preview_claimed_until', { withTimezone: true }),
-  previewError: text('preview_error'),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const media = pgTable(
+  'media',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+    templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    captureId: uuid('capture_id').notNull(),
+    mediaType: text('media_type', { enum: MEDIA_TYPES }).notNull().default('image'),
+    s3Key: text('s3_key').notNull().unique(),
+    lowresKey: text('lowres_key'),
+    orientation: text('orientation', { enum: ORIENTATIONS }).notNull().default('portrait'),
+    caption: text('caption'),
+    isPublic: boolean('is_public').notNull().default(false),
+    isRepostAllowed: boolean('is_repost_allowed').notNull().default(true),
+    isDownloaded: boolean('is_downloaded').notNull().default(false),
+    isShared: boolean('is_shared').notNull().default(false),
+    isUploaded: boolean('is_uploaded').notNull().default(false),
+    // Migration 0008: the background preview's attempts, lease and permanent failure.
+    previewAttempts: integer('preview_attempts').notNull().default(0),
+    previewClaimedUntil: timestamp('preview_claimed_until', { withTimezone: true }),
+    previewError: text('preview_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    oneOf('media_media_type_check', table.mediaType, MEDIA_TYPES),
+    oneOf('media_orientation_check', table.orientation, ORIENTATIONS),
+    check('media_preview_attempts_check', sql`${table.previewAttempts} >= 0`),
+    // My Media: a visitor's items newest first.
+    index('media_user_idx').on(table.userId, descending(table.createdAt), descending(table.id)),
+    index('media_capture_idx').on(table.captureId),
+    index('media_device_idx').on(table.deviceId),
+    // Guests of an organization (migration 0009): its visitors and their latest capture.
+    index('media_org_user_idx').on(table.orgId, table.userId, descending(table.createdAt)),
+    // The preview sweep's work list: uploaded items still waiting for a preview.
+    index('media_preview_pending_idx')
+      .on(table.id)
+      .where(
+        sql`${table.isUploaded} and ${table.lowresKey} is null and ${table.previewError} is null`,
+      ),
+  ],
+);
 export type MediaRow = typeof media.$inferSelect;
 
 /**
@@ -243,135 +423,233 @@ export type MediaRow = typeof media.$inferSelect;
  */
 export const CREDIT_REASONS = CREDIT_LEDGER_REASONS;
 
-export const creditLedger = pgTable('credit_ledger', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  deltaPaise: integer('delta_paise').notNull(),
-  reason: text('reason', { enum: CREDIT_REASONS }).notNull(),
-  mediaCaptureId: uuid('media_capture_id'),
-  /** The payment transaction that held, released or refunded this credit (migration 0007). */
-  paymentTransactionId: integer('payment_transaction_id').references(
-    (): AnyPgColumn => paymentTransactions.id,
-    { onDelete: 'set null' },
-  ),
-  /** Staff grants: why (at most 200 characters) and who (migration 0007). */
-  note: text('note'),
-  grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: createdAt(),
-});
+export const creditLedger = pgTable(
+  'credit_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deltaPaise: integer('delta_paise').notNull(),
+    reason: text('reason', { enum: CREDIT_REASONS }).notNull(),
+    mediaCaptureId: uuid('media_capture_id'),
+    /** The payment transaction that held, released or refunded this credit (migration 0007). */
+    paymentTransactionId: integer('payment_transaction_id').references(
+      (): AnyPgColumn => paymentTransactions.id,
+      { onDelete: 'set null' },
+    ),
+    /** Staff grants: why (at most 200 characters) and who (migration 0007). */
+    note: text('note'),
+    grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    oneOf('credit_ledger_reason_check', table.reason, CREDIT_REASONS),
+    // Debits are negative, everything else positive.
+    check(
+      'credit_ledger_delta_sign',
+      sql`(${table.reason} in ('capture', 'payment_hold') and ${table.deltaPaise} < 0)
+      or (${table.reason} in ('refund', 'grant', 'payment_release') and ${table.deltaPaise} > 0)`,
+    ),
+    check('credit_ledger_note_check', sql`char_length(${table.note}) <= 200`),
+    index('credit_ledger_user_idx').on(table.userId, descending(table.createdAt)),
+    // A capture is charged at most once and refunded at most once.
+    uniqueIndex('credit_ledger_capture_once')
+      .on(table.mediaCaptureId, table.reason)
+      .where(sql`${table.mediaCaptureId} is not null`),
+    // A payment holds credit, gives it back and is refunded as credit at most once each.
+    uniqueIndex('credit_ledger_payment_once')
+      .on(table.paymentTransactionId, table.reason)
+      .where(sql`${table.paymentTransactionId} is not null`),
+  ],
+);
 export type CreditLedgerRow = typeof creditLedger.$inferSelect;
 
 /** One capture session and its entitlement (migration 0005). */
-export const captures = pgTable('captures', {
-  captureId: uuid('capture_id').primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
-  templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
-  chargedPaise: integer('charged_paise').notNull().default(0),
-  state: text('state', { enum: ['requested', 'accepted', 'delivered', 'failed'] })
-    .notNull()
-    .default('requested'),
-  createdAt: createdAt(),
-  acceptedAt: timestamp('accepted_at', { withTimezone: true }),
-  deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
-  finishedAt: timestamp('finished_at', { withTimezone: true }),
-  failureReason: text('failure_reason'),
-});
+export const captures = pgTable(
+  'captures',
+  {
+    captureId: uuid('capture_id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    chargedPaise: integer('charged_paise').notNull().default(0),
+    state: text('state', { enum: CAPTURE_STATES }).notNull().default('requested'),
+    createdAt: createdAt(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    failureReason: text('failure_reason'),
+  },
+  (table) => [
+    check('captures_charged_paise_check', sql`${table.chargedPaise} >= 0`),
+    oneOf('captures_state_check', table.state, CAPTURE_STATES),
+    // The sweep: open captures by deadline.
+    index('captures_open_deadline_idx')
+      .on(table.deadlineAt)
+      .where(sql`${table.state} in ('requested', 'accepted')`),
+    index('captures_device_idx').on(table.deviceId),
+    index('captures_user_idx').on(table.userId),
+  ],
+);
 export type CaptureRow = typeof captures.$inferSelect;
 
 /** Payment transactions and their audit trail, refunds, and the sandbox provider (migration 0007). */
-export const paymentTransactions = pgTable('payment_transactions', {
-  id: serial('id').primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
-  orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
-  templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
-  provider: text('provider', { enum: ['sandbox', 'phonepe'] }).notNull(),
-  orderId: text('order_id').notNull().unique(),
-  providerOrderId: text('provider_order_id'),
-  /** What the provider charges: the price minus `creditPaise`. */
-  amountPaise: integer('amount_paise').notNull(),
-  /** Credit held for this payment (a 'payment_hold' ledger row); 0 when none. */
-  creditPaise: integer('credit_paise').notNull().default(0),
-  state: text('state', {
-    enum: ['PENDING', 'COMPLETED', 'FAILED', 'REFUND_PENDING', 'REFUNDED'],
-  })
-    .notNull()
-    .default('PENDING'),
-  failureReason: text('failure_reason', { enum: ['declined', 'expired', 'amount_mismatch'] }),
-  redirectUrl: text('redirect_url'),
-  paymentUrl: text('payment_url'),
-  checkoutClaimedAt: timestamp('checkout_claimed_at', { withTimezone: true }),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
-  completedAt: timestamp('completed_at', { withTimezone: true }),
-  consumedCaptureId: uuid('consumed_capture_id'),
-  consumedAt: timestamp('consumed_at', { withTimezone: true }),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const paymentTransactions = pgTable(
+  'payment_transactions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+    templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
+    orderId: text('order_id').notNull().unique(),
+    providerOrderId: text('provider_order_id'),
+    /** What the provider charges: the price minus `creditPaise`. */
+    amountPaise: integer('amount_paise').notNull(),
+    /** Credit held for this payment (a 'payment_hold' ledger row); 0 when none. */
+    creditPaise: integer('credit_paise').notNull().default(0),
+    state: text('state', { enum: PAYMENT_STATES }).notNull().default('PENDING'),
+    failureReason: text('failure_reason', { enum: PAYMENT_FAILURE_REASONS }),
+    redirectUrl: text('redirect_url'),
+    paymentUrl: text('payment_url'),
+    checkoutClaimedAt: timestamp('checkout_claimed_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    consumedCaptureId: uuid('consumed_capture_id'),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    oneOf('payment_transactions_provider_check', table.provider, PAYMENT_PROVIDERS),
+    check('payment_transactions_order_id_check', sql`${table.orderId} ~ '^[A-Za-z0-9_-]{1,63}$'`),
+    check('payment_transactions_amount_paise_check', sql`${table.amountPaise} > 0`),
+    check('payment_transactions_credit_paise_check', sql`${table.creditPaise} >= 0`),
+    oneOf('payment_transactions_state_check', table.state, PAYMENT_STATES),
+    oneOf(
+      'payment_transactions_failure_reason_check',
+      table.failureReason,
+      PAYMENT_FAILURE_REASONS,
+    ),
+    // My Transactions: a visitor's payments newest first.
+    index('payment_transactions_user_idx').on(
+      table.userId,
+      descending(table.createdAt),
+      descending(table.id),
+    ),
+    // Capture entitlement: the unused paid captures of a visitor at a booth with a template.
+    index('payment_transactions_entitlement_idx')
+      .on(table.userId, table.deviceId, table.templateId, table.completedAt)
+      .where(sql`${table.state} = 'COMPLETED' and ${table.consumedCaptureId} is null`),
+    // A capture uses at most one payment.
+    uniqueIndex('payment_transactions_capture_once')
+      .on(table.consumedCaptureId)
+      .where(sql`${table.consumedCaptureId} is not null`),
+    index('payment_transactions_reconcile_idx')
+      .on(table.nextCheckAt)
+      .where(sql`${table.state} = 'PENDING'`),
+  ],
+);
 export type PaymentTransactionRow = typeof paymentTransactions.$inferSelect;
 
-export const paymentEvents = pgTable('payment_events', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  transactionId: integer('transaction_id')
-    .notNull()
-    .references(() => paymentTransactions.id, { onDelete: 'cascade' }),
-  fromState: text('from_state').notNull(),
-  toState: text('to_state').notNull(),
-  source: text('source').notNull(),
-  detail: text('detail'),
-  createdAt: createdAt(),
-});
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: integer('transaction_id')
+      .notNull()
+      .references(() => paymentTransactions.id, { onDelete: 'cascade' }),
+    fromState: text('from_state').notNull(),
+    toState: text('to_state').notNull(),
+    source: text('source').notNull(),
+    detail: text('detail'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('payment_events_transaction_idx').on(table.transactionId, table.id)],
+);
 
-export const paymentRefunds = pgTable('payment_refunds', {
-  id: serial('id').primaryKey(),
-  transactionId: integer('transaction_id')
-    .notNull()
-    .references(() => paymentTransactions.id, { onDelete: 'cascade' }),
-  destination: text('destination', { enum: ['source', 'credit'] }).notNull(),
-  merchantRefundId: text('merchant_refund_id').notNull().unique(),
-  providerRefundId: text('provider_refund_id'),
-  amountPaise: integer('amount_paise').notNull(),
-  state: text('state', { enum: ['PENDING', 'COMPLETED', 'FAILED'] }).notNull(),
-  requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
-  creditLedgerId: bigint('credit_ledger_id', { mode: 'number' }).references(() => creditLedger.id, {
-    onDelete: 'set null',
-  }),
-  nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: serial('id').primaryKey(),
+    transactionId: integer('transaction_id')
+      .notNull()
+      .references(() => paymentTransactions.id, { onDelete: 'cascade' }),
+    destination: text('destination', { enum: REFUND_DESTINATIONS }).notNull(),
+    merchantRefundId: text('merchant_refund_id').notNull().unique(),
+    providerRefundId: text('provider_refund_id'),
+    amountPaise: integer('amount_paise').notNull(),
+    state: text('state', { enum: PROVIDER_STATES }).notNull(),
+    requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    creditLedgerId: bigint('credit_ledger_id', { mode: 'number' }).references(
+      () => creditLedger.id,
+      {
+        onDelete: 'set null',
+      },
+    ),
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    oneOf('payment_refunds_destination_check', table.destination, REFUND_DESTINATIONS),
+    check('payment_refunds_amount_paise_check', sql`${table.amountPaise} > 0`),
+    oneOf('payment_refunds_state_check', table.state, PROVIDER_STATES),
+    // At most one refund in progress or done per transaction (a failed one may be retried).
+    uniqueIndex('payment_refunds_live_once')
+      .on(table.transactionId)
+      .where(sql`${table.state} <> 'FAILED'`),
+    index('payment_refunds_reconcile_idx')
+      .on(table.nextCheckAt)
+      .where(sql`${table.state} = 'PENDING'`),
+  ],
+);
 export type PaymentRefundRow = typeof paymentRefunds.$inferSelect;
 
-export const sandboxOrders = pgTable('sandbox_orders', {
-  orderId: text('order_id').primaryKey(),
-  providerOrderId: text('provider_order_id').notNull().unique(),
-  amountPaise: integer('amount_paise').notNull(),
-  state: text('state', { enum: ['PENDING', 'COMPLETED', 'FAILED'] })
-    .notNull()
-    .default('PENDING'),
-  redirectUrl: text('redirect_url').notNull(),
-  description: text('description').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const sandboxOrders = pgTable(
+  'sandbox_orders',
+  {
+    orderId: text('order_id').primaryKey(),
+    providerOrderId: text('provider_order_id').notNull().unique(),
+    amountPaise: integer('amount_paise').notNull(),
+    /** Migration 0007; the sandbox does not use it. */
+    creditPaise: integer('credit_paise').notNull().default(0),
+    state: text('state', { enum: PROVIDER_STATES }).notNull().default('PENDING'),
+    redirectUrl: text('redirect_url').notNull(),
+    description: text('description').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('sandbox_orders_amount_paise_check', sql`${table.amountPaise} > 0`),
+    check('sandbox_orders_credit_paise_check', sql`${table.creditPaise} >= 0`),
+    oneOf('sandbox_orders_state_check', table.state, PROVIDER_STATES),
+  ],
+);
 export type SandboxOrderRow = typeof sandboxOrders.$inferSelect;
 
-export const sandboxRefunds = pgTable('sandbox_refunds', {
-  refundId: text('refund_id').primaryKey(),
-  providerRefundId: text('provider_refund_id').notNull().unique(),
-  orderId: text('order_id')
-    .notNull()
-    .references(() => sandboxOrders.orderId, { onDelete: 'cascade' }),
-  amountPaise: integer('amount_paise').notNull(),
-  state: text('state', { enum: ['PENDING', 'COMPLETED', 'FAILED'] }).notNull(),
-  createdAt: createdAt(),
-});
+export const sandboxRefunds = pgTable(
+  'sandbox_refunds',
+  {
+    refundId: text('refund_id').primaryKey(),
+    providerRefundId: text('provider_refund_id').notNull().unique(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => sandboxOrders.orderId, { onDelete: 'cascade' }),
+    amountPaise: integer('amount_paise').notNull(),
+    state: text('state', { enum: PROVIDER_STATES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('sandbox_refunds_amount_paise_check', sql`${table.amountPaise} > 0`),
+    oneOf('sandbox_refunds_state_check', table.state, PROVIDER_STATES),
+  ],
+);

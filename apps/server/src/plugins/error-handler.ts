@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import { softwareConstraintError } from '../modules/software/software.errors.js';
 
 interface ValidationIssue {
   message?: string;
@@ -19,10 +18,6 @@ function validationMessage(issues: ValidationIssue[], context: string | undefine
 /** Every error leaves as { message, code }; 5xx details stay in the log. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    // Software (migration 0006): PATCH devices/{id} naming a channel that does not exist fails on
-    // the foreign key; that is the caller's 404, not a server error.
-    const constraintError = softwareConstraintError(error);
-    if (constraintError) error = constraintError;
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
       return reply.status(error.statusCode).send({ message: error.message, code: error.code });

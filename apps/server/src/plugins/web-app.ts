@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 
 /** Escapes a JSON text for a <script> element so no value can close the tag. */
@@ -9,34 +11,166 @@ function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** Files with build-time Brotli and gzip copies (apps/web/scripts/prerender.ts). */
+const PRECOMPRESSED = /\.(?:js|mjs|css|svg|html|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/** The best of Brotli, gzip and none that the client accepts (RFC 9110 §12.5.3, q-values). */
+function negotiateEncoding(header: string | undefined): Encoding {
+  if (!header) return 'identity';
+  const quality = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [token, ...params] = part.trim().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    if (token) quality.set(token.trim(), q === undefined ? 1 : Number(q));
+  }
+  const accepts = (encoding: string) => (quality.get(encoding) ?? quality.get('*') ?? 0) > 0;
+  if (accepts('br')) return 'br';
+  if (accepts('gzip')) return 'gzip';
+  return 'identity';
+}
+
 /**
- * Serves the built web app with the runtime configuration injected into index.html, and
- * answers every other non-API GET with the app (client-side routes). API paths get JSON 404s.
+ * An HTML page filled in once at start (runtime settings), compressed on first use per
+ * encoding and kept, so a page costs no compression work per request.
+ */
+class HtmlPage {
+  private readonly bodies = new Map<Encoding, Buffer>();
+  private readonly hash: string;
+
+  constructor(html: string) {
+    const body = Buffer.from(html);
+    this.bodies.set('identity', body);
+    this.hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+  }
+
+  body(encoding: Encoding): Buffer {
+    let body = this.bodies.get(encoding);
+    if (!body) {
+      const identity = this.bodies.get('identity')!;
+      body =
+        encoding === 'br'
+          ? brotliCompressSync(identity, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+                [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+              },
+            })
+          : gzipSync(identity, { level: 9 });
+      this.bodies.set(encoding, body);
+    }
+    return body;
+  }
+
+  /** One strong validator per representation (each encoding is a different byte sequence). */
+  etag(encoding: Encoding): string {
+    return `"${this.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
+  }
+
+  send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    const etag = this.etag(encoding);
+    reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Accept-Encoding')
+      .header('ETag', etag);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+      return reply.code(304).send();
+    }
+    if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
+    return reply.send(this.body(encoding));
+  }
+}
+
+/** What the build's prerender wrote (apps/web/scripts/prerender.ts). */
+interface PrerenderManifest {
+  /** What the pages hold in place of the installation's settings. */
+  placeholders: { supportEmail: string; partnershipEmail: string; demoFormUrl: string };
+  /** A route path (Fastify syntax) and the page answering it, relative to the build folder. */
+  pages: { path: string; file: string }[];
+}
+
+interface RuntimeConfig {
+  supportEmail: string;
+  partnershipEmail: string;
+  demoFormUrl: string;
+  allowTimingScale: boolean;
+}
+
+/**
+ * The installation's settings in a page: for the script (`<!--app-config-->`) and in place of
+ * the placeholders the prerender rendered. An address is replaced in two halves, as the page
+ * may show it broken after the `@`.
+ */
+function fillIn(
+  html: string,
+  config: RuntimeConfig,
+  placeholders?: PrerenderManifest['placeholders'],
+): string {
+  let filled = html;
+  if (placeholders) {
+    for (const key of ['supportEmail', 'partnershipEmail'] as const) {
+      const placeholder = placeholders[key];
+      const value = config[key];
+      const [pLocal, pDomain] = [placeholder.split('@')[0]!, placeholder.split('@')[1]!];
+      const at = value.indexOf('@');
+      filled = filled
+        .replaceAll(pLocal, escapeHtml(value.slice(0, at)))
+        .replaceAll(pDomain, escapeHtml(value.slice(at + 1)));
+    }
+    filled = filled.replaceAll(placeholders.demoFormUrl, escapeHtml(config.demoFormUrl));
+  }
+  return filled.replace(
+    '<!--app-config-->',
+    `<script id="app-config" type="application/json">${scriptSafeJson(config)}</script>`,
+  );
+}
+
+/**
+ * Serves the built web app. Hashed files under /assets are cached for a year as immutable;
+ * everything else is revalidated. Text files go as their build-time Brotli or gzip copy when the
+ * client accepts one. index.html (the app for every client-side route) and the prerendered pages
+ * (the landing, the legal pages, the booth page's frame) get the runtime settings at start.
+ * API paths get JSON 404s.
  */
 export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
-  const indexFile = path.join(config.web.distDir, 'index.html');
+  const dist = config.web.distDir;
+  const indexFile = path.join(dist, 'index.html');
   const built = existsSync(indexFile);
-  if (!built)
-    app.log.warn({ distDir: config.web.distDir }, 'web app not built: run `npm run build`');
+  if (!built) app.log.warn({ distDir: dist }, 'web app not built: run `npm run build`');
 
-  const runtimeConfig = {
+  const runtimeConfig: RuntimeConfig = {
     supportEmail: config.web.supportEmail,
     partnershipEmail: config.web.partnershipEmail,
     demoFormUrl: config.web.demoFormUrl,
     allowTimingScale: !config.isProduction,
   };
-  const indexHtml = built
-    ? readFileSync(indexFile, 'utf8').replace(
-        '<!--app-config-->',
-        `<script id="app-config" type="application/json">${scriptSafeJson(runtimeConfig)}</script>`,
-      )
-    : '<!doctype html><title>Flashbooth</title><p>The web app is not built yet. Run <code>npm run build</code>.</p>';
+  const manifestFile = path.join(dist, 'prerendered.json');
+  const manifest: PrerenderManifest | undefined = existsSync(manifestFile)
+    ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as PrerenderManifest)
+    : undefined;
+
+  const indexPage = new HtmlPage(
+    built
+      ? fillIn(readFileSync(indexFile, 'utf8'), runtimeConfig)
+      : '<!doctype html><title>Flashbooth</title><p>The web app is not built yet. Run <code>npm run build</code>.</p>',
+  );
 
   if (built) {
     await app.register(fastifyStatic, {
-      root: config.web.distDir,
+      root: dist,
       index: false,
       wildcard: false,
+      // The compressed copies are sent in place of their file, never under their own names; the
+      // HTML templates only after filling in (below).
+      globIgnore: ['**/*.br', '**/*.gz', 'index.html', 'prerendered.json', 'prerendered/**'],
+      preCompressed: true,
       // Our setHeaders decides caching; the plugin's own header would override it.
       cacheControl: false,
       setHeaders: (res, filePath) => {
@@ -46,17 +180,35 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
         } else {
           res.setHeader('Cache-Control', 'no-cache');
         }
+        if (PRECOMPRESSED.test(filePath)) res.setHeader('Vary', 'Accept-Encoding');
       },
     });
+
+    // Addresses that render alike (`/` and `/brochure`) share one page.
+    const pages = new Map<string, HtmlPage>();
+    for (const { path: route, file } of manifest?.pages ?? []) {
+      let page = pages.get(file);
+      if (!page) {
+        const filePath = path.join(dist, file);
+        if (!existsSync(filePath)) {
+          // A half-written build: the app's own shell still answers this address.
+          app.log.warn({ file: filePath }, 'prerendered page missing: serving the app shell');
+          continue;
+        }
+        page = new HtmlPage(
+          fillIn(readFileSync(filePath, 'utf8'), runtimeConfig, manifest!.placeholders),
+        );
+        pages.set(file, page);
+      }
+      const html = page;
+      app.get(route, { schema: { hide: true } }, (request, reply) => html.send(request, reply));
+    }
   }
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
       return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
     }
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('Cache-Control', 'no-cache')
-      .send(indexHtml);
+    return indexPage.send(request, reply);
   });
 }

@@ -1,7 +1,7 @@
 import type { Pool } from '@flashbooth/contracts';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { AppError } from '../../errors.js';
-import { deriveKey } from './auth.crypto.js';
+import { AppError } from '../errors.js';
+import { deriveKey } from './keys.js';
 
 const ISSUER = 'flashbooth';
 const audienceFor = (pool: Pool) => `flashbooth:${pool}`;

@@ -1,6 +1,6 @@
 import type { Pool } from '@flashbooth/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.js';
+import { AppError } from '../errors.js';
 import type { AccessClaims, AccessTokens } from './access-tokens.js';
 
 declare module 'fastify' {

@@ -1,10 +1,6 @@
-import {
-  composePrint,
-  SimulatedCamera,
-  totalCaptures,
-  type ImageSlot,
-} from '@flashbooth/booth-agent';
+import { captureCount } from '@flashbooth/contracts';
 import { LAYOUTS, type TemplateLayout } from '@flashbooth/contracts/rules';
+import { composePrint, type ImageSlot, samplePhoto } from '@flashbooth/print-composition';
 import sharp from 'sharp';
 import {
   type ArtworkText,
@@ -17,7 +13,7 @@ import {
 /**
  * The demo templates' two pictures, made at seed time from code: the foreground (a PNG overlay
  * of the exact print canvas, transparent in the photo openings) and the sample (what a print
- * looks like, composed by the booth agent's own composePrint from simulated-camera photos).
+ * looks like, composed by the booth's own composePrint from the simulated camera's photos).
  */
 
 /** The sample is the print at a quarter of its size, JPEG quality 80 (the Template Studio's). */
@@ -96,9 +92,10 @@ export async function renderSample(
     images: request.images.map((slot) => ({ ...slot })),
     foreground,
   };
-  const camera = new SimulatedCamera({ now: () => request.takenAt });
-  const needed = totalCaptures(template);
-  const photos = await Promise.all(Array.from({ length: needed }, (_, i) => camera.capture(i)));
+  const needed = captureCount(template.images.length, template.is_duplicated);
+  const photos = await Promise.all(
+    Array.from({ length: needed }, (_, i) => samplePhoto(i, { takenAt: request.takenAt })),
+  );
   const print = await composePrint(template, photos);
   return sharp(print)
     .resize(Math.round(layout.canvas.width * SAMPLE_SCALE))

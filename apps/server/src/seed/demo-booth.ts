@@ -1,21 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  BOOTH_AGENT_VERSION,
-  BoothAgent,
-  SimulatedCamera,
-  SimulatedPrinter,
-} from '@flashbooth/booth-agent';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { devices } from '../db/schema.js';
-import {
-  hashDeviceSecret,
-  newDeviceSecret,
-  newThingName,
-} from '../modules/devices/device-credentials.js';
+import { hashDeviceSecret, newDeviceSecret, newThingName } from '../security/device-credentials.js';
 import { DevicesRepository } from '../modules/devices/devices.repository.js';
 
 export const DEMO_BOOTH_NAME = 'Demo Booth';
@@ -173,66 +163,51 @@ export function demoBrokerUrl(config: Config): string {
   return `mqtt://${local.includes(':') ? `[${local}]` : local}:${config.mqtt.port}`;
 }
 
-/**
- * Starts a simulated demo booth (SimulatedCamera, SimulatedPrinter spooling to DATA_DIR/spool)
- * that the seed registered, connected to the broker; undefined when there is none to start.
- * `serverUrl` is where this server listens: the local object store hands out relative upload
- * URLs.
- */
-export async function startDemoBooth({
-  config,
-  brokerUrl,
-  serverUrl,
-  log,
-  booth: spec = FREE_DEMO_BOOTH,
-}: {
-  config: Config;
-  brokerUrl?: string;
-  serverUrl?: string;
-  log: FastifyBaseLogger;
-  booth?: DemoBoothSpec;
-}): Promise<BoothAgent | undefined> {
-  if (!config.demoData) return undefined;
-  const booth = await readDemoBoothFile(config.dataDir, spec);
-  if (!booth?.device_id) {
-    log.warn(`no ${spec.name} is registered; its simulated booth is not started`);
-    return undefined;
-  }
-  const agent = new BoothAgent({
-    mqttUrl: brokerUrl ?? demoBrokerUrl(config),
-    thingName: booth.thing_name,
-    secret: booth.secret,
-    camera: new SimulatedCamera(),
-    printer: new SimulatedPrinter(path.join(config.dataDir, spec.spool)),
-    softwareVersion: BOOTH_AGENT_VERSION,
-    // Prints left, the applied restock and unsent error reports survive a restart; updates
-    // install next to it (the in-process booth only reports the new version).
-    stateFile: path.join(config.dataDir, `${spec.file}-state.json`),
-    releasesDir: path.join(config.dataDir, `${spec.file}-releases`),
-    ...(serverUrl ? { serverUrl } : {}),
-    log: log.child({ booth: booth.thing_name }),
-  });
-  await agent.start();
-  const id = booth.device_id;
-  log.info(
-    { thingName: booth.thing_name, deviceId: id },
-    `${spec.name} ${booth.thing_name} is online (device id ${id}): open /b/${id}`,
-  );
-  return agent;
+/** A demo booth the seed registered, with what its simulated booth agent runs on. */
+export interface RegisteredDemoBooth {
+  name: string;
+  deviceId: number;
+  /** Its login on the broker. */
+  thingName: string;
+  secret: string;
+  /** DATA_DIR/<file>-state.json: prints left, the applied restock, unsent error reports. */
+  stateFile: string;
+  /** DATA_DIR/<file>-releases: where updates install (the in-process booth only reports them). */
+  releasesDir: string;
+  /** DATA_DIR/<spool>: where its simulated printer puts the prints. */
+  spoolDir: string;
 }
 
-/** Starts every demo booth the seed registered; one that fails is logged and skipped. */
-export async function startDemoBooths(
-  options: Omit<Parameters<typeof startDemoBooth>[0], 'booth'>,
-): Promise<BoothAgent[]> {
-  const agents: BoothAgent[] = [];
-  for (const booth of DEMO_BOOTHS) {
+/**
+ * The demo booths the seed registered, read from their login files, for the development launcher
+ * (apps/launcher) to run as simulated booths; none without demo data. One that is not registered
+ * is logged and left out, as is one whose login file cannot be read.
+ */
+export async function registeredDemoBooths(
+  config: Config,
+  log: FastifyBaseLogger,
+): Promise<RegisteredDemoBooth[]> {
+  if (!config.demoData) return [];
+  const found: RegisteredDemoBooth[] = [];
+  for (const spec of DEMO_BOOTHS) {
     try {
-      const agent = await startDemoBooth({ ...options, booth });
-      if (agent) agents.push(agent);
+      const booth = await readDemoBoothFile(config.dataDir, spec);
+      if (!booth?.device_id) {
+        log.warn(`no ${spec.name} is registered; its simulated booth is not started`);
+        continue;
+      }
+      found.push({
+        name: spec.name,
+        deviceId: booth.device_id,
+        thingName: booth.thing_name,
+        secret: booth.secret,
+        stateFile: path.join(config.dataDir, `${spec.file}-state.json`),
+        releasesDir: path.join(config.dataDir, `${spec.file}-releases`),
+        spoolDir: path.join(config.dataDir, spec.spool),
+      });
     } catch (error) {
-      options.log.error({ err: error, booth: booth.name }, 'a demo booth could not start');
+      log.error({ err: error, booth: spec.name }, 'a demo booth could not start');
     }
   }
-  return agents;
+  return found;
 }

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { organizationMembers, organizations } from '../db/schema.js';
+import { organizationInvitations, organizationMembers, organizations } from '../db/schema.js';
 import { createStorage } from '../modules/storage/create-storage.js';
 import type { ObjectStorage } from '../modules/storage/storage.js';
 import type { UsersRepository } from '../modules/users/users.repository.js';
@@ -12,6 +12,10 @@ import { ensureDemoTemplates } from './demo-templates.js';
 /** The demo staff administrator's phone, printed at start so a newcomer can sign in at once. */
 export const DEMO_ADMIN_PHONE = '+919000000001';
 export const DEMO_ORGANIZATION_NAME = 'Flashbooth Demo Café';
+/** The demo organization's second staff member, its admin (no super user flags). */
+export const DEMO_ORG_ADMIN_PHONE = '+919000000002';
+/** A phone with a pending invitation to the demo organization (no account until it signs up). */
+export const DEMO_INVITEE_PHONE = '+919000000003';
 
 interface SeedContext {
   db: Database;
@@ -67,6 +71,36 @@ export async function seed({
       .insert(organizationMembers)
       .values({ orgId, userId: admin.id, role: 'admin' })
       .onConflictDoNothing();
+    // A second staff member, the venue's own admin, so every role can be tried at once.
+    const staffUsers = users.with(tx);
+    const manager =
+      (await staffUsers.create({
+        pool: 'enterprise',
+        phone: DEMO_ORG_ADMIN_PHONE,
+        name: 'Demo Venue Manager',
+      })) ?? (await staffUsers.findByPhone('enterprise', DEMO_ORG_ADMIN_PHONE))!;
+    await tx
+      .insert(organizationMembers)
+      .values({ orgId, userId: manager.id, role: 'admin' })
+      .onConflictDoNothing();
+    // A pending invitation, made once: answered or cancelled, it stays so on later starts.
+    const [invited] = await tx
+      .select({ id: organizationInvitations.id })
+      .from(organizationInvitations)
+      .where(
+        and(
+          eq(organizationInvitations.orgId, orgId),
+          eq(organizationInvitations.inviteePhone, DEMO_INVITEE_PHONE),
+        ),
+      );
+    if (!invited) {
+      await tx.insert(organizationInvitations).values({
+        orgId,
+        inviteePhone: DEMO_INVITEE_PHONE,
+        role: 'member',
+        invitedBy: admin.id,
+      });
+    }
     return orgId;
   });
   // Rendered only on the first start (about 3 s); later starts find them by name.
@@ -89,7 +123,12 @@ export async function seed({
     await ensureDemoBooth({ db, dataDir: config.dataDir, orgId, log, booth });
   }
   log.info(
-    { phone: DEMO_ADMIN_PHONE, outbox: '/api/dev/sms?phone=%2B919000000001' },
-    `demo data ready: sign in at /enterprise/login as ${DEMO_ADMIN_PHONE} (country code +91, number 9000000001); read the code from the dev SMS outbox`,
+    {
+      phone: DEMO_ADMIN_PHONE,
+      orgAdminPhone: DEMO_ORG_ADMIN_PHONE,
+      inviteePhone: DEMO_INVITEE_PHONE,
+      outbox: '/api/dev/sms?phone=%2B919000000001',
+    },
+    `demo data ready: sign in at /enterprise/login as ${DEMO_ADMIN_PHONE} (country code +91, number 9000000001; super user); read the code from the dev SMS outbox. Also: ${DEMO_ORG_ADMIN_PHONE}, the demo organization's admin, and ${DEMO_INVITEE_PHONE}, invited to it (sign up to accept)`,
   );
 }

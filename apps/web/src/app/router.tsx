@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { PageSpinner } from '@/components/ui/spinner';
+import { COMING_SOON_PATHS, paths } from '@/config/paths';
 import { RouteGuard } from './route-guard';
 import { RouteError } from './routes/route-error';
 
@@ -8,6 +9,9 @@ import { RouteError } from './routes/route-error';
 const lazyRoute =
   (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
   async () => ({ Component: (await load()).default });
+
+/** Staff screens of later releases share one "Coming soon" screen (config/paths.ts). */
+const comingSoonRoute = lazyRoute(() => import('./routes/enterprise/coming-soon'));
 
 /** The booth's full address and its QR short link open the same screen. */
 const boothRoute = lazyRoute(() => import('./routes/regular/booth'));
@@ -22,31 +26,64 @@ export const routes: RouteObject[] = [
       {
         element: <AppShell />,
         children: [
+          // paths.home: the app shell's index.
           { index: true, lazy: lazyRoute(() => import('./routes/landing')) },
-          { path: 'brochure', lazy: lazyRoute(() => import('./routes/landing')) },
-          { path: 'terms-and-conditions', lazy: lazyRoute(() => import('./routes/legal-terms')) },
-          { path: 'refund-policy', lazy: lazyRoute(() => import('./routes/legal-refund')) },
-          { path: 'privacy-policy', lazy: lazyRoute(() => import('./routes/legal-privacy')) },
-          { path: 'regular/login', lazy: lazyRoute(() => import('./routes/regular/login')) },
-          { path: 'regular/profile', lazy: lazyRoute(() => import('./routes/regular/profile')) },
-          { path: 'regular/media', lazy: lazyRoute(() => import('./routes/regular/media')) },
+          { path: paths.brochure.path, lazy: lazyRoute(() => import('./routes/landing')) },
+          { path: paths.terms.path, lazy: lazyRoute(() => import('./routes/legal-terms')) },
+          { path: paths.refund.path, lazy: lazyRoute(() => import('./routes/legal-refund')) },
+          { path: paths.privacy.path, lazy: lazyRoute(() => import('./routes/legal-privacy')) },
           {
-            path: 'regular/transactions',
+            path: paths.regular.login.path,
+            lazy: lazyRoute(() => import('./routes/regular/login')),
+          },
+          {
+            path: paths.regular.profile.path,
+            lazy: lazyRoute(() => import('./routes/regular/profile')),
+          },
+          {
+            path: paths.regular.media.path,
+            lazy: lazyRoute(() => import('./routes/regular/media')),
+          },
+          {
+            path: paths.regular.transactions.path,
             lazy: lazyRoute(() => import('./routes/regular/transactions')),
           },
           // The bottom navigation hides itself here (nav-model: NAV_HIDDEN_PATHS).
-          { path: 'payment-status', lazy: lazyRoute(() => import('./routes/payment-status')) },
-          { path: 'regular/photobooths/:deviceId', lazy: boothRoute },
           {
-            path: 'regular/photobooths/:deviceId/capture',
+            path: paths.paymentStatus.path,
+            lazy: lazyRoute(() => import('./routes/payment-status')),
+          },
+          { path: paths.regular.booth.path, lazy: boothRoute },
+          {
+            path: paths.regular.capture.path,
             lazy: lazyRoute(() => import('./routes/regular/capture')),
           },
-          { path: 'b/:deviceId', lazy: boothRoute },
-          { path: 'enterprise/login', lazy: lazyRoute(() => import('./routes/enterprise/login')) },
+          { path: paths.regular.shortLink.path, lazy: boothRoute },
           {
-            path: 'enterprise/profile',
+            path: paths.enterprise.login.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/login')),
+          },
+          {
+            path: paths.enterprise.profile.path,
             lazy: lazyRoute(() => import('./routes/enterprise/profile')),
           },
+          {
+            path: paths.enterprise.organizations.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/organizations')),
+          },
+          {
+            path: paths.enterprise.organization.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/organization-detail')),
+          },
+          {
+            path: paths.enterprise.organizationUsers.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/organization-users')),
+          },
+          {
+            path: paths.enterprise.organizationGuests.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/organization-guests')),
+          },
+          ...COMING_SOON_PATHS.map((path) => ({ path, lazy: comingSoonRoute })),
           { path: '*', lazy: lazyRoute(() => import('./routes/not-found')) },
         ],
       },

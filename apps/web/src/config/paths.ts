@@ -30,6 +30,28 @@ export const paths = {
       path: '/enterprise/organizations',
       getHref: () => '/enterprise/organizations',
     },
+    organization: {
+      path: '/enterprise/organizations/:orgId',
+      getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}`,
+    },
+    organizationUsers: {
+      path: '/enterprise/organizations/:orgId/users',
+      getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}/users`,
+    },
+    organizationGuests: {
+      path: '/enterprise/organizations/:orgId/guests',
+      getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}/guests`,
+    },
+    /** A later release's screen (ComingSoon until then). */
+    organizationMedia: {
+      path: '/enterprise/organizations/:orgId/media',
+      getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}/media`,
+    },
+    /** A later release's screen (ComingSoon until then). */
+    organizationStats: {
+      path: '/enterprise/organizations/:orgId/stats',
+      getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}/stats`,
+    },
     devices: { path: '/enterprise/devices', getHref: () => '/enterprise/devices' },
     templates: { path: '/enterprise/templates', getHref: () => '/enterprise/templates' },
     templateStudio: {
@@ -47,6 +69,21 @@ export const paths = {
     allMedia: { path: '/enterprise/media/all', getHref: () => '/enterprise/media/all' },
   },
 } as const;
+
+/**
+ * Staff screens of later releases: their tabs and buttons lead to a "Coming soon" screen until
+ * each gets its own route (then it leaves this list).
+ */
+export const COMING_SOON_PATHS: readonly string[] = [
+  paths.enterprise.devices.path,
+  paths.enterprise.templates.path,
+  paths.enterprise.templateStudio.path,
+  paths.enterprise.channels.path,
+  paths.enterprise.releases.path,
+  paths.enterprise.allMedia.path,
+  paths.enterprise.organizationMedia.path,
+  paths.enterprise.organizationStats.path,
+];
 
 /** Paths an unauthenticated person may open (spec: route guard). */
 export const PUBLIC_PATHS: readonly string[] = [

@@ -35,7 +35,8 @@ export function clearAccessToken(): void {
   accessToken = null;
 }
 
-async function parseError(response: Response, fallback: string): Promise<ApiError> {
+/** The API's error as an ApiError: the body's `message` when it has one, else `fallback`. */
+export async function parseError(response: Response, fallback: string): Promise<ApiError> {
   let message = fallback;
   let code = 'error';
   try {
@@ -100,21 +101,19 @@ function buildUrl(pool: Pool, path: string, query: RequestOptions['query']): str
   return `/api/${pool}/${path}${qs ? `?${qs}` : ''}`;
 }
 
-/** The one API client: attaches the token, reads `message` from errors, refreshes once on 401. */
-export async function apiRequest<T>(
+/**
+ * Sends the request with the pool's token; after a 401, renews the token once and sends it again.
+ * The raw response, for callers that read something other than JSON (lib/api-download.ts).
+ */
+export async function authorizedFetch(
   pool: Pool,
   path: string,
-  options: RequestOptions = {},
-): Promise<T> {
-  const {
-    method = 'GET',
-    body,
-    query,
-    auth = true,
-    fallbackMessage = 'Something went wrong.',
-  } = options;
+  options: RequestOptions,
+  accept: string,
+): Promise<Response> {
+  const { method = 'GET', body, query, auth = true } = options;
   const send = async (token: string | null) => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: accept };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
     return fetch(buildUrl(pool, path, query), {
@@ -129,7 +128,19 @@ export async function apiRequest<T>(
   if (auth && response.status === 401) {
     response = await send(await refreshAccessToken(pool));
   }
-  if (!response.ok) throw await parseError(response, fallbackMessage);
+  return response;
+}
+
+/** The one API client: attaches the token, reads `message` from errors, refreshes once on 401. */
+export async function apiRequest<T>(
+  pool: Pool,
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
+  const response = await authorizedFetch(pool, path, options, 'application/json');
+  if (!response.ok) {
+    throw await parseError(response, options.fallbackMessage ?? 'Something went wrong.');
+  }
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

@@ -76,6 +76,15 @@ describe('route guard', () => {
     });
   });
 
+  it('blocks staff accounts from the payment status screen, which only visitors use', () => {
+    const full = '/payment-status?txn_id=9&device_id=4&template_id=2';
+    expect(decideRoute('/payment-status', full, staff)).toEqual({
+      kind: 'redirect',
+      to: '/enterprise/profile?blocked=regular',
+    });
+    expect(decideRoute('/payment-status', full, visitor)).toEqual({ kind: 'allow' });
+  });
+
   it('allows visitors their area and does not treat look-alike prefixes as areas', () => {
     expect(decideRoute('/regular/media', '/regular/media', visitor)).toEqual({ kind: 'allow' });
     expect(decideRoute('/bx', '/bx', staff)).toEqual({ kind: 'allow' });

@@ -1,11 +1,6 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { OTP_LENGTH } from '@flashbooth/contracts';
 
-/** Separate keys for separate uses, all derived from the one configured secret. */
-export function deriveKey(secret: string, purpose: string): Buffer {
-  return createHmac('sha256', secret).update(`flashbooth:${purpose}`).digest();
-}
-
 /** A uniformly random 4-digit code from the CSPRNG. */
 export function generateCode(): string {
   return randomInt(0, 10 ** OTP_LENGTH)

@@ -1,5 +1,5 @@
 import type { Pool } from '@flashbooth/contracts';
-import { and, count, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, isNull, lt, min, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { otpCodes, otpEvents, refreshTokens } from '../../db/schema.js';
 
@@ -13,6 +13,40 @@ export class AuthRepository {
   /** Serialises sign-in work on one phone of one pool until the transaction ends. */
   async lockPhone(pool: Pool, phone: string): Promise<void> {
     await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`otp:${pool}:${phone}`}))`);
+  }
+
+  /**
+   * Serialises code sending across every phone and pool (the global hourly cap) until the
+   * transaction ends. Taken after the phone's own lock, never before it.
+   */
+  async lockGlobalSends(): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext('otp:global-sends'))`);
+  }
+
+  /** When the phone's verifications failed after `since`, oldest first. */
+  async failureTimes(pool: Pool, phone: string, since: Date): Promise<Date[]> {
+    const rows = await this.db
+      .select({ at: otpEvents.createdAt })
+      .from(otpEvents)
+      .where(
+        and(
+          eq(otpEvents.pool, pool),
+          eq(otpEvents.phone, phone),
+          eq(otpEvents.kind, 'fail'),
+          gt(otpEvents.createdAt, since),
+        ),
+      )
+      .orderBy(asc(otpEvents.createdAt));
+    return rows.map((row) => row.at);
+  }
+
+  /** Codes sent to any phone of either pool after `since`, and when the oldest of them was. */
+  async globalSends(since: Date): Promise<{ count: number; oldest: Date | null }> {
+    const [row] = await this.db
+      .select({ n: count(), oldest: min(otpEvents.createdAt) })
+      .from(otpEvents)
+      .where(and(eq(otpEvents.kind, 'send'), gt(otpEvents.createdAt, since)));
+    return { count: row?.n ?? 0, oldest: row?.oldest ?? null };
   }
 
   async countPhoneEvents(pool: Pool, phone: string, kind: 'send' | 'fail', since: Date) {

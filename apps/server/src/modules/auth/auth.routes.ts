@@ -11,9 +11,21 @@ import {
 } from '@flashbooth/contracts';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AuthService, IssuedSession } from './auth.service.js';
+import { type AuthService, type IssuedSession, RetryLaterError } from './auth.service.js';
 
 export const REFRESH_COOKIE = 'flashbooth_refresh';
+
+/** Runs `work`; a refusal that knows when to come back also says so in `Retry-After` (seconds). */
+async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof RetryLaterError) {
+      void reply.header('retry-after', String(error.retryAfterSeconds));
+    }
+    throw error;
+  }
+}
 
 export const authRoutes: FastifyPluginAsyncZod<{
   pool: Pool;
@@ -43,8 +55,8 @@ export const authRoutes: FastifyPluginAsyncZod<{
         response: { 200: SignInResponseSchema },
       },
     },
-    async (request) => {
-      await auth.signIn(pool, request.body.phone, request.ip);
+    async (request, reply) => {
+      await withRetryAfter(reply, () => auth.signIn(pool, request.body.phone, request.ip));
       return { status: 'code_sent' as const };
     },
   );
@@ -60,7 +72,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      await auth.signUp(pool, request.body.phone, request.body.name, request.ip);
+      await withRetryAfter(reply, () =>
+        auth.signUp(pool, request.body.phone, request.body.name, request.ip),
+      );
       return reply.code(201).send({ status: 'code_sent' as const });
     },
   );
@@ -76,7 +90,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const session = await auth.verify(pool, request.body.phone, request.body.code, request.ip);
+      const session = await withRetryAfter(reply, () =>
+        auth.verify(pool, request.body.phone, request.body.code, request.ip),
+      );
       setRefreshCookie(reply, session);
       return {
         access_token: session.accessToken,

@@ -7,7 +7,7 @@ import { AppError } from '../../errors.js';
 import type { SmsSender } from '../sms/sms.sender.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
-import type { AccessTokens } from './access-tokens.js';
+import type { AccessTokens } from '../../security/access-tokens.js';
 import {
   generateCode,
   generateRefreshToken,
@@ -16,9 +16,31 @@ import {
   sha256Hex,
 } from './auth.crypto.js';
 import type { AuthRepository } from './auth.repository.js';
+import {
+  budgetLookbackMs,
+  type CodeBudget,
+  codeBudget,
+  retryAfterSeconds,
+  retryTime,
+} from './code-budget.js';
 
 /** Code lifetimes, attempt, sending and lockout limits (configuration, see README). */
 export type AuthPolicy = Config['auth'];
+
+/** The window of OTP_GLOBAL_HOURLY_LIMIT. */
+const GLOBAL_WINDOW_MS = 3_600_000;
+/** The share of OTP_GLOBAL_HOURLY_LIMIT at which a warning is logged. */
+const GLOBAL_WARNING_SHARE = 0.8;
+
+/** A 429 that says when to come back; the routes send the seconds as `Retry-After`. */
+export class RetryLaterError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('too_many_attempts', message);
+  }
+}
 
 export interface IssuedSession {
   accessToken: string;
@@ -30,13 +52,27 @@ export interface IssuedSession {
 
 const TOO_MANY_SENDS = 'Too many codes were requested. Please wait a few minutes and try again.';
 const TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again later.';
+const WRONG_CODES = (when: string) =>
+  `Too many wrong codes for this number. Try again after ${when}.`;
+const SENDING_PAUSED = (when: string) =>
+  `We cannot send more sign-in codes right now. Please try again after ${when}.`;
+
+/** "+91", "+91 or +94", "+91, +94 or +977". */
+function orList(items: string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
 
 type VerifyOutcome =
   | { kind: 'ok'; userId: number }
   | { kind: 'expired' }
-  | { kind: 'mismatch' }
-  | { kind: 'exhausted' }
-  | { kind: 'locked' };
+  /** A wrong code; `after` is the budget once it is counted. */
+  | { kind: 'mismatch'; at: Date; after: CodeBudget }
+  /** A wrong code that used up the code's tries (or the phone's budget). */
+  | { kind: 'exhausted'; at: Date; after: CodeBudget }
+  /** No code was checked: the budget is spent or paused. */
+  | { kind: 'refused'; at: Date; budget: Exclude<CodeBudget, { kind: 'open' }> };
 
 /**
  * Phone + one-time-code sign-in for one pool. Every step that reads and changes a phone's
@@ -59,11 +95,8 @@ export class AuthService {
     },
   ) {}
 
-  private secondsAgo(seconds: number): Date {
-    return new Date(this.deps.now().getTime() - seconds * 1000);
-  }
-
   async signIn(pool: Pool, phone: string, ip: string): Promise<void> {
+    this.assertAllowedCountry(phone);
     const user = await this.deps.users.findByPhone(pool, phone);
     if (!user) {
       throw new AppError('user_not_found', 'No account was found for this number. Please sign up.');
@@ -72,10 +105,12 @@ export class AuthService {
   }
 
   async signUp(pool: Pool, phone: string, name: string, ip: string): Promise<void> {
+    this.assertAllowedCountry(phone);
     const created = await this.deps.db.transaction(async (tx) => {
       await this.deps.auth.with(tx).lockPhone(pool, phone);
-      // Refuse before creating anything when sending would be refused anyway.
-      await this.assertMaySend(this.deps.auth.with(tx), pool, phone, ip);
+      // Refuse before creating anything when sending would be refused anyway: sign-up sends
+      // through the same per-phone, per-address and global counters as sign-in.
+      await this.assertMaySend(this.deps.auth.with(tx), pool, phone, ip, this.deps.now());
       return this.deps.users.with(tx).create({ pool, phone, name });
     });
     if (!created) {
@@ -84,17 +119,45 @@ export class AuthService {
     await this.sendCode(pool, phone, ip);
   }
 
-  private async assertMaySend(repo: AuthRepository, pool: Pool, phone: string, ip: string) {
+  /** SMS cost: codes go only to the configured country calling codes (400 otherwise). */
+  private assertAllowedCountry(phone: string): void {
+    const codes = this.deps.policy.allowedCountryCodes;
+    if (!codes.some((code) => phone.startsWith(code))) {
+      throw new AppError(
+        'validation_error',
+        `Sign-in codes can only be sent to numbers starting with ${orList(codes)}.`,
+      );
+    }
+  }
+
+  /** The phone's code budget at `at` (under the phone's lock for a decision that sticks). */
+  private async budgetOf(repo: AuthRepository, pool: Pool, phone: string, at: Date) {
+    const since = new Date(at.getTime() - budgetLookbackMs(this.deps.policy));
+    const failures = await repo.failureTimes(pool, phone, since);
+    return { failures, budget: codeBudget(failures, at, this.deps.policy) };
+  }
+
+  /**
+   * Refuses a code the limits do not allow: a spent code budget (no code could be checked), the
+   * phone's and the address's sending limits, and the global hourly cap. Returns the codes sent
+   * in the last hour by everyone.
+   */
+  private async assertMaySend(
+    repo: AuthRepository,
+    pool: Pool,
+    phone: string,
+    ip: string,
+    at: Date,
+  ): Promise<number> {
     const { policy } = this.deps;
-    const failures = await repo.countPhoneEvents(
-      pool,
-      phone,
-      'fail',
-      this.secondsAgo(policy.lockoutSeconds),
-    );
-    if (failures >= policy.lockoutFailures)
-      throw new AppError('too_many_attempts', TOO_MANY_ATTEMPTS);
-    const windowStart = this.secondsAgo(policy.sendWindowSeconds);
+    const { budget } = await this.budgetOf(repo, pool, phone, at);
+    if (budget.kind === 'spent') {
+      throw new RetryLaterError(
+        WRONG_CODES(retryTime(budget.until, at)),
+        retryAfterSeconds(budget.until, at),
+      );
+    }
+    const windowStart = new Date(at.getTime() - policy.sendWindowSeconds * 1000);
     if (
       (await repo.countPhoneEvents(pool, phone, 'send', windowStart)) >= policy.sendLimitPerPhone
     ) {
@@ -103,17 +166,42 @@ export class AuthService {
     if ((await repo.countIpSends(ip, windowStart)) >= policy.sendLimitPerIp) {
       throw new AppError('too_many_attempts', TOO_MANY_SENDS);
     }
+    const global = await repo.globalSends(new Date(at.getTime() - GLOBAL_WINDOW_MS));
+    if (global.count >= policy.globalHourlySendLimit) {
+      const until = new Date((global.oldest ?? at).getTime() + GLOBAL_WINDOW_MS);
+      throw new RetryLaterError(SENDING_PAUSED(retryTime(until, at)), retryAfterSeconds(until, at));
+    }
+    return global.count;
+  }
+
+  /** Logs the sends that bring the last hour to 80% and to 100% of the global cap. */
+  private reportGlobalSends(sentInHour: number): void {
+    const limit = this.deps.policy.globalHourlySendLimit;
+    const warning = Math.ceil(limit * GLOBAL_WARNING_SHARE);
+    if (sentInHour === limit) {
+      this.deps.log.error(
+        { sentInLastHour: sentInHour, limit },
+        'sign-in codes: OTP_GLOBAL_HOURLY_LIMIT reached; no more codes are sent until the hour moves on',
+      );
+    } else if (sentInHour === warning) {
+      this.deps.log.warn(
+        { sentInLastHour: sentInHour, limit },
+        'sign-in codes: 80% of OTP_GLOBAL_HOURLY_LIMIT sent in the last hour',
+      );
+    }
   }
 
   /** Issues a new code (replacing any earlier one) and sends it by SMS. */
   private async sendCode(pool: Pool, phone: string, ip: string): Promise<void> {
     const { policy, now } = this.deps;
     const code = generateCode();
-    await this.deps.db.transaction(async (tx) => {
+    const sentInHour = await this.deps.db.transaction(async (tx) => {
       const repo = this.deps.auth.with(tx);
       await repo.lockPhone(pool, phone);
-      await this.assertMaySend(repo, pool, phone, ip);
+      // Every instance's sends are counted one at a time, so the global cap holds exactly.
+      await repo.lockGlobalSends();
       const at = now();
+      const sentBefore = await this.assertMaySend(repo, pool, phone, ip, at);
       await repo.replaceCode({
         pool,
         phone,
@@ -122,7 +210,9 @@ export class AuthService {
         at,
       });
       await repo.recordEvent({ pool, phone, ip, kind: 'send', at });
+      return sentBefore + 1;
     });
+    this.reportGlobalSends(sentInHour);
     const minutes = Math.max(1, Math.round(policy.otpTtlSeconds / 60));
     try {
       await this.deps.sms.send({
@@ -141,8 +231,14 @@ export class AuthService {
   /** Deletes throttling rows older than any window still looks at (run periodically). */
   async pruneEvents(): Promise<void> {
     const { policy } = this.deps;
+    const longestWindowMs = Math.max(
+      policy.sendWindowSeconds * 1000,
+      budgetLookbackMs(policy),
+      GLOBAL_WINDOW_MS,
+    );
+    // An hour's margin for clocks that differ between instances.
     await this.deps.auth.pruneEvents(
-      this.secondsAgo(Math.max(policy.sendWindowSeconds, policy.lockoutSeconds) * 2),
+      new Date(this.deps.now().getTime() - longestWindowMs - GLOBAL_WINDOW_MS),
     );
   }
 
@@ -153,13 +249,10 @@ export class AuthService {
       const repo = this.deps.auth.with(tx);
       await repo.lockPhone(pool, phone);
       const at = now();
-      const failures = await repo.countPhoneEvents(
-        pool,
-        phone,
-        'fail',
-        this.secondsAgo(policy.lockoutSeconds),
-      );
-      if (failures >= policy.lockoutFailures) return { kind: 'locked' };
+      // The budget is read and counted under the phone's lock: whatever the client address, and
+      // however many requests arrive at once, no more codes are checked than it allows.
+      const { failures, budget } = await this.budgetOf(repo, pool, phone, at);
+      if (budget.kind !== 'open') return { kind: 'refused', at, budget };
       const stored = await repo.findCode(pool, phone);
       if (!stored) return { kind: 'expired' };
       if (stored.expiresAt.getTime() <= at.getTime()) {
@@ -168,13 +261,14 @@ export class AuthService {
       }
       if (!safeEqualHex(stored.codeHash, hashCode(this.deps.otpKey, pool, phone, code))) {
         await repo.recordEvent({ pool, phone, ip, kind: 'fail', at });
+        const after = codeBudget([...failures, at], at, policy);
         const attempts = stored.attempts + 1;
-        if (attempts >= policy.otpMaxAttempts) {
+        if (attempts >= policy.otpMaxAttempts || after.kind === 'spent') {
           await repo.deleteCode(pool, phone);
-          return { kind: 'exhausted' };
+          return { kind: 'exhausted', at, after };
         }
         await repo.setAttempts(pool, phone, attempts);
-        return { kind: 'mismatch' };
+        return { kind: 'mismatch', at, after };
       }
       await repo.deleteCode(pool, phone);
       const user = await this.deps.users.with(tx).findByPhone(pool, phone);
@@ -182,8 +276,17 @@ export class AuthService {
     });
 
     switch (outcome.kind) {
-      case 'locked':
+      case 'refused':
+        throw this.wrongCodes(outcome.budget.until, outcome.at);
       case 'exhausted':
+        if (outcome.after.kind === 'spent') {
+          // Once per phone and day at most: worth a look when many phones show up here.
+          this.deps.log.warn(
+            { pool, phoneEnding: phone.slice(-4), until: outcome.after.until.toISOString() },
+            'sign-in code budget spent; no code is checked for this phone until then',
+          );
+        }
+        if (outcome.after.kind !== 'open') throw this.wrongCodes(outcome.after.until, outcome.at);
         throw new AppError('too_many_attempts', TOO_MANY_ATTEMPTS);
       case 'expired':
         throw new AppError(
@@ -191,10 +294,22 @@ export class AuthService {
           'This code has expired or was already used. Please request a new one.',
         );
       case 'mismatch':
+        if (outcome.after.kind !== 'open') {
+          const when = retryTime(outcome.after.until, outcome.at);
+          throw new AppError(
+            'code_mismatch',
+            `Invalid OTP. You can try another code after ${when}.`,
+          );
+        }
         throw new AppError('code_mismatch', 'Invalid OTP. Please try again.');
       case 'ok':
         return this.issueSession(pool, outcome.userId, randomUUID());
     }
+  }
+
+  /** The 429 of a spent or paused code budget: when to try again, in words and in seconds. */
+  private wrongCodes(until: Date, at: Date): RetryLaterError {
+    return new RetryLaterError(WRONG_CODES(retryTime(until, at)), retryAfterSeconds(until, at));
   }
 
   private async issueSession(pool: Pool, userId: number, familyId: string): Promise<IssuedSession> {

@@ -1,21 +1,12 @@
-import {
-  and,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  ilike,
-  inArray,
-  or,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
+import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { inOrganizationsOf } from '../../db/memberships.js';
+import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
+  type DeviceErrorRow,
   deviceErrors,
   devices,
   type DeviceRow,
-  organizationMembers,
   organizations,
   softwareChannels,
 } from '../../db/schema.js';
@@ -63,17 +54,6 @@ const reportedColumns = {
   printsLeft: devices.printsLeft,
 };
 
-export interface Page {
-  search?: string | undefined;
-  limit: number;
-  offset: number;
-}
-
-/** `%text%` for ILIKE with the pattern characters taken literally. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 const withOrg = {
   ...getTableColumns(devices),
   orgName: organizations.name,
@@ -83,13 +63,17 @@ const withOrg = {
 export class DevicesRepository {
   constructor(private readonly db: Executor) {}
 
-  async findById(id: number): Promise<DeviceWithOrg | undefined> {
-    const [row] = await this.db
+  /** Devices with their organization's and software channel's names. */
+  private withOrg() {
+    return this.db
       .select(withOrg)
       .from(devices)
       .leftJoin(organizations, eq(organizations.id, devices.orgId))
-      .leftJoin(softwareChannels, eq(softwareChannels.id, devices.softwareChannelId))
-      .where(eq(devices.id, id));
+      .leftJoin(softwareChannels, eq(softwareChannels.id, devices.softwareChannelId));
+  }
+
+  async findById(id: number): Promise<DeviceWithOrg | undefined> {
+    const [row] = await this.withOrg().where(eq(devices.id, id));
     return row;
   }
 
@@ -119,45 +103,20 @@ export class DevicesRepository {
    * A page of devices, newest first, searching name, thing name and organization name.
    * `memberUserId` limits the list to devices of that user's organizations.
    */
-  async list(page: Page, memberUserId?: number): Promise<{ rows: DeviceWithOrg[]; total: number }> {
-    const conditions: SQL[] = [];
-    if (page.search) {
-      const pattern = containing(page.search);
-      conditions.push(
-        or(
-          ilike(devices.name, pattern),
-          ilike(devices.thingName, pattern),
-          ilike(organizations.name, pattern),
-        )!,
-      );
-    }
-    if (memberUserId !== undefined) {
-      conditions.push(
-        inArray(
-          devices.orgId,
-          this.db
-            .select({ orgId: organizationMembers.orgId })
-            .from(organizationMembers)
-            .where(eq(organizationMembers.userId, memberUserId)),
-        ),
-      );
-    }
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
-    const rows = await this.db
-      .select(withOrg)
-      .from(devices)
-      .leftJoin(organizations, eq(organizations.id, devices.orgId))
-      .leftJoin(softwareChannels, eq(softwareChannels.id, devices.softwareChannelId))
-      .where(where)
-      .orderBy(desc(devices.createdAt), desc(devices.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db
-      .select({ value: count() })
-      .from(devices)
-      .leftJoin(organizations, eq(organizations.id, devices.orgId))
-      .where(where);
-    return { rows, total: total?.value ?? 0 };
+  async list(page: PageQuery, memberUserId?: number): Promise<Page<DeviceWithOrg>> {
+    const where = allOf(
+      searchAny(page.search, [devices.name, devices.thingName, organizations.name]),
+      inOrganizationsOf(this.db, devices.orgId, memberUserId),
+    );
+    return fetchPage(
+      page,
+      this.withOrg().where(where).orderBy(desc(devices.createdAt), desc(devices.id)),
+      this.db
+        .select({ value: count() })
+        .from(devices)
+        .leftJoin(organizations, eq(organizations.id, devices.orgId))
+        .where(where),
+    );
   }
 
   async update(id: number, changes: DeviceChanges): Promise<DeviceWithOrg | undefined> {
@@ -239,28 +198,20 @@ export class DevicesRepository {
     return row !== undefined;
   }
 
-  /** The caller's role in one organization, if a member. */
-  async roleIn(userId: number, orgId: number): Promise<'member' | 'admin' | undefined> {
-    const [row] = await this.db
-      .select({ role: organizationMembers.role })
-      .from(organizationMembers)
-      .where(and(eq(organizationMembers.userId, userId), eq(organizationMembers.orgId, orgId)));
-    return row?.role;
-  }
-
-  async errors(deviceId: number, page: Page) {
-    const conditions: SQL[] = [eq(deviceErrors.deviceId, deviceId)];
-    if (page.search) conditions.push(ilike(deviceErrors.errorMessage, containing(page.search)));
-    const where = and(...conditions);
-    const rows = await this.db
-      .select()
-      .from(deviceErrors)
-      .where(where)
-      .orderBy(desc(deviceErrors.createdAt), desc(deviceErrors.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db.select({ value: count() }).from(deviceErrors).where(where);
-    return { rows, total: total?.value ?? 0 };
+  async errors(deviceId: number, page: PageQuery): Promise<Page<DeviceErrorRow>> {
+    const where = allOf(
+      eq(deviceErrors.deviceId, deviceId),
+      searchAny(page.search, [deviceErrors.errorMessage]),
+    );
+    return fetchPage(
+      page,
+      this.db
+        .select()
+        .from(deviceErrors)
+        .where(where)
+        .orderBy(desc(deviceErrors.createdAt), desc(deviceErrors.id)),
+      this.db.select({ value: count() }).from(deviceErrors).where(where),
+    );
   }
 
   async addError(deviceId: number, errorMessage: string, createdAt?: Date): Promise<void> {

@@ -1,61 +1,38 @@
 import {
+  type Device,
   DeviceErrorSchema,
   DeviceLinkSchema,
   DevicePatchSchema,
-  DevicePingResultSchema,
   DeviceSchema,
   IdParamSchema,
   listOf,
   PageQuerySchema,
-  type Pool,
   RegisterDeviceSchema,
   RegisteredDeviceSchema,
-  VisitorDeviceSchema,
 } from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Authenticate } from '../auth/auth.hooks.js';
+import type { Authenticate } from '../../security/authenticate.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DevicesService } from './devices.service.js';
 
-/** Staff: the spec's Devices calls. Visitors: GET devices/{id} and ping. */
-export const devicesRoutes: FastifyPluginAsyncZod<{
-  pool: Pool;
+/** Sends a device its channel's release (SoftwareService); declared here so devices imports no domain. */
+export interface DeviceSoftwareUpdates {
+  updateDevice(caller: AccessClaims, deviceId: number): Promise<Device>;
+}
+
+/**
+ * Staff (/api/enterprise): the spec's Devices calls, and POST devices/{id}/update, which sends
+ * the device's channel release to the booth.
+ */
+export const staffDevicesRoutes: FastifyPluginAsyncZod<{
   devices: DevicesService;
+  software: DeviceSoftwareUpdates;
   authenticate: Authenticate;
-}> = async (app, { pool, devices, authenticate }) => {
-  const tags = [`${pool} devices`];
+}> = async (app, { devices, software, authenticate }) => {
+  const tags = ['enterprise devices'];
   const security = [{ bearerAuth: [] }];
   app.addHook('onRequest', authenticate);
-
-  if (pool === 'regular') {
-    app.get(
-      '/devices/:id',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'A booth linked to an organization, as a visitor sees it',
-          params: IdParamSchema,
-          response: { 200: VisitorDeviceSchema },
-        },
-      },
-      (request) => devices.visitorGet(request.caller!, request.params.id),
-    );
-    app.post(
-      '/devices/:id/ping',
-      {
-        schema: {
-          tags,
-          security,
-          summary: 'Ask the booth for its status (503 when it does not answer)',
-          params: IdParamSchema,
-          response: { 200: DevicePingResultSchema },
-        },
-      },
-      (request) => devices.visitorPing(request.caller!, request.params.id),
-    );
-    return;
-  }
 
   app.post(
     '/devices',
@@ -190,5 +167,20 @@ export const devicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     (request) => devices.errors(request.caller!, request.params.id, request.query),
+  );
+
+  app.post(
+    '/devices/:id/update',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Install the device's channel release: the booth downloads, verifies and installs it; returns the device",
+        params: IdParamSchema,
+        response: { 200: DeviceSchema },
+      },
+    },
+    (request) => software.updateDevice(request.caller!, request.params.id),
   );
 };

@@ -1,28 +1,33 @@
 import {
   DEVICE_MESSAGES,
+  SOFTWARE_MESSAGES,
   type Device,
   type DeviceError,
   type DeviceErrorReport,
   type DevicePatch,
-  type DeviceReplyMessage,
   type DeviceStatusMessage,
   type RegisteredDevice,
   type VisitorDevice,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { type ListBody, listBody, type PageQuery } from '../../db/paging.js';
+import { isForeignKeyViolation } from '../../db/postgres-errors.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
-import type { AccessClaims } from '../auth/access-tokens.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DeviceLink } from '../mqtt/device-link.js';
 import { isPrivileged, type UsersService } from '../users/users.service.js';
-import { hashDeviceSecret, newDeviceSecret, newThingName } from './device-credentials.js';
+import {
+  hashDeviceSecret,
+  newDeviceSecret,
+  newThingName,
+} from '../../security/device-credentials.js';
 import type {
   DeviceChanges,
   DeviceReport,
   DevicesRepository,
   DeviceWithOrg,
-  Page,
   ReportedDevice,
 } from './devices.repository.js';
 
@@ -60,6 +65,9 @@ interface StaffCaller {
 }
 
 const deviceNotFound = () => notFound(DEVICE_MESSAGES.notFound);
+
+/** devices.software_channel_id → software_channels (migration 0006, ON DELETE SET NULL). */
+const DEVICE_CHANNEL_CONSTRAINT = 'devices_software_channel_id_fkey';
 const onlyAdmins = () =>
   forbidden('Only super users and Flashbooth admins can do that with a device.');
 
@@ -106,7 +114,7 @@ export class DevicesService {
     const row = await this.repo.findById(id);
     if (!row) throw deviceNotFound();
     if (caller.privileged) return row;
-    if (row.orgId === null || !(await this.repo.roleIn(caller.user.id, row.orgId))) {
+    if (row.orgId === null || !(await this.options.users.roleIn(caller.user.id, row.orgId))) {
       throw deviceNotFound();
     }
     return row;
@@ -140,13 +148,10 @@ export class DevicesService {
     throw new AppError('conflict', 'Could not pick a free serial. Please try again.');
   }
 
-  async list(claims: AccessClaims, page: Page) {
+  async list(claims: AccessClaims, page: PageQuery) {
     const caller = await this.staff(claims);
-    const { rows, total } = await this.repo.list(
-      page,
-      caller.privileged ? undefined : caller.user.id,
-    );
-    return { items: rows.map((row) => this.toDto(row)), total_count: total };
+    const rows = await this.repo.list(page, caller.privileged ? undefined : caller.user.id);
+    return listBody(rows, (row) => this.toDto(row));
   }
 
   async get(claims: AccessClaims, id: number): Promise<Device> {
@@ -159,7 +164,8 @@ export class DevicesService {
     const changes: DeviceChanges = {};
     if (patch.name !== undefined) {
       const isOrgAdmin =
-        row.orgId !== null && (await this.repo.roleIn(caller.user.id, row.orgId)) === 'admin';
+        row.orgId !== null &&
+        (await this.options.users.roleIn(caller.user.id, row.orgId)) === 'admin';
       if (!caller.privileged && !isOrgAdmin) {
         throw forbidden("Only the organization's admins can rename this device.");
       }
@@ -221,21 +227,13 @@ export class DevicesService {
     if (!(await this.repo.delete(id))) throw deviceNotFound();
   }
 
-  async errors(
-    claims: AccessClaims,
-    id: number,
-    page: Page,
-  ): Promise<{ items: DeviceError[]; total_count: number }> {
+  async errors(claims: AccessClaims, id: number, page: PageQuery): Promise<ListBody<DeviceError>> {
     await this.managed(claims, id);
-    const { rows, total } = await this.repo.errors(id, page);
-    return {
-      items: rows.map((row) => ({
-        id: row.id,
-        created_at: toApiTimestamp(row.createdAt),
-        error_message: row.errorMessage,
-      })),
-      total_count: total,
-    };
+    return listBody(await this.repo.errors(id, page), (row) => ({
+      id: row.id,
+      created_at: toApiTimestamp(row.createdAt),
+      error_message: row.errorMessage,
+    }));
   }
 
   /** Staff ping: everyone who sees the device; returns the refreshed device. */
@@ -350,7 +348,7 @@ export class DevicesService {
         pingedAt: now(),
         softwareVersion: reply.software_version,
         printsLeft: reply.prints_left,
-        settingsRevision: replyRevision(reply),
+        settingsRevision: reply.settings_revision,
       },
     );
     const fresh = await this.repo.findById(row.id);
@@ -363,14 +361,18 @@ export class DevicesService {
   }
 
   private async update(id: number, changes: DeviceChanges): Promise<DeviceWithOrg> {
-    const row = await this.repo.update(id, changes);
+    let row: DeviceWithOrg | undefined;
+    try {
+      row = await this.repo.update(id, changes);
+    } catch (error) {
+      // A channel that does not exist (or was just deleted) fails on the foreign key of
+      // migration 0006: the caller's 404, not a server error.
+      if (isForeignKeyViolation(error, DEVICE_CHANNEL_CONSTRAINT)) {
+        throw notFound(SOFTWARE_MESSAGES.channelNotFound);
+      }
+      throw error;
+    }
     if (!row) throw deviceNotFound();
     return row;
   }
-}
-
-/** A ping reply may carry the booth's applied settings revision (extra fields pass the schema). */
-function replyRevision(reply: DeviceReplyMessage): number | undefined {
-  const value = (reply as Record<string, unknown>)['settings_revision'];
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 }

@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CaptureRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
-import type { AccessClaims } from '../auth/access-tokens.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { DeviceLink } from '../mqtt/device-link.js';
 import { newObjectKey, type ObjectStorage } from '../storage/storage.js';

@@ -3,7 +3,19 @@ import type { Database, Transaction } from '../../db/client.js';
 import { captures, type CaptureRow, deviceErrors, media } from '../../db/schema.js';
 import { creditBalance, debitBalance } from '../payments/credit-ledger.js';
 import { consumePaidEntitlement, releasePaidEntitlement } from '../payments/entitlement.js';
-import type { NewMedia } from './media.repository.js';
+
+/** A media row a capture creates, one per item the booth will deliver. */
+export interface NewMedia {
+  userId: number;
+  deviceId: number;
+  orgId: number;
+  templateId: number;
+  captureId: string;
+  mediaType: 'image' | 'video';
+  s3Key: string;
+  orientation: 'portrait' | 'landscape';
+  createdAt: Date;
+}
 
 /** Thrown inside a capture transaction when the credit does not cover the price (rolls it back). */
 export class CreditTooLow extends Error {

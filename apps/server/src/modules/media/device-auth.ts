@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import { deviceSecretMatches } from '../devices/device-credentials.js';
+import { deviceSecretMatches } from '../../security/device-credentials.js';
 import type { MediaRepository } from './media.repository.js';
 
 declare module 'fastify' {

@@ -1,19 +1,6 @@
-import {
-  and,
-  count,
-  desc,
-  eq,
-  gte,
-  ilike,
-  inArray,
-  isNull,
-  lt,
-  lte,
-  or,
-  sql,
-  type SQL,
-} from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
+import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
   devices,
   media,
@@ -24,40 +11,17 @@ import {
 } from '../../db/schema.js';
 import { mediaVisibleToOwner } from './captures.repository.js';
 
-export interface Page {
-  search?: string | undefined;
-  limit: number;
-  offset: number;
-}
-
 export type MediaListRow = MediaRow & {
   orgName: string | null;
   deviceName: string | null;
   userName: string;
 };
 
-export interface NewMedia {
-  userId: number;
-  deviceId: number;
-  orgId: number;
-  templateId: number;
-  captureId: string;
-  mediaType: 'image' | 'video';
-  s3Key: string;
-  orientation: 'portrait' | 'landscape';
-  createdAt: Date;
-}
-
 export interface MediaChanges {
   isPublic?: boolean;
   caption?: string | null;
   isDownloaded?: boolean;
   isShared?: boolean;
-}
-
-/** `%text%` for ILIKE with the pattern characters taken literally. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export class MediaRepository {
@@ -117,49 +81,43 @@ export class MediaRepository {
   }
 
   /** A page of the caller's media, newest first, searching caption, organization and device. */
-  async listOwn(userId: number, page: Page): Promise<{ rows: MediaListRow[]; total: number }> {
+  async listOwn(userId: number, page: PageQuery): Promise<Page<MediaListRow>> {
     // Items of a capture given back (or otherwise over) that never arrived are not shown.
-    const conditions: SQL[] = [eq(media.userId, userId), mediaVisibleToOwner()];
-    if (page.search) {
-      const pattern = containing(page.search);
-      conditions.push(
-        or(
-          ilike(media.caption, pattern),
-          ilike(organizations.name, pattern),
-          ilike(devices.name, pattern),
-        )!,
-      );
-    }
-    const where = and(...conditions);
-    const rows = await this.db
-      .select({
-        media,
-        orgName: organizations.name,
-        deviceName: devices.name,
-        userName: users.name,
-      })
-      .from(media)
-      .innerJoin(users, eq(users.id, media.userId))
-      .leftJoin(organizations, eq(organizations.id, media.orgId))
-      .leftJoin(devices, eq(devices.id, media.deviceId))
-      .where(where)
-      .orderBy(desc(media.createdAt), desc(media.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db
-      .select({ value: count() })
-      .from(media)
-      .leftJoin(organizations, eq(organizations.id, media.orgId))
-      .leftJoin(devices, eq(devices.id, media.deviceId))
-      .where(where);
+    const where = allOf(
+      eq(media.userId, userId),
+      mediaVisibleToOwner(),
+      searchAny(page.search, [media.caption, organizations.name, devices.name]),
+    );
+    const found = await fetchPage(
+      page,
+      this.db
+        .select({
+          media,
+          orgName: organizations.name,
+          deviceName: devices.name,
+          userName: users.name,
+        })
+        .from(media)
+        .innerJoin(users, eq(users.id, media.userId))
+        .leftJoin(organizations, eq(organizations.id, media.orgId))
+        .leftJoin(devices, eq(devices.id, media.deviceId))
+        .where(where)
+        .orderBy(desc(media.createdAt), desc(media.id)),
+      this.db
+        .select({ value: count() })
+        .from(media)
+        .leftJoin(organizations, eq(organizations.id, media.orgId))
+        .leftJoin(devices, eq(devices.id, media.deviceId))
+        .where(where),
+    );
     return {
-      rows: rows.map((row) => ({
+      rows: found.rows.map((row) => ({
         ...row.media,
         orgName: row.orgName,
         deviceName: row.deviceName,
         userName: row.userName,
       })),
-      total: total?.value ?? 0,
+      total: found.total,
     };
   }
 

@@ -1,6 +1,4 @@
 import {
-  CaptureRequestSchema,
-  CaptureResultSchema,
   IdParamSchema,
   listOf,
   MediaPatchResultSchema,
@@ -14,37 +12,19 @@ import {
   StatusOkSchema,
 } from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Authenticate } from '../auth/auth.hooks.js';
-import type { CaptureService } from './capture.service.js';
+import type { Authenticate } from '../../security/authenticate.js';
 import { createDeviceAuthenticate } from './device-auth.js';
 import type { MediaRepository } from './media.repository.js';
 import type { MediaService } from './media.service.js';
 
-/** Visitors (regular pool): capture at a booth and their own media. */
+/** Visitors (/api/regular): their own media. */
 export const visitorMediaRoutes: FastifyPluginAsyncZod<{
-  capture: CaptureService;
   media: MediaService;
   authenticate: Authenticate;
-}> = async (app, { capture, media, authenticate }) => {
+}> = async (app, { media, authenticate }) => {
   const tags = ['regular media'];
   const security = [{ bearerAuth: [] }];
   app.addHook('onRequest', authenticate);
-
-  app.post(
-    '/devices/:id/capture',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Start a capture: checks entitlement, creates the media records and waits for the booth to accept',
-        params: IdParamSchema,
-        body: CaptureRequestSchema,
-        response: { 200: CaptureResultSchema },
-      },
-    },
-    (request) => capture.capture(request.caller!, request.params.id, request.body.template_id),
-  );
 
   app.get(
     '/media/uploaded',

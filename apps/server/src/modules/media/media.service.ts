@@ -1,5 +1,4 @@
 import {
-  LOWRES_MAX_WIDTH,
   type Media,
   MEDIA_MAX_BYTES,
   MEDIA_MESSAGES,
@@ -7,12 +6,13 @@ import {
 } from '@flashbooth/contracts';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
+import { listBodyAsync, type PageQuery } from '../../db/paging.js';
 import { AppError, notFound } from '../../errors.js';
 import { toApiTimestamp } from '../../lib/time.js';
-import type { AccessClaims } from '../auth/access-tokens.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import type { UsersService } from '../users/users.service.js';
-import type { MediaChanges, MediaListRow, MediaRepository, Page } from './media.repository.js';
+import type { MediaChanges, MediaListRow, MediaRepository } from './media.repository.js';
 
 /** Media links in responses live one hour. */
 export const MEDIA_DOWNLOAD_URL_SECONDS = 3600;
@@ -68,15 +68,6 @@ async function hasJpegHeader(bytes: Buffer): Promise<boolean> {
   }
 }
 
-/** A JPEG at most `LOWRES_MAX_WIDTH` wide (never enlarged), upright by its EXIF orientation. */
-export function makeLowresPreview(body: Buffer): Promise<Buffer> {
-  return sharp(body)
-    .rotate()
-    .resize({ width: LOWRES_MAX_WIDTH, withoutEnlargement: true })
-    .jpeg({ quality: 80 })
-    .toBuffer();
-}
-
 /** The visitor's media calls (own items only) and the booth's upload confirmation. */
 export class MediaService {
   constructor(private readonly options: MediaServiceOptions) {}
@@ -118,13 +109,12 @@ export class MediaService {
     };
   }
 
-  async list(claims: AccessClaims, page: Page): Promise<{ items: Media[]; total_count: number }> {
+  async list(
+    claims: AccessClaims,
+    page: PageQuery,
+  ): Promise<{ items: Media[]; total_count: number }> {
     const user = await this.options.users.caller(claims);
-    const { rows, total } = await this.repo.listOwn(user.id, {
-      ...page,
-      search: page.search || undefined,
-    });
-    return { items: await Promise.all(rows.map((row) => this.toDto(row))), total_count: total };
+    return listBodyAsync(await this.repo.listOwn(user.id, page), (row) => this.toDto(row));
   }
 
   async uploaded(claims: AccessClaims, ids: number[]) {

@@ -19,7 +19,6 @@ export interface PreviewWorkerOptions {
   concurrency: number;
   /** How long a claim holds before another instance (or a later sweep) may take the item over. */
   leaseMs: number;
-  sweepIntervalMs: number;
   now: () => Date;
   log: FastifyBaseLogger;
 }
@@ -50,7 +49,6 @@ export class PreviewWorker {
   private readonly queue: Task[] = [];
   private readonly queuedIds = new Set<number>();
   private readonly running = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<number> | undefined;
   private stopped = false;
 
@@ -69,16 +67,6 @@ export class PreviewWorker {
       const job = await this.claim(id);
       if (job) await this.make(job);
     }).finally(() => this.queuedIds.delete(id));
-  }
-
-  start(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => {
-      this.runOnce().catch((error: unknown) =>
-        this.options.log.warn({ err: error }, 'preview sweep failed; retrying next interval'),
-      );
-    }, this.options.sweepIntervalMs);
-    this.timer.unref();
   }
 
   /**
@@ -112,8 +100,6 @@ export class PreviewWorker {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
     for (const task of this.queue.splice(0)) task.drop();
     this.queuedIds.clear();
     await Promise.all([...this.running, this.sweeping?.catch(() => undefined)]);

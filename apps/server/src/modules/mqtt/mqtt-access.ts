@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { mqttTopics } from '@flashbooth/contracts';
-import { deviceSecretMatches } from '../devices/device-credentials.js';
+import { deviceSecretMatches } from '../../security/device-credentials.js';
 
 export type MqttAction = 'publish' | 'subscribe';
 

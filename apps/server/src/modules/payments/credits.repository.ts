@@ -1,6 +1,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
+import { fetchPage, type Page, type PageQuery } from '../../db/paging.js';
 import { creditLedger, type CreditLedgerRow, users, type UserRow } from '../../db/schema.js';
 import { creditBalance } from './credit-ledger.js';
 
@@ -56,23 +57,21 @@ export class CreditsRepository {
   }
 
   /** A page of the visitor's ledger, newest first, with the granting staff member's name. */
-  async ledger(
-    userId: number,
-    page: { limit: number; offset: number },
-  ): Promise<{ rows: LedgerEntry[]; total: number }> {
+  async ledger(userId: number, page: PageQuery): Promise<Page<LedgerEntry>> {
     const where = eq(creditLedger.userId, userId);
-    const rows = await this.db
-      .select({ entry: creditLedger, grantedByName: grantor.name })
-      .from(creditLedger)
-      .leftJoin(grantor, eq(grantor.id, creditLedger.grantedBy))
-      .where(where)
-      .orderBy(desc(creditLedger.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db.select({ value: count() }).from(creditLedger).where(where);
+    const found = await fetchPage(
+      page,
+      this.db
+        .select({ entry: creditLedger, grantedByName: grantor.name })
+        .from(creditLedger)
+        .leftJoin(grantor, eq(grantor.id, creditLedger.grantedBy))
+        .where(where)
+        .orderBy(desc(creditLedger.id)),
+      this.db.select({ value: count() }).from(creditLedger).where(where),
+    );
     return {
-      rows: rows.map((row) => ({ ...row.entry, grantedByName: row.grantedByName })),
-      total: total?.value ?? 0,
+      rows: found.rows.map((row) => ({ ...row.entry, grantedByName: row.grantedByName })),
+      total: found.total,
     };
   }
 }

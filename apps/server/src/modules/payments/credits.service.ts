@@ -6,9 +6,10 @@ import {
   type User,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { listBody } from '../../db/paging.js';
 import { notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
-import type { AccessClaims } from '../auth/access-tokens.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { UsersService } from '../users/users.service.js';
 import type { CreditsRepository, LedgerEntry } from './credits.repository.js';
 
@@ -53,10 +54,8 @@ export class CreditsService {
     await this.options.users.privilegedCaller(claims, CREDIT_MESSAGES.ledgerStaffOnly);
     const visitor = await repository.findVisitor(visitorId);
     if (!visitor) throw notFound(CREDIT_MESSAGES.visitorNotFound);
-    const { rows, total } = await repository.ledger(visitorId, page);
     return {
-      items: rows.map(toLedgerEntry),
-      total_count: total,
+      ...listBody(await repository.ledger(visitorId, page), toLedgerEntry),
       credits_rupees: paiseToRupees(visitor.creditsPaise),
     };
   }

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.js';
+import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
   creditLedger,
   devices,
@@ -44,12 +45,6 @@ export type CreateOutcome =
   /** The visitor's credit covers the price: nothing was written. */
   | { outcome: 'covered' };
 
-export interface Page {
-  search?: string | undefined;
-  limit: number;
-  offset: number;
-}
-
 export interface Transition {
   /** Whether the row (locked) may make this change; otherwise nothing is written. */
   allowed: (row: PaymentTransactionRow) => boolean;
@@ -93,11 +88,6 @@ async function holdReleased(tx: Transaction, row: PaymentTransactionRow) {
       ),
     );
   return found !== undefined;
-}
-
-/** `%text%` for ILIKE with the pattern characters taken literally. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 const view = {
@@ -215,41 +205,34 @@ export class PaymentsRepository {
   }
 
   /** A page of the caller's transactions, newest first; search on order id, venue and booth. */
-  async listOwn(userId: number, page: Page): Promise<{ rows: TransactionView[]; total: number }> {
-    const conditions: SQL[] = [eq(paymentTransactions.userId, userId)];
-    if (page.search) {
-      const pattern = containing(page.search);
-      conditions.push(
-        or(
-          ilike(paymentTransactions.orderId, pattern),
-          ilike(organizations.name, pattern),
-          ilike(devices.name, pattern),
-        )!,
-      );
-    }
-    const where = and(...conditions);
-    const rows = await this.db
-      .select(view)
-      .from(paymentTransactions)
-      .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
-      .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
-      .where(where)
-      .orderBy(desc(paymentTransactions.createdAt), desc(paymentTransactions.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db
-      .select({ value: count() })
-      .from(paymentTransactions)
-      .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
-      .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
-      .where(where);
+  async listOwn(userId: number, page: PageQuery): Promise<Page<TransactionView>> {
+    const where = allOf(
+      eq(paymentTransactions.userId, userId),
+      searchAny(page.search, [paymentTransactions.orderId, organizations.name, devices.name]),
+    );
+    const found = await fetchPage(
+      page,
+      this.db
+        .select(view)
+        .from(paymentTransactions)
+        .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
+        .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
+        .where(where)
+        .orderBy(desc(paymentTransactions.createdAt), desc(paymentTransactions.id)),
+      this.db
+        .select({ value: count() })
+        .from(paymentTransactions)
+        .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
+        .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
+        .where(where),
+    );
     return {
-      rows: rows.map((row) => ({
+      rows: found.rows.map((row) => ({
         ...row.transaction,
         orgName: row.orgName,
         deviceName: row.deviceName,
       })),
-      total: total?.value ?? 0,
+      total: found.total,
     };
   }
 

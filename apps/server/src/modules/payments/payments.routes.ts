@@ -2,6 +2,7 @@ import {
   CreditGrantSchema,
   CreditLedgerListSchema,
   CreditLedgerQuerySchema,
+  hasNoNul,
   IdParamSchema,
   PageQuerySchema,
   PaymentCheckoutResultSchema,
@@ -17,7 +18,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import type { Authenticate } from '../auth/auth.hooks.js';
+import type { Authenticate } from '../../security/authenticate.js';
 import type { CreditsService } from './credits.service.js';
 import type { PaymentsService } from './payments.service.js';
 import type { PhonePeProvider } from './phonepe.provider.js';
@@ -170,8 +171,9 @@ const PhonePeWebhookSchema = z.object({
   event: z.string().max(100).optional(),
   type: z.string().max(100).optional(),
   payload: z.looseObject({
-    merchantOrderId: z.string().max(100).optional(),
-    merchantRefundId: z.string().max(100).optional(),
+    // Looked up in the database, which cannot hold NUL in text.
+    merchantOrderId: z.string().max(100).refine(hasNoNul).optional(),
+    merchantRefundId: z.string().max(100).refine(hasNoNul).optional(),
   }),
 });
 

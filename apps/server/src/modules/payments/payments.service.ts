@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   DEVICE_MESSAGES,
   MEDIA_MESSAGES,
+  PAYMENT_MESSAGES,
   PAYMENT_MIN_PAISE,
   type PaymentCheckout,
   type PaymentCheckoutResult,
@@ -14,10 +15,11 @@ import {
   type TransactionList,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { listBody, type PageQuery } from '../../db/paging.js';
 import type { PaymentTransactionRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
-import type { AccessClaims } from '../auth/access-tokens.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { UsersService } from '../users/users.service.js';
 import {
   type PaymentProvider,
@@ -25,22 +27,7 @@ import {
   type ProviderHint,
   type RefundStatus,
 } from './payment-provider.js';
-import type { Page, PaymentsRepository, TransactionView } from './payments.repository.js';
-
-export const PAYMENT_MESSAGES = {
-  notFound: 'Transaction not found.',
-  free: 'This photobooth is free: no payment is needed.',
-  creditCovers: 'Your credit covers this photobooth: no payment is needed.',
-  notPending: 'This payment is already finished. Please start a new one.',
-  expired: 'This payment has expired. Please start a new one.',
-  busy: 'Your payment is being prepared. Please try again in a moment.',
-  initiateFailed: 'Could not initiate payment. Please try again or contact support.',
-  returnAddress: 'redirect_url must be an address of this site.',
-  refundStaffOnly: 'Only super users and product admins can refund payments.',
-  refundNotCompleted: 'Only a completed payment can be refunded.',
-  refundOtherProvider: 'This payment was made with another payment provider; refund it as credit.',
-  refundRefused: 'The payment provider refused the refund. Nothing was refunded.',
-} as const;
+import type { PaymentsRepository, TransactionView } from './payments.repository.js';
 
 /**
  * The least a provider order may be for: PhonePe refuses orders under ₹1. Credit held for a
@@ -216,9 +203,8 @@ export class PaymentsService {
   }
 
   /** GET transactions: the caller's own, newest first. */
-  async list(claims: AccessClaims, page: Page): Promise<TransactionList> {
-    const { rows, total } = await this.options.repository.listOwn(claims.userId, page);
-    return { items: rows.map(toTransaction), total_count: total };
+  async list(claims: AccessClaims, page: PageQuery): Promise<TransactionList> {
+    return listBody(await this.options.repository.listOwn(claims.userId, page), toTransaction);
   }
 
   /**

@@ -1,5 +1,6 @@
-import { asc, count, desc, eq, getTableColumns, ilike, or, type SQL } from 'drizzle-orm';
+import { asc, count, desc, eq, getTableColumns } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
   type SoftwareChannelRow,
   softwareChannels,
@@ -13,12 +14,6 @@ export type ChannelWithNames = SoftwareChannelRow & {
   createdByName: string | null;
 };
 export type ReleaseWithNames = SoftwareReleaseRow & { createdByName: string | null };
-
-export interface Page {
-  search?: string | undefined;
-  limit: number;
-  offset: number;
-}
 
 export interface ChannelChanges {
   name?: string;
@@ -36,11 +31,6 @@ export interface ReleaseFile {
   key: string;
   sha256: string;
   sizeBytes: number;
-}
-
-/** `%text%` for ILIKE with the pattern characters taken literally. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 const channelColumns = {
@@ -69,20 +59,15 @@ export class SoftwareRepository {
   }
 
   /** A page of channels, newest first, searching name and description. */
-  async listChannels(page: Page): Promise<{ rows: ChannelWithNames[]; total: number }> {
-    const where = page.search
-      ? or(
-          ilike(softwareChannels.name, containing(page.search)),
-          ilike(softwareChannels.description, containing(page.search)),
-        )
-      : undefined;
-    const rows = await this.channels()
-      .where(where)
-      .orderBy(desc(softwareChannels.createdAt), desc(softwareChannels.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db.select({ value: count() }).from(softwareChannels).where(where);
-    return { rows, total: total?.value ?? 0 };
+  async listChannels(page: PageQuery): Promise<Page<ChannelWithNames>> {
+    const where = searchAny(page.search, [softwareChannels.name, softwareChannels.description]);
+    return fetchPage(
+      page,
+      this.channels()
+        .where(where)
+        .orderBy(desc(softwareChannels.createdAt), desc(softwareChannels.id)),
+      this.db.select({ value: count() }).from(softwareChannels).where(where),
+    );
   }
 
   /** Inserts a channel; a release id that does not exist fails on the foreign key. */
@@ -142,20 +127,15 @@ export class SoftwareRepository {
   }
 
   /** A page of releases, newest first, searching version and release notes. */
-  async listReleases(page: Page): Promise<{ rows: ReleaseWithNames[]; total: number }> {
-    const where: SQL | undefined = page.search
-      ? or(
-          ilike(softwareReleases.version, containing(page.search)),
-          ilike(softwareReleases.releaseNotes, containing(page.search)),
-        )
-      : undefined;
-    const rows = await this.releases()
-      .where(where)
-      .orderBy(desc(softwareReleases.createdAt), desc(softwareReleases.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db.select({ value: count() }).from(softwareReleases).where(where);
-    return { rows, total: total?.value ?? 0 };
+  async listReleases(page: PageQuery): Promise<Page<ReleaseWithNames>> {
+    const where = searchAny(page.search, [softwareReleases.version, softwareReleases.releaseNotes]);
+    return fetchPage(
+      page,
+      this.releases()
+        .where(where)
+        .orderBy(desc(softwareReleases.createdAt), desc(softwareReleases.id)),
+      this.db.select({ value: count() }).from(softwareReleases).where(where),
+    );
   }
 
   /** Inserts a release; a version already taken (any case) fails on the unique index. */

@@ -1,5 +1,4 @@
 import {
-  DeviceSchema,
   IdParamSchema,
   listOf,
   ReleaseConfirmSchema,
@@ -15,7 +14,7 @@ import {
 } from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Authenticate } from '../auth/auth.hooks.js';
+import type { Authenticate } from '../../security/authenticate.js';
 import type { SoftwareService } from './software.service.js';
 
 export interface SoftwareRoutesOptions {
@@ -23,11 +22,8 @@ export interface SoftwareRoutesOptions {
   authenticate: Authenticate;
 }
 
-/**
- * Staff (enterprise pool only): the spec's Software calls, and POST devices/{id}/update, which
- * sends a channel's release to a booth. Super users and product admins only.
- */
-export const softwareRoutes: FastifyPluginAsyncZod<SoftwareRoutesOptions> = async (
+/** Staff (/api/enterprise): the spec's Software calls. Super users and product admins only. */
+export const staffSoftwareRoutes: FastifyPluginAsyncZod<SoftwareRoutesOptions> = async (
   app,
   { software, authenticate },
 ) => {
@@ -225,22 +221,5 @@ export const softwareRoutes: FastifyPluginAsyncZod<SoftwareRoutesOptions> = asyn
       },
     },
     (request) => software.confirmUpload(request.caller!, request.params.id, request.body.s3_key),
-  );
-
-  // ---- software update of a device ----
-
-  app.post(
-    '/devices/:id/update',
-    {
-      schema: {
-        tags: ['enterprise devices'],
-        security,
-        summary:
-          "Install the device's channel release: the booth downloads, verifies and installs it; returns the device",
-        params: IdParamSchema,
-        response: { 200: DeviceSchema },
-      },
-    },
-    (request) => software.updateDevice(request.caller!, request.params.id),
   );
 };

@@ -18,25 +18,23 @@ import {
   type SoftwareReleasePatch,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { listBody, listBodyAsync } from '../../db/paging.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/postgres-errors.js';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { toApiTimestamp } from '../../lib/time.js';
-import type { AccessClaims } from '../auth/access-tokens.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DevicesRepository, DeviceWithOrg } from '../devices/devices.repository.js';
 import type { DeviceLink } from '../mqtt/device-link.js';
 import {
+  deleteUnreferenced,
   MAX_URL_LIFETIME_SECONDS,
   newObjectKey,
   type ObjectExtension,
   type ObjectStorage,
 } from '../storage/storage.js';
 import { isPrivileged, type UsersService } from '../users/users.service.js';
-import {
-  isForeignKeyViolation,
-  isUniqueViolation,
-  SOFTWARE_CONSTRAINTS,
-  versionTaken,
-} from './software.errors.js';
+import { SOFTWARE_CONSTRAINTS, versionTaken } from './software.errors.js';
 import type {
   ChannelChanges,
   ChannelWithNames,
@@ -50,7 +48,7 @@ export interface SoftwareServiceOptions {
   users: UsersService;
   storage: ObjectStorage;
   /** The device a software update goes to (read, permission, and its reported version). */
-  devices: Pick<DevicesRepository, 'findById' | 'roleIn' | 'update'>;
+  devices: Pick<DevicesRepository, 'findById' | 'update'>;
   /** The devices module's own Device response, so POST devices/{id}/update answers the same. */
   deviceDto: (row: DeviceWithOrg) => Device;
   link: DeviceLink;
@@ -184,8 +182,7 @@ export class SoftwareService {
 
   async listChannels(claims: AccessClaims, page: SoftwarePageQuery) {
     await this.privileged(claims);
-    const { rows, total } = await this.repo.listChannels(page);
-    return { items: rows.map((row) => this.channelDto(row)), total_count: total };
+    return listBody(await this.repo.listChannels(page), (row) => this.channelDto(row));
   }
 
   async getChannel(claims: AccessClaims, id: number): Promise<SoftwareChannel> {
@@ -276,11 +273,7 @@ export class SoftwareService {
 
   async listReleases(claims: AccessClaims, page: SoftwarePageQuery) {
     await this.privileged(claims);
-    const { rows, total } = await this.repo.listReleases(page);
-    return {
-      items: await Promise.all(rows.map((row) => this.releaseDto(row))),
-      total_count: total,
-    };
+    return listBodyAsync(await this.repo.listReleases(page), (row) => this.releaseDto(row));
   }
 
   async getRelease(claims: AccessClaims, id: number): Promise<SoftwareRelease> {
@@ -323,15 +316,9 @@ export class SoftwareService {
     if (row.s3Key) await this.deleteObject(row.s3Key, id);
   }
 
-  private async deleteObject(key: string, releaseId: number): Promise<void> {
-    try {
-      await this.options.storage.delete(key);
-    } catch (error) {
-      this.options.log.error(
-        { err: error, key, releaseId },
-        'could not delete a release file; it is orphaned in the store',
-      );
-    }
+  private deleteObject(key: string, releaseId: number): Promise<void> {
+    const { storage, log } = this.options;
+    return deleteUnreferenced(storage, key, log, { what: 'a release file', releaseId });
   }
 
   // ---- release file ----
@@ -419,7 +406,8 @@ export class SoftwareService {
     const device = await devices.findById(deviceId);
     if (!device) throw notFound(DEVICE_MESSAGES.notFound);
     if (!isPrivileged(user)) {
-      const member = device.orgId !== null && (await devices.roleIn(user.id, device.orgId));
+      const member =
+        device.orgId !== null && (await this.options.users.roleIn(user.id, device.orgId));
       if (!member) throw notFound(DEVICE_MESSAGES.notFound);
       throw forbidden('Only super users and Flashbooth admins can do that with a device.');
     }

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { deriveKey } from '../auth/auth.crypto.js';
+import { deriveKey } from '../../security/keys.js';
 import { LocalStorage } from './local-storage.js';
 import { S3Storage } from './s3-storage.js';
 import type { ObjectStorage } from './storage.js';

@@ -166,3 +166,22 @@ export function attachmentDisposition(fileName: string): string {
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * Deletes an object nothing points at any more (a replaced or deleted record's file). A store
+ * failure does not undo the caller's change: it is logged with the key and `context`, so the
+ * orphaned object is never silent.
+ */
+export async function deleteUnreferenced(
+  storage: Pick<ObjectStorage, 'delete'>,
+  key: string,
+  log: { error(details: object, message: string): void },
+  context: { what: string } & Record<string, unknown>,
+): Promise<void> {
+  try {
+    await storage.delete(key);
+  } catch (error) {
+    const { what, ...ids } = context;
+    log.error({ err: error, key, ...ids }, `could not delete ${what}; it is orphaned in the store`);
+  }
+}

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { inOrganizationsOf } from '../../db/memberships.js';
+import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
-  organizationMembers,
   organizations,
   templateImages,
   type TemplateImageRow,
@@ -25,12 +26,6 @@ export interface ImageValues {
   filter: string;
 }
 
-export interface Page {
-  search?: string | undefined;
-  limit: number;
-  offset: number;
-}
-
 /** Which stored picture of a template: the sample or the foreground overlay. */
 export type TemplateImageKind = 'sample' | 'foreground';
 
@@ -38,11 +33,6 @@ export interface OrganizationRow {
   id: number;
   name: string;
   logoKey: string | null;
-}
-
-/** `%text%` for ILIKE with the pattern characters taken literally. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 const keyColumn = {
@@ -64,17 +54,17 @@ export class TemplatesRepository {
   }
 
   /** A page of templates, newest first, searching the name. */
-  async list(page: Page): Promise<{ rows: TemplateRow[]; total: number }> {
-    const where = page.search ? ilike(templates.name, containing(page.search)) : undefined;
-    const rows = await this.db
-      .select()
-      .from(templates)
-      .where(where)
-      .orderBy(desc(templates.createdAt), desc(templates.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const [total] = await this.db.select({ value: count() }).from(templates).where(where);
-    return { rows, total: total?.value ?? 0 };
+  async list(page: PageQuery): Promise<Page<TemplateRow>> {
+    const where = searchAny(page.search, [templates.name]);
+    return fetchPage(
+      page,
+      this.db
+        .select()
+        .from(templates)
+        .where(where)
+        .orderBy(desc(templates.createdAt), desc(templates.id)),
+      this.db.select({ value: count() }).from(templates).where(where),
+    );
   }
 
   async update(id: number, changes: TemplateChanges & { updatedAt: Date }) {
@@ -206,23 +196,16 @@ export class TemplatesRepository {
    * that user belongs to.
    */
   async organizationsOf(templateId: number, memberUserId?: number): Promise<OrganizationRow[]> {
-    const conditions: SQL[] = [eq(templateOrganizations.templateId, templateId)];
-    if (memberUserId !== undefined) {
-      conditions.push(
-        inArray(
-          organizations.id,
-          this.db
-            .select({ orgId: organizationMembers.orgId })
-            .from(organizationMembers)
-            .where(eq(organizationMembers.userId, memberUserId)),
-        ),
-      );
-    }
     return this.db
       .select({ id: organizations.id, name: organizations.name, logoKey: organizations.logoKey })
       .from(templateOrganizations)
       .innerJoin(organizations, eq(organizations.id, templateOrganizations.orgId))
-      .where(and(...conditions))
+      .where(
+        allOf(
+          eq(templateOrganizations.templateId, templateId),
+          inOrganizationsOf(this.db, organizations.id, memberUserId),
+        ),
+      )
       .orderBy(asc(organizations.id));
   }
 
@@ -234,25 +217,18 @@ export class TemplatesRepository {
     orgId: number,
     options: { search?: string | undefined; afterId?: number | undefined; limit?: number } = {},
   ): Promise<TemplateRow[]> {
-    const conditions: SQL[] = [eq(templateOrganizations.orgId, orgId)];
-    if (options.afterId !== undefined) conditions.push(gt(templates.id, options.afterId));
-    if (options.search) conditions.push(ilike(templates.name, containing(options.search)));
+    const where = allOf(
+      eq(templateOrganizations.orgId, orgId),
+      options.afterId === undefined ? undefined : gt(templates.id, options.afterId),
+      searchAny(options.search, [templates.name]),
+    );
     const query = this.db
       .select({ template: templates })
       .from(templateOrganizations)
       .innerJoin(templates, eq(templates.id, templateOrganizations.templateId))
-      .where(and(...conditions))
+      .where(where)
       .orderBy(asc(templates.id));
     const rows = options.limit === undefined ? await query : await query.limit(options.limit);
     return rows.map((row) => row.template);
-  }
-
-  /** The caller's role in one organization, if a member. */
-  async roleIn(userId: number, orgId: number): Promise<'member' | 'admin' | undefined> {
-    const [row] = await this.db
-      .select({ role: organizationMembers.role })
-      .from(organizationMembers)
-      .where(and(eq(organizationMembers.userId, userId), eq(organizationMembers.orgId, orgId)));
-    return row?.role;
   }
 }

@@ -23,7 +23,7 @@ import {
 } from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Authenticate } from '../auth/auth.hooks.js';
+import type { Authenticate } from '../../security/authenticate.js';
 import type { TemplatesService } from './templates.service.js';
 
 export interface TemplatesRoutesOptions {
@@ -32,7 +32,7 @@ export interface TemplatesRoutesOptions {
 }
 
 /** Staff (enterprise pool): the spec's Templates calls. */
-export const templatesRoutes: FastifyPluginAsyncZod<TemplatesRoutesOptions> = async (
+export const staffTemplatesRoutes: FastifyPluginAsyncZod<TemplatesRoutesOptions> = async (
   app,
   { templates, authenticate },
 ) => {

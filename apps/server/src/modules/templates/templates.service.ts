@@ -13,15 +13,21 @@ import {
   type VisitorTemplatePage,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ListBody, PageQuery } from '../../db/paging.js';
 import type { TemplateImageRow, TemplateRow, UserRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
-import type { AccessClaims } from '../auth/access-tokens.js';
+import { hasImageSignature } from '../../lib/image-signature.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
-import { extensionFor, newObjectKey, type ObjectStorage } from '../storage/storage.js';
+import {
+  deleteUnreferenced,
+  extensionFor,
+  newObjectKey,
+  type ObjectStorage,
+} from '../storage/storage.js';
 import { isPrivileged, type UsersService } from '../users/users.service.js';
 import type {
   OrganizationRow,
-  Page,
   TemplateChanges,
   TemplateImageKind,
   TemplatesRepository,
@@ -55,18 +61,6 @@ const KIND = {
 /** Every key handed out for template `id`'s sample (or foreground): folder/id/uuid.jpg|png. */
 function issuedKeyPattern(kind: TemplateImageKind, id: number): RegExp {
   return new RegExp(`^${KIND[kind].folder}/${id}/[0-9a-f-]{36}\\.(jpg|png)$`);
-}
-
-/** The file really is what its content type says (magic bytes), not just labelled so. */
-function looksLike(contentType: string, body: Buffer): boolean {
-  if (contentType === 'image/jpeg')
-    return body.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]));
-  if (contentType === 'image/png') {
-    return body
-      .subarray(0, 8)
-      .equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  }
-  return false;
 }
 
 const templateNotFound = () => notFound(TEMPLATE_MESSAGES.notFound);
@@ -157,10 +151,10 @@ export class TemplatesService {
     return this.toDto(await this.repo.create(body));
   }
 
-  async list(claims: AccessClaims, page: Page) {
+  async list(claims: AccessClaims, page: PageQuery) {
     await this.staff(claims);
     const { rows, total } = await this.repo.list(page);
-    return { items: await this.toDtos(rows), total_count: total };
+    return { items: await this.toDtos(rows), total_count: total } satisfies ListBody<Template>;
   }
 
   async get(claims: AccessClaims, id: number): Promise<Template> {
@@ -190,15 +184,9 @@ export class TemplatesService {
     }
   }
 
-  private async deleteObject(key: string, templateId: number): Promise<void> {
-    try {
-      await this.options.storage.delete(key);
-    } catch (error) {
-      this.options.log.error(
-        { err: error, key, templateId },
-        'could not delete a template object; it is orphaned in the store',
-      );
-    }
+  private deleteObject(key: string, templateId: number): Promise<void> {
+    const { storage, log } = this.options;
+    return deleteUnreferenced(storage, key, log, { what: 'a template object', templateId });
   }
 
   // ---- image slots ----
@@ -279,7 +267,7 @@ export class TemplatesService {
   async templatesOfOrganization(claims: AccessClaims, orgId: number) {
     const caller = await this.staff(claims);
     if (!(await this.repo.findOrganization(orgId))) throw orgNotFound();
-    if (!caller.privileged && !(await this.repo.roleIn(caller.user.id, orgId))) {
+    if (!caller.privileged && !(await this.options.users.roleIn(caller.user.id, orgId))) {
       throw orgNotFound();
     }
     return { items: await this.toDtos(await this.repo.templatesOfOrganization(orgId)) };
@@ -334,7 +322,7 @@ export class TemplatesService {
     const object = await storage.get(key);
     if (
       !object ||
-      !looksLike(info.contentType, object.body) ||
+      !hasImageSignature(info.contentType, object.body) ||
       !key.endsWith(`.${extensionFor(info.contentType)}`)
     ) {
       await storage.delete(key);

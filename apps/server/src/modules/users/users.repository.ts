@@ -74,6 +74,15 @@ export class UsersRepository {
     return row!;
   }
 
+  /** The user's role in one organization, if a member (devices, templates, software, organizations). */
+  async roleIn(userId: number, orgId: number): Promise<'member' | 'admin' | undefined> {
+    const [row] = await this.db
+      .select({ role: organizationMembers.role })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.userId, userId), eq(organizationMembers.orgId, orgId)));
+    return row?.role;
+  }
+
   organizationsOf(userId: number) {
     return this.db
       .select({ org_id: organizationMembers.orgId, role: organizationMembers.role })

@@ -5,7 +5,7 @@ import {
   UserSchema,
 } from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Authenticate } from '../auth/auth.hooks.js';
+import type { Authenticate } from '../../security/authenticate.js';
 import type { UsersService } from './users.service.js';
 
 export const usersRoutes: FastifyPluginAsyncZod<{

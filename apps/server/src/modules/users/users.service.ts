@@ -1,13 +1,19 @@
-import type { Pool, ProfilePatch, User } from '@flashbooth/contracts';
+import type { Pool, ProfilePatch, StaffPrincipal, User } from '@flashbooth/contracts';
 import type { UserRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { paiseToRupees, toIsoDate } from '../../lib/time.js';
-import type { AccessClaims } from '../auth/access-tokens.js';
+import type { AccessClaims } from '../../security/access-tokens.js';
 import type { UsersRepository } from './users.repository.js';
 
 /** Super users and product admins: the staff the spec reserves its privileged calls to. */
 export function isPrivileged(user: Pick<UserRow, 'isSuperUser' | 'isFlashboothAdmin'>): boolean {
   return user.isSuperUser || user.isFlashboothAdmin;
+}
+
+/** A staff caller with what the shared permission rules read (flags and memberships). */
+export interface StaffCaller {
+  user: UserRow;
+  principal: StaffPrincipal;
 }
 
 export class UsersService {
@@ -42,6 +48,27 @@ export class UsersService {
     if (!row || row.pool !== claims.pool)
       throw new AppError('unauthorized', 'Please sign in again.');
     return row;
+  }
+
+  /**
+   * The calling staff member with what the shared permission rules (`can` in
+   * @flashbooth/contracts) read: the flags and every membership.
+   */
+  async staffPrincipal(claims: AccessClaims): Promise<StaffCaller> {
+    const user = await this.caller(claims);
+    return {
+      user,
+      principal: {
+        is_super_user: user.isSuperUser,
+        is_flashbooth_admin: user.isFlashboothAdmin,
+        organizations: await this.users.organizationsOf(user.id),
+      },
+    };
+  }
+
+  /** The user's role in one organization, if a member. */
+  roleIn(userId: number, orgId: number): Promise<'member' | 'admin' | undefined> {
+    return this.users.roleIn(userId, orgId);
   }
 
   /** The caller, when a super user or product admin; otherwise 403 with `message`. */

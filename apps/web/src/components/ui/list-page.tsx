@@ -18,11 +18,15 @@ interface ListPageProps {
   children: ReactNode;
   /** Below the page numbers (a status line). */
   after?: ReactNode;
+  /** Above the title (the staff console's breadcrumbs). */
+  breadcrumbs?: ReactNode;
+  /** Beside the title (a screen's +Create or +Invite). */
+  actions?: ReactNode;
 }
 
 /**
- * A searchable list screen with numbered pages (My Media, My Transactions): heading, search box,
- * the list, page numbers.
+ * A searchable list screen with numbered pages (My Media, My Transactions and the staff
+ * console's lists): breadcrumbs, heading with its actions, search box, the list, page numbers.
  */
 export function ListPage({
   className,
@@ -35,6 +39,8 @@ export function ListPage({
   pagesLabel,
   children,
   after,
+  breadcrumbs,
+  actions,
 }: ListPageProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -45,11 +51,23 @@ export function ListPage({
     headingRef.current?.scrollIntoView({ block: 'start' });
   };
 
+  const heading = (
+    <h1 className="page-title list-page-title focus-heading" ref={headingRef} tabIndex={-1}>
+      {title}
+    </h1>
+  );
+
   return (
     <main className={`page list-page ${className}`} id="main">
-      <h1 className="page-title list-page-title focus-heading" ref={headingRef} tabIndex={-1}>
-        {title}
-      </h1>
+      {breadcrumbs}
+      {actions ? (
+        <div className="list-page-header">
+          {heading}
+          <div className="list-page-actions">{actions}</div>
+        </div>
+      ) : (
+        heading
+      )}
       <SearchBox
         label={searchLabel}
         placeholder={searchPlaceholder}

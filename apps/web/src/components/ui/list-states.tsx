@@ -42,3 +42,79 @@ export function LoadErrorPanel({
     </div>
   );
 }
+
+/** A list's empty state: a centred card with the screen's text (and a hint or a link). */
+export function EmptyPanel({ className, children }: { className?: string; children: ReactNode }) {
+  return (
+    <div className={`card panel-message ${className ?? ''}`} role="status">
+      {children}
+    </div>
+  );
+}
+
+interface ListBodyProps<T> {
+  /** The list's query. */
+  query: {
+    isPending: boolean;
+    isError: boolean;
+    isFetching: boolean;
+  };
+  /** The page on screen (empty when the load failed: see pagedView). */
+  items: readonly T[];
+  /** The list's classes ("card-grid" plus the screen's columns); the skeletons use them too. */
+  listClassName: string;
+  /** Names the list for screen readers. */
+  listLabel: string;
+  itemKey: (item: T) => string | number;
+  renderItem: (item: T) => ReactNode;
+  /** Announced while the skeleton cards show. */
+  loadingLabel: string;
+  skeletonCount: number;
+  renderSkeleton: (index: number) => ReactNode;
+  empty: ReactNode;
+  /** Shown when the load failed; without it a failed list shows `empty` (its message is a toast). */
+  error?: ReactNode;
+}
+
+/**
+ * A list's body in its four states: skeleton cards while the first load runs, the error panel,
+ * the empty state, or the cards (dimmed while a newer page loads).
+ */
+export function ListBody<T>({
+  query,
+  items,
+  listClassName,
+  listLabel,
+  itemKey,
+  renderItem,
+  loadingLabel,
+  skeletonCount,
+  renderSkeleton,
+  empty,
+  error,
+}: ListBodyProps<T>) {
+  if (query.isPending) {
+    return (
+      <ListLoading label={loadingLabel}>
+        <ul className={listClassName} aria-hidden="true">
+          {Array.from({ length: skeletonCount }, (_, index) => (
+            <li key={index} className="card-grid-item">
+              {renderSkeleton(index)}
+            </li>
+          ))}
+        </ul>
+      </ListLoading>
+    );
+  }
+  if (query.isError && error) return <>{error}</>;
+  if (items.length === 0) return <>{empty}</>;
+  return (
+    <ul className={listClassName} aria-label={listLabel} aria-busy={query.isFetching || undefined}>
+      {items.map((item) => (
+        <li key={itemKey(item)} className="card-grid-item">
+          {renderItem(item)}
+        </li>
+      ))}
+    </ul>
+  );
+}

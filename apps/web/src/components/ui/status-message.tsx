@@ -1,37 +1,18 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { MessageTimer, type Status } from './message-timer';
 
-export type StatusKind = 'success' | 'error' | 'info';
-export interface Status {
-  kind: StatusKind;
-  text: string;
-}
+export type { Status, StatusKind } from './message-timer';
 
 /**
- * A status line that hides itself after `ms` (spec: 5 s on login, 2 s on profile).
- * Showing a new status replaces the old, so success and error never show together.
+ * A status line that hides itself after `ms` (spec: 5 s on login, 2 s on profile, 5 s on most
+ * staff screens, 3 s on template pages). Showing a new status replaces the old, so success and
+ * error never show together (the rules are MessageTimer's).
  */
 export function useTimedStatus(ms: number) {
   const [status, setStatus] = useState<Status | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const show = useCallback(
-    (kind: StatusKind, text: string) => {
-      if (timer.current) clearTimeout(timer.current);
-      setStatus({ kind, text });
-      timer.current = setTimeout(() => setStatus(null), ms);
-    },
-    [ms],
-  );
-  const clear = useCallback(() => {
-    if (timer.current) clearTimeout(timer.current);
-    setStatus(null);
-  }, []);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  return { status, show, clear };
+  const [timer] = useState(() => new MessageTimer(ms, setStatus));
+  useEffect(() => () => timer.dispose(), [timer]);
+  return { status, show: timer.show, clear: timer.clear } as const;
 }
 
 export function StatusMessage({ status }: { status: Status | null }) {

@@ -5,7 +5,7 @@ import type {
   PaymentCreateResult,
   VisitorTemplate,
 } from '@flashbooth/contracts';
-import { paymentCreditHold } from '@flashbooth/contracts/rules';
+import { PAYMENT_MESSAGES, paymentCreditHold } from '@flashbooth/contracts/rules';
 import { paths } from '@/config/paths';
 
 /** Booth texts (spec: visitor.md sections 2, 5 and 8). */
@@ -16,7 +16,7 @@ export const BOOTH_MESSAGES = {
   templatesFailed: 'Failed to load templates.',
   userFailed: 'Failed to load user details.',
   stillLoading: 'Data is still loading. Please wait a moment.',
-  paymentFailed: 'Could not initiate payment. Please try again or contact support.',
+  paymentFailed: PAYMENT_MESSAGES.initiateFailed,
   noTemplates: 'No templates found.',
 } as const;
 

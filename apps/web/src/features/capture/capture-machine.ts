@@ -4,6 +4,7 @@
  * calls. The controller knows nothing about React, so vitest drives it with fake timers.
  */
 
+import type { CaptureResult, DevicePingResult, MediaUploaded } from '@flashbooth/contracts';
 import { TimedController } from '@/lib/timed-controller';
 
 /** Capture texts (spec: visitor.md sections 4 and 8). */
@@ -174,19 +175,16 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
 }
 
 /** Every requested id is reported and uploaded. */
-export function allUploaded(
-  mediaIds: number[],
-  items: { id: number; is_uploaded: boolean }[],
-): boolean {
+export function allUploaded(mediaIds: number[], items: MediaUploaded['media_items']): boolean {
   const uploaded = new Set(items.filter((item) => item.is_uploaded).map((item) => item.id));
   return mediaIds.length > 0 && mediaIds.every((id) => uploaded.has(id));
 }
 
 /** The calls the flow makes, injected so tests need no network. */
 export interface CaptureApi {
-  ping(): Promise<{ status: string }>;
-  capture(): Promise<{ media_ids: number[]; total_captures: number }>;
-  uploaded(mediaIds: number[]): Promise<{ media_items: { id: number; is_uploaded: boolean }[] }>;
+  ping(): Promise<DevicePingResult>;
+  capture(): Promise<CaptureResult>;
+  uploaded(mediaIds: number[]): Promise<MediaUploaded>;
 }
 
 /**

@@ -18,8 +18,6 @@ export const MEDIA_SCREEN_MESSAGES = {
   captionUnchanged: 'No changes detected.',
 } as const;
 
-/** Spec section 9: page size 10 for My Media. */
-export const MEDIA_PAGE_SIZE = 10;
 /** Spec section 9: messages on the media screen hide after 5 s. */
 export const MEDIA_STATUS_MS = 5000;
 /** The server's caption limit (contracts CAPTION_MAX_LENGTH; not on the zod-free rules path). */

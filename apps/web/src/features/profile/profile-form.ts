@@ -1,4 +1,4 @@
-import type { Pool, User } from '@flashbooth/contracts';
+import type { Pool, ProfilePatchBody, User } from '@flashbooth/contracts';
 import {
   formatDobForDisplay,
   isValidEmail,
@@ -31,14 +31,6 @@ export interface ProfileFormValues {
   gender: GenderChoice;
   /** The "Specify Gender" text, used when gender is Other. */
   genderCustom: string;
-}
-
-/** The PATCH users/self body: only changed fields. */
-export interface ProfilePatchBody {
-  name?: string;
-  email?: string | null;
-  dob?: string | null;
-  gender?: string | null;
 }
 
 /** Spec: a stored gender other than Male or Female shows as Other with the custom text. */

@@ -1,14 +1,9 @@
-import type { Pool, VerifyResponse } from '@flashbooth/contracts';
+import type { Pool, VerifyRequest, VerifyResponse } from '@flashbooth/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-export interface VerifyInput {
-  phone: string;
-  code: string;
-}
-
 /** POST auth/verify: answers the code; sets the refresh cookie and returns the access token. */
-export function verifyCode(pool: Pool, input: VerifyInput): Promise<VerifyResponse> {
+export function verifyCode(pool: Pool, input: VerifyRequest): Promise<VerifyResponse> {
   return apiRequest<VerifyResponse>(pool, 'auth/verify', {
     method: 'POST',
     body: input,
@@ -18,5 +13,5 @@ export function verifyCode(pool: Pool, input: VerifyInput): Promise<VerifyRespon
 }
 
 export function useVerifyCode(pool: Pool) {
-  return useMutation({ mutationFn: (input: VerifyInput) => verifyCode(pool, input) });
+  return useMutation({ mutationFn: (input: VerifyRequest) => verifyCode(pool, input) });
 }

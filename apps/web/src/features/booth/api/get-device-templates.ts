@@ -1,11 +1,8 @@
 import type { VisitorTemplatePage } from '@flashbooth/contracts';
 import { BOOTH_TEMPLATES_PAGE_SIZE } from '@flashbooth/contracts/rules';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { BOOTH_MESSAGES } from '../booth-model';
-
-export const deviceTemplatesQueryKey = (deviceId: number, search: string) =>
-  ['devices', 'visitor', deviceId, 'templates', search] as const;
 
 /**
  * GET devices/{id}/templates (regular API): one page of the booth's templates. Paging is by
@@ -28,13 +25,18 @@ export function getDeviceTemplates(
 }
 
 /** A new search is a new key, so the list starts again from the first page. */
-export function useDeviceTemplates(deviceId: number | null, search: string, enabled: boolean) {
-  return useInfiniteQuery({
-    queryKey: deviceTemplatesQueryKey(deviceId ?? 0, search),
+export const deviceTemplatesQueryOptions = (deviceId: number, search: string) =>
+  infiniteQueryOptions({
+    queryKey: ['devices', 'visitor', deviceId, 'templates', search] as const,
     queryFn: ({ pageParam, signal }) =>
-      getDeviceTemplates(deviceId!, { search, lastEvaluatedKey: pageParam }, signal),
+      getDeviceTemplates(deviceId, { search, lastEvaluatedKey: pageParam }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.last_evaluated_key ?? undefined,
+  });
+
+export function useDeviceTemplates(deviceId: number | null, search: string, enabled: boolean) {
+  return useInfiniteQuery({
+    ...deviceTemplatesQueryOptions(deviceId ?? 0, search),
     enabled: enabled && deviceId !== null,
   });
 }

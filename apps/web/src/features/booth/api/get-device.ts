@@ -1,9 +1,7 @@
 import type { VisitorDevice } from '@flashbooth/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api-client';
 import { BOOTH_MESSAGES } from '../booth-model';
-
-export const boothDeviceQueryKey = (deviceId: number) => ['devices', 'visitor', deviceId] as const;
 
 /** GET devices/{id} (regular API): the booth as a visitor sees it. */
 export function getBoothDevice(deviceId: number, signal?: AbortSignal): Promise<VisitorDevice> {
@@ -18,11 +16,13 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
-export function useBoothDevice(deviceId: number | null) {
-  return useQuery({
-    queryKey: boothDeviceQueryKey(deviceId ?? 0),
-    queryFn: ({ signal }) => getBoothDevice(deviceId!, signal),
-    enabled: deviceId !== null,
+export const boothDeviceQueryOptions = (deviceId: number) =>
+  queryOptions({
+    queryKey: ['devices', 'visitor', deviceId] as const,
+    queryFn: ({ signal }) => getBoothDevice(deviceId, signal),
     retry: (failureCount, error) => !isNotFound(error) && failureCount < 1,
   });
+
+export function useBoothDevice(deviceId: number | null) {
+  return useQuery({ ...boothDeviceQueryOptions(deviceId ?? 0), enabled: deviceId !== null });
 }

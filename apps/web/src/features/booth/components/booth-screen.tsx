@@ -7,11 +7,11 @@ import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { paths } from '@/config/paths';
 import { LineIcon } from '@/components/ui/line-icon';
 import { LoadErrorPanel } from '@/components/ui/list-states';
+import { useSelf } from '@/api/users/get-self';
 import { checkoutPayment } from '../api/checkout-payment';
 import { createPayment } from '../api/create-payment';
-import { deviceTemplatesQueryKey, useDeviceTemplates } from '../api/get-device-templates';
+import { deviceTemplatesQueryOptions, useDeviceTemplates } from '../api/get-device-templates';
 import { isNotFound, useBoothDevice } from '../api/get-device';
-import { useVisitorSelf } from '../api/get-visitor-self';
 import {
   BOOTH_MESSAGES,
   BOOTH_STATUS_MS,
@@ -155,7 +155,8 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const device = useBoothDevice(deviceId);
-  const self = useVisitorSelf();
+  // Always fresh on opening a booth: the credits decide between capture and payment.
+  const self = useSelf('regular', { staleTime: 0 });
   const [confirmed, setConfirmed] = useState(false);
   const [search, setSearch] = useState('');
   // Templates load while the visitor reads the dialog, so the list is ready when they confirm.
@@ -185,7 +186,7 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   const runSearch = (term: string) => {
     // A search always starts again from the first page, even when the term is unchanged.
     void queryClient.resetQueries({
-      queryKey: deviceTemplatesQueryKey(deviceId, term),
+      queryKey: deviceTemplatesQueryOptions(deviceId, term).queryKey,
       exact: true,
     });
     setSearch(term);

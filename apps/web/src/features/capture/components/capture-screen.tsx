@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { parseId } from '@/lib/parse-id';
 import { useScaledTimings } from '@/lib/timing-scale';
-import { useUpdateRepostAllowed } from '../api/update-repost-allowed';
+import { useUpdateRepostAllowed } from '@/api/media/update-repost-allowed';
 import {
   CAPTURE_MESSAGES,
   CAPTURE_TIMINGS,

@@ -32,7 +32,8 @@ export function LandingFooter({ signedIn }: { signedIn: boolean }) {
         </nav>
       </div>
       <div className="lp-container">
-        <p className="lp-copyright">
+        {/* The year is the build's in the prerendered page; a new year's visitor sees their own. */}
+        <p className="lp-copyright" suppressHydrationWarning>
           © {new Date().getFullYear()} Flashbooth. Designed and made in India.
         </p>
       </div>

@@ -84,7 +84,8 @@ export function LegalPage({ doc }: { doc: LegalDoc }) {
           Questions? Write to{' '}
           <a href={`mailto:${appConfig.supportEmail}`}>{appConfig.supportEmail}</a>
         </p>
-        <p>© {new Date().getFullYear()} Flashbooth</p>
+        {/* The year is the build's in the prerendered page; a new year's visitor sees their own. */}
+        <p suppressHydrationWarning>© {new Date().getFullYear()} Flashbooth</p>
       </footer>
     </div>
   );

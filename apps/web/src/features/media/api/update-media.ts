@@ -1,12 +1,7 @@
-import type { MediaPatch } from '@flashbooth/contracts';
+import type { MediaPatch, MediaPatchResult } from '@flashbooth/contracts';
 import { apiRequest } from '@/lib/api-client';
 
-export interface MediaPatchResult {
-  caption: string | null;
-  updated_at: string;
-}
-
-/** Exactly one field per call (the server refuses more). */
+/** Exactly one field per call (the server refuses more); the contract's MediaPatch, narrowed. */
 export type MediaPatchBody =
   | { is_public: boolean }
   | { caption: string | null }

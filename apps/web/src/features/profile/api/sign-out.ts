@@ -1,4 +1,4 @@
-import type { Pool } from '@flashbooth/contracts';
+import type { Pool, SignOutResponse } from '@flashbooth/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
@@ -8,8 +8,8 @@ import { apiRequest } from '@/lib/api-client';
  * (useSession().clearLocal) only after leaving the guarded page, so the route guard does not
  * bounce the person to the login screen on the way out.
  */
-export function signOutOnServer(pool: Pool): Promise<unknown> {
-  return apiRequest(pool, 'auth/sign-out', { method: 'POST', auth: false });
+export function signOutOnServer(pool: Pool): Promise<SignOutResponse> {
+  return apiRequest<SignOutResponse>(pool, 'auth/sign-out', { method: 'POST', auth: false });
 }
 
 export function useSignOutOnServer(pool: Pool) {

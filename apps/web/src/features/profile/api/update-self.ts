@@ -1,9 +1,8 @@
-import type { Pool, User } from '@flashbooth/contracts';
+import type { Pool, ProfilePatchBody, User } from '@flashbooth/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { selfQueryOptions } from '@/api/users/get-self';
 import { useSession } from '@/lib/session';
-import type { ProfilePatchBody } from '../profile-form';
-import { selfQueryKey } from './get-self';
 
 /** PATCH users/self with the changed profile fields; answers the updated user. */
 export function updateSelf(pool: Pool, patch: ProfilePatchBody): Promise<User> {
@@ -21,7 +20,7 @@ export function useUpdateSelf(pool: Pool) {
   return useMutation({
     mutationFn: (patch: ProfilePatchBody) => updateSelf(pool, patch),
     onSuccess: (user) => {
-      queryClient.setQueryData(selfQueryKey(pool), user);
+      queryClient.setQueryData(selfQueryOptions(pool).queryKey, user);
       updateUser(user);
     },
   });

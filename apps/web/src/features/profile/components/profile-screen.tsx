@@ -5,7 +5,7 @@ import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { useSession } from '@/lib/session';
 import { LineIcon } from '@/components/ui/line-icon';
 import { LoadErrorPanel } from '@/components/ui/list-states';
-import { useSelf } from '../api/get-self';
+import { useSelf } from '@/api/users/get-self';
 import { useSignOutOnServer } from '../api/sign-out';
 import { PROFILE_SCREEN_MESSAGES } from '../profile-form';
 import { ProfileDetailsForm } from './profile-details-form';

@@ -1,10 +1,7 @@
 import type { TransactionList } from '@flashbooth/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { TRANSACTIONS_PAGE_SIZE, TRANSACTION_MESSAGES } from '../transactions-model';
-
-export const transactionsQueryKey = (search: string, page: number) =>
-  ['transactions', 'regular', search, page] as const;
 
 /**
  * GET transactions (regular API): one page of the visitor's transactions, offset paging; the
@@ -26,10 +23,13 @@ export function getTransactions(
 }
 
 /** Fresh on every visit: a payment just made changes state in the background. */
-export function useTransactions(search: string, page: number) {
-  return useQuery({
-    queryKey: transactionsQueryKey(search, page),
+export const transactionsQueryOptions = (search: string, page: number) =>
+  queryOptions({
+    queryKey: ['transactions', 'regular', search, page] as const,
     queryFn: ({ signal }) => getTransactions({ search, page }, signal),
     staleTime: 0,
   });
+
+export function useTransactions(search: string, page: number) {
+  return useQuery(transactionsQueryOptions(search, page));
 }

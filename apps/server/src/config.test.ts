@@ -1,0 +1,130 @@
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Config, ConfigError, loadConfig } from './config.js';
+
+/** The integration harness's test configuration (test/harness.ts), without building an app. */
+function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    DATA_DIR: path.join(os.tmpdir(), 'flashbooth-config-test'),
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+/** As production needs it (SMS by SNS, a payment provider named), plus `env`. */
+function productionTestConfig(env: Record<string, string> = {}): Config {
+  return testConfig({
+    NODE_ENV: 'production',
+    SMS_PROVIDER: 'sns',
+    PAYMENT_PROVIDER: 'sandbox',
+    ...env,
+  });
+}
+
+describe('configuration', () => {
+  it('names every bad variable', () => {
+    expect(() => testConfig({ PORT: 'eighty', SUPER_USER_PHONES: '98765' })).toThrow(
+      /PORT[\s\S]*SUPER_USER_PHONES/,
+    );
+  });
+  it('requires AUTH_SECRET and an SMS provider in production', () => {
+    expect(() => testConfig({ NODE_ENV: 'production', AUTH_SECRET: '' })).toThrow();
+    expect(() => testConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) })).toThrow(
+      /SMS_PROVIDER/,
+    );
+  });
+  it('turns demo data off in production', () => {
+    const config = productionTestConfig({ DEMO_DATA: 'true' });
+    expect(config.demoData).toBe(false);
+  });
+});
+
+describe('storage configuration', () => {
+  it('defaults to the local store under DATA_DIR/objects', () => {
+    const config = testConfig();
+    expect(config.storage).toMatchObject({
+      driver: 'local',
+      localDir: path.join(config.dataDir, 'objects'),
+      s3: { region: 'ap-south-1', forcePathStyle: false },
+    });
+    expect(config.publicUrl).toBeUndefined();
+  });
+  it('requires a bucket for S3 and names bad values', () => {
+    expect(() => testConfig({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET: required/);
+    expect(() =>
+      testConfig({ STORAGE_DRIVER: 'disk', S3_ENDPOINT: 'minio:9000', PUBLIC_URL: 'ftp://x' }),
+    ).toThrow(/STORAGE_DRIVER[\s\S]*S3_ENDPOINT[\s\S]*PUBLIC_URL/);
+  });
+});
+
+describe('payment configuration', () => {
+  const base = {
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    DATA_DIR: '/tmp/flashbooth-config-test',
+  };
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig({ ...base, ...env });
+      return '';
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+  };
+
+  it('uses the sandbox by default outside production only', () => {
+    expect(loadConfig({ ...base, NODE_ENV: 'development' }).payments.provider).toBe('sandbox');
+    expect(problems({ NODE_ENV: 'production', SMS_PROVIDER: 'sns' })).toContain(
+      'PAYMENT_PROVIDER: required when NODE_ENV=production',
+    );
+    const explicit = loadConfig({
+      ...base,
+      NODE_ENV: 'production',
+      SMS_PROVIDER: 'sns',
+      PAYMENT_PROVIDER: 'sandbox',
+    });
+    expect(explicit.payments.provider).toBe('sandbox');
+  });
+
+  it('names every missing PhonePe variable and every bad payment value', () => {
+    const message = problems({ PAYMENT_PROVIDER: 'phonepe', PHONEPE_CLIENT_ID: 'abc' });
+    for (const name of [
+      'PHONEPE_CLIENT_SECRET',
+      'PHONEPE_WEBHOOK_USERNAME',
+      'PHONEPE_WEBHOOK_PASSWORD',
+    ]) {
+      expect(message).toContain(`${name}: required when PAYMENT_PROVIDER=phonepe`);
+    }
+    expect(message).not.toContain('PHONEPE_CLIENT_ID');
+    expect(problems({ PAYMENT_PROVIDER: 'stripe' })).toContain('PAYMENT_PROVIDER');
+    expect(problems({ PAYMENT_EXPIRE_AFTER_SECONDS: '60' })).toContain(
+      'PAYMENT_EXPIRE_AFTER_SECONDS',
+    );
+    expect(problems({ PAYMENT_RETURN_ORIGINS: 'https://a.example/path' })).toContain(
+      'PAYMENT_RETURN_ORIGINS',
+    );
+    expect(problems({ PHONEPE_API_URL: 'ftp://x' })).toContain('PHONEPE_API_URL');
+  });
+
+  it('picks PhonePe production hosts in production unless told otherwise', () => {
+    const phonepe = {
+      PAYMENT_PROVIDER: 'phonepe',
+      PHONEPE_CLIENT_ID: 'id',
+      PHONEPE_CLIENT_SECRET: 'secret',
+      PHONEPE_WEBHOOK_USERNAME: 'user_name',
+      PHONEPE_WEBHOOK_PASSWORD: 'passw0rd1',
+    };
+    const production = loadConfig({
+      ...base,
+      ...phonepe,
+      NODE_ENV: 'production',
+      SMS_PROVIDER: 'sns',
+    });
+    expect(production.payments.phonepe?.env).toBe('production');
+    expect(loadConfig({ ...base, ...phonepe }).payments.phonepe?.env).toBe('sandbox');
+  });
+});

@@ -1,0 +1,85 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import { type DatabaseHandle, openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { DevicesRepository } from './modules/devices/devices.repository.js';
+import type { PreviewMaker } from './modules/media/preview-worker.js';
+import { createDeviceLink } from './modules/mqtt/create-device-link.js';
+import type { DeviceLink } from './modules/mqtt/device-link.js';
+import type { MqttAccess } from './modules/mqtt/mqtt-access.js';
+import { OutboxSmsSender, type SmsSender, SnsSmsSender } from './modules/sms/sms.sender.js';
+import { createStorage } from './modules/storage/create-storage.js';
+import type { ObjectStorage } from './modules/storage/storage.js';
+
+/** What a test (or another host) may hand the app instead of what the configuration names. */
+export interface AppDependencies {
+  /** An open database; when absent the app opens (and later closes) its own from config. */
+  database?: DatabaseHandle;
+  sms?: SmsSender;
+  /** An object store; when absent the app makes (and later closes) its own from config. */
+  storage?: ObjectStorage;
+  /** The line to the booths; when absent the app makes one from config. Started after the
+   * migrations and stopped when the app closes either way. */
+  deviceLink?: DeviceLink;
+  /** Makes a photo's low-res preview (tests: a slow or failing one); sharp when absent. */
+  makePreview?: PreviewMaker;
+  /** The clock, injectable so tests can move time (code expiry, throttling windows). */
+  now?: () => Date;
+  /** Skip pino output (tests). */
+  logger?: boolean;
+  /** Where pino writes (tests read it); stdout when absent. */
+  loggerStream?: NodeJS.WritableStream;
+}
+
+/** The outside parts: each the embedded default or its production counterpart (DESIGN.md 1). */
+export interface Infrastructure {
+  database: DatabaseHandle;
+  storage: ObjectStorage;
+  sms: SmsSender;
+  /** The development outbox (readable at /api/dev/sms when it is the SMS sender). */
+  outbox: OutboxSmsSender;
+  deviceLink: DeviceLink;
+  /** The broker's access rules, for an external broker's HTTP auth hooks. */
+  mqttAccess: MqttAccess;
+  now: () => Date;
+  /** Closes what this function opened (not what the caller handed in), newest first. */
+  close(): Promise<void>;
+}
+
+/** Opens the database (migrated), the object store, the SMS sender and the device link. */
+export async function openInfrastructure(
+  config: Config,
+  deps: AppDependencies,
+  log: FastifyBaseLogger,
+): Promise<Infrastructure> {
+  const closers: (() => Promise<void>)[] = [];
+  const database =
+    deps.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  if (!deps.database) closers.push(() => database.close());
+  await migrate(database.db);
+
+  const now = deps.now ?? (() => new Date());
+  const outbox = new OutboxSmsSender(database.db);
+  const sms =
+    deps.sms ??
+    (config.sms.provider === 'sns'
+      ? new SnsSmsSender({ region: config.sms.awsRegion }, config.sms.senderId)
+      : outbox);
+  const storage = deps.storage ?? (await createStorage(config, now));
+  if (!deps.storage) closers.push(() => storage.close());
+
+  const devices = new DevicesRepository(database.db);
+  const setup = createDeviceLink(config, (thingName) => devices.secretHashOf(thingName), log);
+  return {
+    database,
+    storage,
+    sms,
+    outbox,
+    deviceLink: deps.deviceLink ?? setup.link,
+    mqttAccess: setup.access,
+    now,
+    async close() {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import { makeLowresPreview } from '@flashbooth/print-composition';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { AppDependencies, Infrastructure } from './infrastructure.js';
+import { AuthRepository } from './modules/auth/auth.repository.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { DevicesRepository } from './modules/devices/devices.repository.js';
+import { DevicesService } from './modules/devices/devices.service.js';
+import { CaptureService } from './modules/media/capture.service.js';
+import { CapturesRepository } from './modules/media/captures.repository.js';
+import { MediaRepository } from './modules/media/media.repository.js';
+import { MediaService } from './modules/media/media.service.js';
+import { PreviewWorker } from './modules/media/preview-worker.js';
+import { OrganizationsRepository } from './modules/organizations/organizations.repository.js';
+import { OrganizationsService } from './modules/organizations/organizations.service.js';
+import { createPaymentProvider } from './modules/payments/create-payment-provider.js';
+import { CreditsRepository } from './modules/payments/credits.repository.js';
+import { CreditsService } from './modules/payments/credits.service.js';
+import type { PaymentProvider } from './modules/payments/payment-provider.js';
+import { PaymentsRepository } from './modules/payments/payments.repository.js';
+import { PaymentsService } from './modules/payments/payments.service.js';
+import { SandboxProvider } from './modules/payments/sandbox.provider.js';
+import { SoftwareRepository } from './modules/software/software.repository.js';
+import { SoftwareService } from './modules/software/software.service.js';
+import { TemplatesRepository } from './modules/templates/templates.repository.js';
+import { TemplatesService } from './modules/templates/templates.service.js';
+import { UsersRepository } from './modules/users/users.repository.js';
+import { UsersService } from './modules/users/users.service.js';
+import { AccessTokens } from './security/access-tokens.js';
+import { deriveKey } from './security/keys.js';
+
+/** Every service of the app, built once in dependency order (no forward references). */
+export interface Services {
+  tokens: AccessTokens;
+  usersRepository: UsersRepository;
+  users: UsersService;
+  auth: AuthService;
+  devices: DevicesService;
+  templates: TemplatesService;
+  organizations: OrganizationsService;
+  mediaRepository: MediaRepository;
+  previews: PreviewWorker;
+  media: MediaService;
+  captures: CaptureService;
+  software: SoftwareService;
+  paymentProvider: PaymentProvider;
+  payments: PaymentsService;
+  credits: CreditsService;
+}
+
+/** The object graph: repositories over the database, services over repositories and the outside. */
+export function createServices(
+  config: Config,
+  infra: Infrastructure,
+  deps: AppDependencies,
+  log: FastifyBaseLogger,
+): Services {
+  const { database, storage, sms, deviceLink: link, now } = infra;
+  const db = database.db;
+  const commandTimeoutMs = config.devices.commandTimeoutMs;
+
+  const tokens = new AccessTokens(config.authSecret, config.auth.accessTokenTtlSeconds, now);
+  const usersRepository = new UsersRepository(db);
+  const users = new UsersService(usersRepository);
+  const auth = new AuthService({
+    db,
+    auth: new AuthRepository(db),
+    users: usersRepository,
+    usersService: users,
+    sms,
+    tokens,
+    otpKey: deriveKey(config.authSecret, 'otp'),
+    policy: config.auth,
+    now,
+    log,
+  });
+
+  const devicesRepository = new DevicesRepository(db);
+  const templatesRepository = new TemplatesRepository(db);
+  const templates = new TemplatesService({
+    templates: templatesRepository,
+    users,
+    storage,
+    devices: devicesRepository,
+    now,
+    log,
+  });
+
+  const organizations = new OrganizationsService({
+    organizations: new OrganizationsRepository(db),
+    users,
+    accounts: usersRepository,
+    storage,
+    sms,
+    // Invitation SMS are throttled per phone like sign-in codes, with their own count.
+    invitationSms: {
+      limitPerPhone: config.auth.sendLimitPerPhone,
+      windowSeconds: config.auth.sendWindowSeconds,
+      allowedCountryCodes: config.auth.allowedCountryCodes,
+      signInUrl: `${config.publicUrl ?? ''}/enterprise/login`,
+    },
+    now,
+    log,
+  });
+
+  const mediaRepository = new MediaRepository(db);
+  // Previews are made after the upload confirmation answers; every instance sweeps for those
+  // still missing (a crash, a retry), each claimed by one instance at a time.
+  const previews = new PreviewWorker({
+    media: mediaRepository,
+    storage,
+    makePreview: deps.makePreview ?? makeLowresPreview,
+    concurrency: config.previews.concurrency,
+    leaseMs: config.previews.leaseMs,
+    now,
+    log,
+  });
+  const media = new MediaService({ media: mediaRepository, users, storage, previews, now });
+  const captures = new CaptureService({
+    media: mediaRepository,
+    captures: new CapturesRepository(db),
+    devices: devicesRepository,
+    templates: templatesRepository,
+    users,
+    storage,
+    link,
+    commandTimeoutMs,
+    deliveryMarginMs: config.captures.deliveryMarginMs,
+    now,
+    log,
+  });
+
+  const devices = new DevicesService({
+    devices: devicesRepository,
+    users,
+    link,
+    // A booth's error report that ends a capture gives it back.
+    captures,
+    commandTimeoutMs,
+    now,
+    log,
+  });
+  const software = new SoftwareService({
+    software: new SoftwareRepository(db),
+    users,
+    storage,
+    devices: devicesRepository,
+    deviceDto: (row) => devices.toDto(row),
+    link,
+    updateTimeoutMs: config.devices.updateTimeoutMs,
+    now,
+    log,
+  });
+
+  const paymentProvider = createPaymentProvider(config, db, now, log);
+  const payments = new PaymentsService({
+    repository: new PaymentsRepository(db),
+    provider: paymentProvider,
+    users,
+    now,
+    log,
+    expireAfterSeconds: config.payments.expireAfterSeconds,
+    reconcileIntervalSeconds: config.payments.reconcileIntervalSeconds,
+    returnOrigins: [
+      ...config.payments.returnOrigins,
+      ...(config.publicUrl ? [config.publicUrl] : []),
+    ],
+  });
+  // The sandbox checkout page tells the service which order to look at after a visitor's choice.
+  if (paymentProvider instanceof SandboxProvider) {
+    paymentProvider.onHint((hint) => payments.hint(hint));
+  }
+  const credits = new CreditsService({ repository: new CreditsRepository(db), users, now, log });
+
+  return {
+    tokens,
+    usersRepository,
+    users,
+    auth,
+    devices,
+    templates,
+    organizations,
+    mediaRepository,
+    previews,
+    media,
+    captures,
+    software,
+    paymentProvider,
+    payments,
+    credits,
+  };
+}

@@ -1,0 +1,324 @@
+import { readFile } from 'node:fs/promises';
+import { LAYOUTS } from '@flashbooth/contracts/rules';
+import { asc, count, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Config } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import {
+  organizations,
+  templateImages,
+  templateOrganizations,
+  templates,
+  type TemplateRow,
+} from '../../src/db/schema.js';
+import { createStorage } from '../../src/modules/storage/create-storage.js';
+import type { ObjectStorage } from '../../src/modules/storage/storage.js';
+import { UsersRepository } from '../../src/modules/users/users.repository.js';
+import { demoBoothFile } from '../../src/seed/demo-booth.js';
+import { designLayout } from '../../src/seed/demo-designs.js';
+import {
+  DEMO_TEMPLATES,
+  demoTemplateSlots,
+  ensureDemoTemplates,
+} from '../../src/seed/demo-templates.js';
+import { DEMO_ADMIN_PHONE, DEMO_ORGANIZATION_NAME, seed } from '../../src/seed/seed.js';
+import { checkOpenings } from './demo-artwork-checks.js';
+import { databaseTargets } from '../databases.js';
+import { bearer, productionTestConfig, signedIn, startApp, testConfig } from '../harness.js';
+
+const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+const now = () => new Date('2025-05-14T06:30:00Z');
+const NAMES = DEMO_TEMPLATES.map((template) => template.name);
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+async function demoRows(db: DatabaseHandle['db']): Promise<TemplateRow[]> {
+  return db.select().from(templates).orderBy(asc(templates.id));
+}
+
+async function demoOrgId(db: DatabaseHandle['db']): Promise<number> {
+  const [org] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.name, DEMO_ORGANIZATION_NAME));
+  return org!.id;
+}
+
+describe.each(databaseTargets)('demo templates on $name', ({ name, open }) => {
+  let database: DatabaseHandle;
+  let config: Config;
+  let storage: ObjectStorage;
+  const run = (store: ObjectStorage) =>
+    seed({
+      db: database.db,
+      users: new UsersRepository(database.db),
+      config,
+      log,
+      storage: store,
+      now,
+    });
+
+  beforeAll(async () => {
+    database = await open();
+    await migrate(database.db);
+    config = testConfig({ DEMO_DATA: 'true' });
+    storage = await createStorage(config, now);
+  });
+
+  afterAll(async () => {
+    await storage?.close();
+    await database?.close();
+  });
+
+  it('the seed creates the three templates with their slots, pictures and the demo organization', async () => {
+    const started = performance.now();
+    await run(storage);
+    console.info(
+      `[${name}] seed on an empty database: ${Math.round(performance.now() - started)} ms`,
+    );
+
+    const db = database.db;
+    const rows = await demoRows(db);
+    expect(rows.map((row) => row.name)).toEqual(NAMES);
+    const orgId = await demoOrgId(db);
+
+    for (const [index, definition] of DEMO_TEMPLATES.entries()) {
+      const row = rows[index]!;
+      const layout = LAYOUTS[designLayout(definition.design)];
+      expect(row).toMatchObject({
+        orientation: layout.orientation,
+        isCut: definition.isCut,
+        isDuplicated: definition.isDuplicated,
+      });
+      const slots = await db
+        .select()
+        .from(templateImages)
+        .where(eq(templateImages.templateId, row.id))
+        .orderBy(asc(templateImages.id));
+      expect(slots.map(({ x, y, w, h, filter }) => ({ x, y, w, h, filter }))).toEqual(
+        demoTemplateSlots(definition),
+      );
+      const associations = await db
+        .select({ orgId: templateOrganizations.orgId })
+        .from(templateOrganizations)
+        .where(eq(templateOrganizations.templateId, row.id));
+      expect(associations).toEqual([{ orgId }]);
+
+      // Stored and confirmed: the row points at keys of the shape uploads get, and the objects
+      // are there with the right type.
+      expect(row.foregroundKey).toMatch(
+        new RegExp(`^templates/foregrounds/${row.id}/${UUID}\\.png$`),
+      );
+      expect(row.sampleKey).toMatch(new RegExp(`^templates/samples/${row.id}/${UUID}\\.jpg$`));
+      expect(await storage.head(row.foregroundKey!)).toMatchObject({ contentType: 'image/png' });
+      expect(await storage.head(row.sampleKey!)).toMatchObject({ contentType: 'image/jpeg' });
+
+      const foreground = (await storage.get(row.foregroundKey!))!.body;
+      const report = await checkOpenings(foreground, layout.images);
+      expect([report.width, report.height]).toEqual([layout.canvas.width, layout.canvas.height]);
+      expect(report.firstProblem).toBeNull();
+      const sample = await sharp((await storage.get(row.sampleKey!))!.body).metadata();
+      expect([sample.format, sample.width, sample.height]).toEqual([
+        'jpeg',
+        layout.canvas.width / 4,
+        layout.canvas.height / 4,
+      ]);
+    }
+  });
+
+  it('a second run is a no-op: nothing rendered, stored or changed', async () => {
+    const db = database.db;
+    const before = await demoRows(db);
+    const [slotsBefore] = await db.select({ value: count() }).from(templateImages);
+    const put = vi.spyOn(storage, 'put');
+    try {
+      const started = performance.now();
+      await run(storage);
+      console.info(`[${name}] seed again: ${Math.round(performance.now() - started)} ms`);
+      expect(put).not.toHaveBeenCalled();
+    } finally {
+      put.mockRestore();
+    }
+    expect(await demoRows(db)).toEqual(before);
+    expect((await db.select({ value: count() }).from(templateImages))[0]).toEqual(slotsBefore);
+    expect(await db.select().from(templateOrganizations)).toHaveLength(3);
+  });
+
+  it('leaves an existing demo template as staff left it: dissociated, it stays so', async () => {
+    const db = database.db;
+    const [, golden] = await demoRows(db);
+    await db.delete(templateOrganizations).where(eq(templateOrganizations.templateId, golden!.id));
+    const result = await ensureDemoTemplates({
+      db,
+      storage,
+      orgId: await demoOrgId(db),
+      venue: DEMO_ORGANIZATION_NAME,
+      now,
+      log,
+    });
+    expect(result).toEqual({ created: [], repaired: [] });
+    expect(
+      await db
+        .select()
+        .from(templateOrganizations)
+        .where(eq(templateOrganizations.templateId, golden!.id)),
+    ).toEqual([]);
+  });
+});
+
+describe.each(databaseTargets.filter((target) => target.name === 'postgres'))(
+  'demo templates when two instances start together on $name',
+  ({ open }) => {
+    let database: DatabaseHandle;
+    const stores: ObjectStorage[] = [];
+
+    afterAll(async () => {
+      await Promise.all(stores.map((store) => store.close()));
+      await database?.close();
+    });
+
+    it('creates each template once', async () => {
+      database = await open();
+      await migrate(database.db);
+      const [org] = await database.db
+        .insert(organizations)
+        .values({ name: DEMO_ORGANIZATION_NAME })
+        .returning({ id: organizations.id });
+      const config = testConfig({ DEMO_DATA: 'true' });
+      stores.push(await createStorage(config, now));
+      const results = await Promise.all(
+        [0, 1].map(() =>
+          ensureDemoTemplates({
+            db: database.db,
+            storage: stores[0]!,
+            orgId: org!.id,
+            venue: DEMO_ORGANIZATION_NAME,
+            now,
+            log,
+          }),
+        ),
+      );
+      expect(results.flatMap((result) => result.created).sort()).toEqual([...NAMES].sort());
+      expect((await demoRows(database.db)).map((row) => row.name)).toEqual(
+        expect.arrayContaining(NAMES),
+      );
+      expect(await demoRows(database.db)).toHaveLength(3);
+      expect(await database.db.select().from(templateImages)).toHaveLength(10);
+    });
+  },
+);
+
+describe('demo templates at the demo booth (PGlite)', () => {
+  let database: DatabaseHandle;
+
+  beforeAll(async () => {
+    database = await databaseTargets[0]!.open();
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('are offered to a visitor at the demo booth, with samples and foregrounds to download', async () => {
+    const { app, config } = await startApp(database, { DEMO_DATA: 'true' });
+    try {
+      const { device_id: deviceId } = JSON.parse(
+        await readFile(demoBoothFile(config.dataDir), 'utf8'),
+      ) as { device_id: number };
+      const visitor = await signedIn(app, 'regular');
+      const listed = await app.inject({
+        url: `/api/regular/devices/${deviceId}/templates`,
+        headers: bearer(visitor.token),
+      });
+      expect(listed.statusCode).toBe(200);
+      const items = listed.json<{
+        items: { name: string; sample_s3_url: string | null; is_cut: boolean }[];
+      }>().items;
+      expect(items.map((item) => [item.name, item.is_cut])).toEqual([
+        ['Café Classic', false],
+        ['Golden Hour', false],
+        ['Party Strip', true],
+      ]);
+      for (const item of items) {
+        const sample = await app.inject({ url: item.sample_s3_url! });
+        expect(sample.statusCode, item.name).toBe(200);
+        expect(sample.headers['content-type']).toBe('image/jpeg');
+      }
+
+      // The demo administrator sees the foregrounds and the slots with their filters.
+      const staff = await signedIn(app, 'enterprise', DEMO_ADMIN_PHONE);
+      const orgId = await demoOrgId(database.db);
+      const ofOrg = await app.inject({
+        url: `/api/enterprise/orgs/${orgId}/templates`,
+        headers: bearer(staff.token),
+      });
+      const staffItems = ofOrg.json<{
+        items: { name: string; foreground_s3_url: string | null; images: { filter: string }[] }[];
+      }>().items;
+      expect(staffItems.map((item) => item.images.map((image) => image.filter))).toEqual(
+        DEMO_TEMPLATES.map((template) => [...template.filters]),
+      );
+      for (const item of staffItems) {
+        const foreground = await app.inject({ url: item.foreground_s3_url! });
+        expect(foreground.statusCode, item.name).toBe(200);
+        expect(foreground.headers['content-type']).toBe('image/png');
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('another object store over the same database (a new DATA_DIR) gets the missing pictures again', async () => {
+    const before = await demoRows(database.db);
+    const config = testConfig({ DEMO_DATA: 'true' });
+    const fresh = await createStorage(config, now);
+    try {
+      const result = await ensureDemoTemplates({
+        db: database.db,
+        storage: fresh,
+        orgId: await demoOrgId(database.db),
+        venue: DEMO_ORGANIZATION_NAME,
+        now,
+        log,
+      });
+      expect(result).toEqual({ created: [], repaired: NAMES });
+      const after = await demoRows(database.db);
+      expect(after.map((row) => row.id)).toEqual(before.map((row) => row.id));
+      for (const [index, row] of after.entries()) {
+        expect(row.sampleKey).not.toBe(before[index]!.sampleKey);
+        expect(row.foregroundKey).not.toBe(before[index]!.foregroundKey);
+        expect(await fresh.head(row.sampleKey!)).not.toBeNull();
+        expect(await fresh.head(row.foregroundKey!)).not.toBeNull();
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+it('production never seeds demo templates', async () => {
+  const database = await databaseTargets[0]!.open();
+  try {
+    await migrate(database.db);
+    const config = productionTestConfig({ DEMO_DATA: 'true' });
+    expect(config.demoData).toBe(false);
+    const storage = await createStorage(config, now);
+    const put = vi.spyOn(storage, 'put');
+    await seed({
+      db: database.db,
+      users: new UsersRepository(database.db),
+      config,
+      log,
+      storage,
+      now,
+    });
+    expect(put).not.toHaveBeenCalled();
+    expect(await database.db.select().from(templates)).toEqual([]);
+    await storage.close();
+  } finally {
+    await database.close();
+  }
+});

@@ -1,0 +1,318 @@
+/**
+ * The second half of `npm run build` (after `vite build`):
+ *
+ * 1. Prerendering. src/entry-prerender.tsx is built for Node and renders, from the app's own
+ *    components, the pages a visitor opens first: the landing (`/`, `/brochure`) and the three
+ *    legal pages, which the browser hydrates, and the frame of the booth page (`/b/{id}`), which
+ *    the browser renders over. Each page is index.html with the markup in #root, its title, its
+ *    stylesheets inlined and its route's modules preloaded, so it paints from the HTML alone,
+ *    before any script runs.
+ *    The installation's addresses are unknown here: pages carry placeholders that the server
+ *    replaces at start (both listed in dist/prerendered.json, which the server reads).
+ * 2. Compression. Every text file the server sends as it is (scripts, styles, SVG, HTML, JSON)
+ *    gets a Brotli (.br, quality 11) and a gzip (.gz, level 9) copy, which the server picks by
+ *    Accept-Encoding, with no compression work per request. index.html and the prerendered pages
+ *    are templates the server fills in, so it compresses those once itself.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'vite';
+
+const webRoot = path.resolve(import.meta.dirname, '..');
+const dist = path.join(webRoot, 'dist');
+const PRERENDERED_DIR = 'prerendered';
+
+/** What the pages are rendered with in place of the installation's settings. */
+const PLACEHOLDERS = {
+  supportEmail: 'fb-support-local@fb-support-domain.invalid',
+  partnershipEmail: 'fb-partnership-local@fb-partnership-domain.invalid',
+  demoFormUrl: '/fb-demo-form-url.invalid',
+};
+
+interface PageSpec {
+  /** The address the page answers (a route pattern for the booth frame). */
+  path: string;
+  /** The address rendered. */
+  url: string;
+  /** The route module whose chunk and styles the page links (a key of Vite's manifest). */
+  module: string;
+  /** `hydrate`: the app's first render in a signed-out browser; `frame`: rendered over. */
+  mode: 'hydrate' | 'frame';
+}
+
+const PAGES: PageSpec[] = [
+  { path: '/', url: '/', module: 'src/app/routes/landing.tsx', mode: 'hydrate' },
+  { path: '/brochure', url: '/brochure', module: 'src/app/routes/landing.tsx', mode: 'hydrate' },
+  ...(
+    [
+      ['/terms-and-conditions', 'legal-terms'],
+      ['/refund-policy', 'legal-refund'],
+      ['/privacy-policy', 'legal-privacy'],
+    ] as const
+  ).map(([page, module]) => ({
+    path: page,
+    url: page,
+    module: `src/app/routes/${module}.tsx`,
+    mode: 'hydrate' as const,
+  })),
+  ...['/b/:deviceId', '/regular/photobooths/:deviceId'].map((pattern) => ({
+    path: pattern,
+    url: '/b/1',
+    module: 'src/app/routes/regular/booth.tsx',
+    mode: 'frame' as const,
+  })),
+];
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+  isEntry?: boolean;
+}
+
+interface PrerenderEntry {
+  configure: (values: typeof PLACEHOLDERS) => void;
+  renderPage: (url: string) => Promise<string>;
+  renderBoothFrame: (url: string) => Promise<string>;
+}
+
+/** The files (scripts and stylesheets) a chunk pulls in: itself and its static imports. */
+function chunkFiles(manifest: Record<string, ManifestChunk>, key: string) {
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  const visit = (k: string) => {
+    const chunk = manifest[k];
+    if (!chunk) throw new Error(`prerender: ${k} is not in the build manifest`);
+    if (scripts.has(chunk.file)) return;
+    scripts.add(chunk.file);
+    for (const css of chunk.css ?? []) styles.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(key);
+  return { scripts, styles };
+}
+
+/**
+ * The page's stylesheets (a few KB) go inside it, so nothing but the HTML stands between the
+ * request and the first paint. Each keeps a disabled link (never fetched): Vite's loader, which
+ * fetches a route's stylesheets before running its module, sees it and does not fetch it again.
+ */
+function inlineStyles(html: string): string {
+  return html.replace(
+    /<link rel="stylesheet" crossorigin href="\/([^"]+\.css)">/g,
+    (_, file: string) => {
+      const css = readFileSync(path.join(dist, file), 'utf8');
+      if (/<\/style/i.test(css)) throw new Error(`prerender: ${file} cannot be inlined`);
+      return `<style>${css}</style><link rel="stylesheet" href="/${file}" disabled>`;
+    },
+  );
+}
+
+/**
+ * How a hydrated page loads the app: after the browser has painted it. The scripts (about
+ * 100 KB compressed) would otherwise share a phone's bandwidth with the page and, on a fast
+ * line, run before the first frame and hold it back; the page reads, and its links work, before
+ * it hydrates. The modules to load are listed in the page (`#app-modules`, JSON: the CSP allows
+ * no inline script), the entry first; the rest are preloaded beside it, as Vite's own
+ * modulepreload links would.
+ */
+const APP_LOADER = `// Loads the app once a prerendered page has painted (apps/web/scripts/prerender.ts).
+const [entry, ...modules] = JSON.parse(document.getElementById('app-modules').textContent);
+let started = false;
+const start = () => {
+  if (started) return;
+  started = true;
+  for (const href of modules) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+  import(entry);
+};
+requestAnimationFrame(() => setTimeout(start, 0));
+// A tab opened in the background paints no frame until it is shown.
+setTimeout(start, 1000);
+`;
+
+/** The loader as a hashed asset (cached like the others); its address. */
+function writeAppLoader(): string {
+  const hash = createHash('sha256').update(APP_LOADER).digest('base64url').slice(0, 8);
+  const file = `assets/app-loader-${hash}.js`;
+  writeFileSync(path.join(dist, file), APP_LOADER);
+  return `/${file}`;
+}
+
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/[^"]+\.js)"><\/script>\s*/;
+const MODULEPRELOAD = /<link rel="modulepreload" crossorigin href="(\/[^"]+\.js)">\s*/g;
+
+/** A hydrated page starts the app through the loader, after its first paint. */
+function loadAfterPaint(html: string, routeModules: string[], loader: string): string {
+  const entryScript = ENTRY_SCRIPT.exec(html);
+  if (!entryScript) throw new Error('prerender: index.html has no entry script');
+  const modules = [entryScript[1]!];
+  const rest = html.replace(entryScript[0], '').replace(MODULEPRELOAD, (_, href: string) => {
+    modules.push(href);
+    return '';
+  });
+  modules.push(...routeModules.filter((href) => !modules.includes(href)));
+  return rest.replace(
+    '</head>',
+    `<script type="application/json" id="app-modules">${JSON.stringify(modules)}</script>` +
+      `<script type="module" crossorigin src="${loader}"></script></head>`,
+  );
+}
+
+async function prerender(): Promise<void> {
+  // Inside the package, so Node finds the libraries the build leaves external (one React).
+  const ssrDir = path.join(webRoot, 'node_modules/.prerender');
+  try {
+    await build({
+      root: webRoot,
+      configFile: path.join(webRoot, 'vite.config.ts'),
+      logLevel: 'warn',
+      build: {
+        ssr: 'src/entry-prerender.tsx',
+        outDir: ssrDir,
+        emptyOutDir: true,
+        manifest: false,
+        copyPublicDir: false,
+        rollupOptions: { output: { entryFileNames: 'entry-prerender.mjs' } },
+      },
+    });
+    const entry = (await import(
+      pathToFileURL(path.join(ssrDir, 'entry-prerender.mjs')).href
+    )) as PrerenderEntry;
+    entry.configure(PLACEHOLDERS);
+
+    const manifest = JSON.parse(
+      readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
+    ) as Record<string, ManifestChunk>;
+    const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry)!;
+    const inShell = chunkFiles(manifest, entryKey);
+    const shell = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    if (!shell.includes('<div id="root"></div>') || !/<title>[^<]*<\/title>/.test(shell)) {
+      throw new Error('prerender: index.html has no empty #root or no <title>');
+    }
+
+    const loader = writeAppLoader();
+    mkdirSync(path.join(dist, PRERENDERED_DIR), { recursive: true });
+    const pages: { path: string; file: string }[] = [];
+    const written = new Map<string, string>();
+    for (const page of PAGES) {
+      const rendered =
+        page.mode === 'hydrate'
+          ? await entry.renderPage(page.url)
+          : await entry.renderBoothFrame(page.url);
+      // React puts the page's <title> (and any other head element) first: move it to the head.
+      const hoisted = /^(?:<(?:title|meta|link)\b[^>]*>(?:[^<]*<\/title>)?)*/.exec(rendered)![0];
+      const body = rendered.slice(hoisted.length);
+      const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
+      const { scripts, styles } = chunkFiles(manifest, page.module);
+      const routeStyles = [...styles].filter((file) => !inShell.styles.has(file));
+      const routeModules = [...scripts].filter((file) => !inShell.scripts.has(file));
+      const withRoute = shell
+        .replace(
+          '<div id="root"></div>',
+          `<div id="root" data-prerendered="${page.mode}">${body}</div>`,
+        )
+        .replace(
+          '</head>',
+          hoisted.replace(/<title>[^<]*<\/title>/, '') +
+            routeStyles
+              .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`)
+              .join('') +
+            routeModules
+              .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+              .join('') +
+            '</head>',
+        );
+      let html = inlineStyles(
+        page.mode === 'hydrate'
+          ? loadAfterPaint(
+              withRoute,
+              routeModules.map((file) => `/${file}`),
+              loader,
+            )
+          : withRoute,
+      );
+      if (title) html = html.replace(/<title>[^<]*<\/title>/, title);
+      if (!html.includes(body)) throw new Error(`prerender: ${page.url} did not fit the shell`);
+
+      // Pages that render alike (the booth frame's two addresses) share one file.
+      let file = written.get(html);
+      if (!file) {
+        const name = page.path === '/' ? 'index' : page.path.slice(1).replace(/[/:]+/g, '-');
+        file = `${PRERENDERED_DIR}/${name}.html`;
+        writeFileSync(path.join(dist, file), html);
+        written.set(html, file);
+      }
+      pages.push({ path: page.path, file });
+      console.log(
+        `prerendered ${page.path.padEnd(32)} ${file} (${(html.length / 1024).toFixed(1)} KB)`,
+      );
+    }
+    writeFileSync(
+      path.join(dist, 'prerendered.json'),
+      `${JSON.stringify({ placeholders: PLACEHOLDERS, pages }, null, 2)}\n`,
+    );
+    // The server replaces each placeholder whole or in halves at the `@` (an address may be
+    // shown broken there): anything else left over would reach visitors as it is.
+    const parts = Object.values(PLACEHOLDERS).flatMap((value) => value.split('@'));
+    for (const file of written.values()) {
+      const rest = parts.reduce(
+        (text, part) => text.replaceAll(part, ''),
+        readFileSync(path.join(dist, file), 'utf8'),
+      );
+      const stray = /fb-[\w.-]*invalid/.exec(rest);
+      if (stray) throw new Error(`prerender: ${file} holds a placeholder in pieces: ${stray[0]}`);
+    }
+  } finally {
+    rmSync(ssrDir, { recursive: true, force: true });
+  }
+}
+
+const COMPRESSIBLE = /\.(?:js|mjs|css|svg|html|json|txt|xml|webmanifest)$/;
+
+/** Files the server fills in before sending (it compresses those itself, once). */
+const isTemplate = (relative: string) =>
+  relative === 'index.html' ||
+  relative === 'prerendered.json' ||
+  relative.startsWith(`${PRERENDERED_DIR}/`) ||
+  relative.startsWith('.vite/');
+
+function compressAll(): void {
+  let files = 0;
+  let raw = 0;
+  let brotli = 0;
+  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if (isTemplate(path.relative(dist, file).split(path.sep).join('/'))) continue;
+    const bytes = readFileSync(file);
+    const br = brotliCompressSync(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    });
+    const gz = gzipSync(bytes, { level: 9 });
+    // A copy no smaller than the file is not worth a Content-Encoding (the server sends the file).
+    if (br.length < bytes.length) writeFileSync(`${file}.br`, br);
+    if (gz.length < bytes.length) writeFileSync(`${file}.gz`, gz);
+    files += 1;
+    raw += bytes.length;
+    brotli += Math.min(br.length, bytes.length);
+  }
+  console.log(
+    `compressed ${files} files: ${(raw / 1024).toFixed(1)} KB → ${(brotli / 1024).toFixed(1)} KB Brotli`,
+  );
+}
+
+await prerender();
+compressAll();

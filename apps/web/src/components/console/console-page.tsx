@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import './console.css';
+
+interface ConsolePageProps {
+  /** The screen's own class (its width). */
+  className?: string;
+  breadcrumbs?: ReactNode;
+  title: ReactNode;
+  /** Beside the title. */
+  actions?: ReactNode;
+  children: ReactNode;
+  /** After the content (the screen's Toast). */
+  after?: ReactNode;
+}
+
+/** A staff screen that is not a list (a detail page): breadcrumbs, heading, content, message. */
+export function ConsolePage({
+  className,
+  breadcrumbs,
+  title,
+  actions,
+  children,
+  after,
+}: ConsolePageProps) {
+  const heading = (
+    <h1 className="page-title list-page-title focus-heading" tabIndex={-1}>
+      {title}
+    </h1>
+  );
+  return (
+    <main className={`page list-page console-page ${className ?? ''}`} id="main">
+      {breadcrumbs}
+      {actions ? (
+        <div className="list-page-header">
+          {heading}
+          <div className="list-page-actions">{actions}</div>
+        </div>
+      ) : (
+        heading
+      )}
+      {children}
+      {after}
+    </main>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Build-time rendering of the pages the server sends as ready HTML (scripts/prerender.ts builds
+ * this file for Node and calls it): the browser's own components, providers and route tree,
+ * rendered to a string by react-dom/server, so there is no second copy of any markup.
+ */
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { AppProvider } from './app/provider';
+import { routes } from './app/router';
+import { AppShell } from './components/layout/app-shell';
+import { appConfig, type AppConfig } from './config/app-config';
+import { loadMatchedRoutes } from './lib/lazy-routes';
+
+/** The runtime settings to render with (the prerender passes placeholders the server fills in). */
+export function configure(values: AppConfig): void {
+  Object.assign(appConfig, values);
+}
+
+function render(pageRoutes: RouteObject[], url: string): string {
+  const router = createMemoryRouter(pageRoutes, { initialEntries: [url] });
+  // The same element tree as main.tsx, so the browser hydrates exactly this markup.
+  return renderToString(
+    <StrictMode>
+      <AppProvider>
+        <RouterProvider router={router} />
+      </AppProvider>
+    </StrictMode>,
+  );
+}
+
+/**
+ * A public page through the app's route tree (route guard, app shell, screen) as a signed-out
+ * visitor's browser first renders it; main.tsx hydrates it.
+ */
+export async function renderPage(url: string): Promise<string> {
+  await loadMatchedRoutes(routes, url);
+  return render(routes, url);
+}
+
+/**
+ * The booth page's frame: the app shell around the booth screen in its loading state (header
+ * with the booth name placeholder, template skeleton). The page needs a session, so the guard is
+ * left out here; the browser renders the app over this frame instead of hydrating it.
+ */
+export async function renderBoothFrame(url: string): Promise<string> {
+  const { default: BoothRoute } = await import('./app/routes/regular/booth');
+  return render(
+    [{ element: <AppShell />, children: [{ path: '/b/:deviceId', Component: BoothRoute }] }],
+    url,
+  );
+}

@@ -1,0 +1,80 @@
+import { ORGANIZATION_MESSAGES, ORGANIZATION_ROLES } from '@flashbooth/contracts/rules';
+import { useId, useState } from 'react';
+import { Field, FormDialog } from '@/components/console/form-dialog';
+import { useCreateInvitation } from '../api/create-invitation';
+import { INITIAL_INVITE, inviteBody, roleLabel } from '../organizations-model';
+
+interface InviteUserDialogProps {
+  orgId: number;
+  onClose: () => void;
+  onInvited: (phone: string) => void;
+}
+
+/**
+ * Invite User: Phone Number (starts with "+91-"), Role (Member or Admin), Send Invite. The phone
+ * is sent with only digits and plus; the server's answer (already a member, already invited)
+ * stays in the dialog. Mounted while open, so it starts afresh.
+ */
+export function InviteUserDialog({ orgId, onClose, onInvited }: InviteUserDialogProps) {
+  const id = useId();
+  const [phone, setPhone] = useState(INITIAL_INVITE.phone);
+  const [role, setRole] = useState<string>(INITIAL_INVITE.role);
+  const [error, setError] = useState<string | null>(null);
+  const invite = useCreateInvitation(orgId);
+
+  const submit = () => {
+    const outcome = inviteBody(phone, role);
+    if (outcome.kind === 'invalid') {
+      setError(outcome.message);
+      return;
+    }
+    setError(null);
+    invite.mutate(outcome.body, {
+      onSuccess: () => onInvited(outcome.body.invitee_phone),
+      onError: (failure) => setError(failure.message || ORGANIZATION_MESSAGES.inviteFailed),
+    });
+  };
+
+  return (
+    <FormDialog
+      open
+      title="Invite User"
+      submitLabel="Send Invite"
+      busyLabel="Sending..."
+      busy={invite.isPending}
+      error={error}
+      onSubmit={submit}
+      onCancel={onClose}
+    >
+      <Field id={`${id}-phone`} label="Phone Number">
+        <input
+          id={`${id}-phone`}
+          className="input"
+          type="tel"
+          inputMode="tel"
+          autoComplete="off"
+          maxLength={24}
+          value={phone}
+          onChange={(event) => {
+            setPhone(event.target.value);
+            setError(null);
+          }}
+        />
+      </Field>
+      <Field id={`${id}-role`} label="Role">
+        <select
+          id={`${id}-role`}
+          className="select"
+          value={role}
+          onChange={(event) => setRole(event.target.value)}
+        >
+          {ORGANIZATION_ROLES.map((value) => (
+            <option key={value} value={value}>
+              {roleLabel(value)}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </FormDialog>
+  );
+}

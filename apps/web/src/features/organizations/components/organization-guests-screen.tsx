@@ -1,0 +1,115 @@
+import { GUESTS_PAGE_SIZE, ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
+import { Breadcrumbs } from '@/components/console/breadcrumbs';
+import { CardSkeleton } from '@/components/console/card-skeleton';
+import { useStaffPermissions } from '@/components/console/use-staff-permissions';
+import { LineIcon } from '@/components/ui/line-icon';
+import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { ListPage } from '@/components/ui/list-page';
+import { useTimedStatus } from '@/components/ui/status-message';
+import { Toast } from '@/components/ui/toast';
+import { paths } from '@/config/paths';
+import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
+import { useExportGuests } from '../api/export-guests';
+import { useGuests } from '../api/get-guests';
+import { useOrganization } from '../api/get-organization';
+import {
+  ORGANIZATION_SCREEN_TEXT,
+  ORGANIZATION_STATUS_MS,
+  organizationTitle,
+} from '../organizations-model';
+import { GuestCard } from './guest-card';
+import '@/components/console/console.css';
+import './organizations.css';
+
+const M = ORGANIZATION_MESSAGES;
+
+/**
+ * Organization guests (staff spec section 2), plus the CSV export of the list as searched for the
+ * organization's admins and privileged staff.
+ */
+export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
+  const { status, show } = useTimedStatus(ORGANIZATION_STATUS_MS);
+  const permissions = useStaffPermissions(show);
+  const organization = useOrganization(orgId);
+  const paging = useSearchPaging();
+  const { search, page } = paging;
+  const guests = useGuests(orgId, search, page);
+  const { items, totalPages } = usePagedView(paging, guests, GUESTS_PAGE_SIZE);
+  const exportCsv = useExportGuests(orgId);
+
+  const orgName = organizationTitle(organization.isError ? undefined : organization.data);
+  const canExport = permissions.can('organization.exportGuests', orgId);
+
+  return (
+    <ListPage
+      className="console-page"
+      title={`${orgName} Guests`}
+      breadcrumbs={
+        <Breadcrumbs
+          items={[
+            { label: 'Organizations', href: paths.enterprise.organizations.getHref() },
+            { label: orgName, href: paths.enterprise.organization.getHref(orgId) },
+            { label: 'Guests' },
+          ]}
+        />
+      }
+      actions={
+        canExport && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={exportCsv.isPending}
+            aria-busy={exportCsv.isPending || undefined}
+            onClick={() =>
+              exportCsv.mutate(
+                { search, orgName },
+                {
+                  onSuccess: (file) => show('success', ORGANIZATION_SCREEN_TEXT.exported(file)),
+                  onError: (error) => show('error', error.message || M.exportGuestsFailed),
+                },
+              )
+            }
+          >
+            <LineIcon size={18}>
+              <path d="M12 4v11" />
+              <path d="m7 10 5 5 5-5" />
+              <path d="M5 20h14" />
+            </LineIcon>
+            {exportCsv.isPending ? 'Preparing CSV...' : 'Download CSV'}
+          </button>
+        )
+      }
+      paging={paging}
+      query={guests}
+      searchLabel="Search guests"
+      searchPlaceholder={M.searchGuests}
+      totalPages={totalPages}
+      pagesLabel="Guest pages"
+      after={<Toast status={status} ms={ORGANIZATION_STATUS_MS} />}
+    >
+      <ListBody
+        query={guests}
+        items={items}
+        listClassName="card-grid console-grid"
+        listLabel={`${orgName} guests`}
+        itemKey={(guest) => guest.id}
+        renderItem={(guest) => <GuestCard guest={guest} />}
+        loadingLabel="Loading guests…"
+        skeletonCount={6}
+        renderSkeleton={() => <CardSkeleton />}
+        error={
+          <LoadErrorPanel
+            className="card panel-message panel-message-error console-panel"
+            message={M.loadGuestsFailed}
+            query={guests}
+          />
+        }
+        empty={
+          <EmptyPanel className="console-panel">
+            <p>{M.noGuests}</p>
+          </EmptyPanel>
+        }
+      />
+    </ListPage>
+  );
+}

@@ -1,0 +1,14 @@
+/** Hands a file the app fetched (a CSV export) to the browser's downloads under `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers read the address after click returns: free it a moment later.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,304 @@
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type Page,
+  type TestInfo,
+} from '@playwright/test';
+import sharp from 'sharp';
+import { startBooth } from './booths';
+import { newMobile, signInThroughUi, staffApi, STAFF_PHONE, uniqueTag } from './support';
+
+/*
+ * The staff console's organizations (staff.md section 2): a super user (the seeded demo
+ * administrator) creates an organization and invites phones; the invitees sign up at
+ * /enterprise/login, accept, and see what their role allows; the guests screen lists a visitor who
+ * has just captured at a booth of the demo organization.
+ */
+
+interface OutboxItem {
+  code: string | null;
+  created_at: string;
+}
+
+async function newestCode(request: APIRequestContext, phone: string) {
+  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { items: OutboxItem[] }).items[0];
+}
+
+/**
+ * Signs the seeded demo administrator in to this browser. Every worker signs the same phone in
+ * (other tests through the API), so a code may be replaced before it is used: the sign-in runs
+ * through the page's own API context (whose refresh cookie the app then uses) and starts again
+ * when its code lost; the app then finds the session as after a reload.
+ */
+async function signInDemoAdmin(page: Page, path: string) {
+  let user: unknown = null;
+  for (let attempt = 0; attempt < 6 && !user; attempt += 1) {
+    const before = await newestCode(page.request, STAFF_PHONE);
+    const signIn = await page.request.post('/api/enterprise/auth/sign-in', {
+      data: { phone: STAFF_PHONE },
+    });
+    expect(signIn.ok(), await signIn.text()).toBe(true);
+    let code: string | null = null;
+    await expect
+      .poll(async () => {
+        const item = await newestCode(page.request, STAFF_PHONE);
+        const fresh =
+          item !== undefined &&
+          (item.created_at !== before?.created_at || item.code !== before.code);
+        code = fresh ? item.code : null;
+        return code;
+      })
+      .not.toBeNull();
+    const verify = await page.request.post('/api/enterprise/auth/verify', {
+      data: { phone: STAFF_PHONE, code },
+    });
+    if (verify.ok()) user = ((await verify.json()) as { user: unknown }).user;
+    else await page.waitForTimeout(300 + Math.random() * 900);
+  }
+  expect(user, 'the demo administrator signed in').toBeTruthy();
+  await page.goto('/enterprise/login');
+  await page.evaluate((record) => localStorage.setItem('user', JSON.stringify(record)), user);
+  await page.goto(path);
+}
+
+/** A second browser of the same kind (phone or desktop) for another person. */
+async function newPerson(browser: Browser, testInfo: TestInfo): Promise<Page> {
+  const use = testInfo.project.use;
+  const context = await browser.newContext({
+    baseURL: use.baseURL,
+    viewport: use.viewport,
+    userAgent: use.userAgent,
+    deviceScaleFactor: use.deviceScaleFactor,
+    isMobile: use.isMobile,
+    hasTouch: use.hasTouch,
+  });
+  return context.newPage();
+}
+
+/** Signs a new staff member up at /enterprise/login and opens the organizations list. */
+async function signUpStaff(page: Page, mobile: string, name: string) {
+  await signInThroughUi(page, 'enterprise', mobile, name);
+  await expect(page).not.toHaveURL(/\/login$/);
+  await page.goto('/enterprise/organizations');
+  await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
+}
+
+/** Searches a list screen (Enter submits). */
+async function search(page: Page, label: string, text: string) {
+  const box = page.getByRole('searchbox', { name: label });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+async function inviteFromUsersScreen(page: Page, mobile: string, role: 'Member' | 'Admin') {
+  await page.getByRole('button', { name: '+Invite' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite User' });
+  const phone = dialog.getByLabel('Phone Number');
+  await expect(phone).toHaveValue('+91-');
+  await phone.fill(`+91-${mobile.slice(0, 5)} ${mobile.slice(5)}`);
+  await dialog.getByLabel('Role').selectOption({ label: role });
+  await dialog.getByRole('button', { name: 'Send Invite' }).click();
+  await expect(dialog).toBeHidden();
+  const sent = page.getByTestId('sent-invitation-card').filter({ hasText: `+91${mobile}` });
+  await expect(sent).toBeVisible();
+  await expect(sent).toContainText('Unknown');
+  await expect(sent).toContainText(role);
+}
+
+async function acceptInvitation(page: Page, orgName: string) {
+  const invitation = page.getByTestId('invitation-card').filter({ hasText: orgName });
+  await expect(invitation).toBeVisible();
+  await expect(invitation).toContainText(/Invited at\s*\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+  await invitation.getByRole('button', { name: 'Accept' }).click();
+  await expect(invitation).toBeHidden();
+  await expect(page.getByTestId('organization-card').filter({ hasText: orgName })).toBeVisible();
+}
+
+test('a super user creates an organization and invites people; each role sees what it may do', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const tag = uniqueTag();
+  const orgName = `Venue ${tag}`;
+  const adminMobile = newMobile();
+  const memberMobile = newMobile();
+
+  // The super user creates the organization.
+  await signInDemoAdmin(page, '/enterprise/organizations');
+  await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
+  await page.getByRole('button', { name: '+Create' }).click();
+  const create = page.getByRole('dialog', { name: 'Create Organization' });
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(create.getByRole('alert')).toHaveText('Organization name is required.');
+  await create.getByLabel('Name').fill(orgName);
+  await create.getByLabel('Email').fill('venue@example.com');
+  await create.getByLabel('Phone').fill('+91 80 4000 1234');
+  await create.getByLabel('Address').fill('1 MG Road, Bangalore');
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(create).toBeHidden();
+  await search(page, 'Search organizations', tag);
+  const card = page.getByTestId('organization-card').filter({ hasText: orgName });
+  await expect(card).toContainText('No logo');
+  await card.click();
+
+  await expect(page.getByRole('heading', { level: 1, name: orgName })).toBeVisible();
+  const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(breadcrumb.getByRole('link', { name: 'Organizations' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete Organization' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /View Statistics/ })).toBeDisabled();
+  await expect(page.getByRole('button', { name: /View Statistics/ })).toContainText('Coming soon');
+  await page.getByRole('link', { name: 'View Users' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `${orgName} Users` })).toBeVisible();
+  await expect(
+    page.getByText(
+      'No users found for this organization. Invite new users using the "+Invite" button above.',
+    ),
+  ).toBeVisible();
+  await inviteFromUsersScreen(page, adminMobile, 'Admin');
+  await inviteFromUsersScreen(page, memberMobile, 'Member');
+
+  // The invited admin signs up, accepts, edits the details and uploads a logo; no Delete.
+  const admin = await newPerson(browser, testInfo);
+  await signUpStaff(admin, adminMobile, `Admin ${tag}`);
+  await acceptInvitation(admin, orgName);
+  await admin.getByTestId('organization-card').filter({ hasText: orgName }).click();
+  await expect(admin.getByRole('heading', { level: 1, name: orgName })).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Delete Organization' })).toHaveCount(0);
+  await admin.getByRole('button', { name: 'Edit Organization' }).click();
+  const edit = admin.getByRole('dialog', { name: 'Edit Organization' });
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(edit.getByText('No changes to save.')).toBeVisible();
+  await edit.getByLabel('Address').fill('2 Brigade Road, Bangalore');
+  const sent = admin.waitForRequest(
+    (request) =>
+      request.method() === 'PATCH' && request.url().includes('/api/enterprise/organizations/'),
+  );
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  expect((await sent).postDataJSON()).toEqual({ address: '2 Brigade Road, Bangalore' });
+  await expect(edit).toBeHidden();
+  await expect(admin.getByText('2 Brigade Road, Bangalore')).toBeVisible();
+
+  const logoInput = admin.getByTestId('logo-input');
+  await expect(admin.getByRole('button', { name: /Click to upload logo/ })).toBeVisible();
+  await logoInput.setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('not an image'),
+  });
+  await expect(admin.getByTestId('status-error')).toHaveText('Please select an image file.');
+  const png = await sharp({
+    create: { width: 64, height: 64, channels: 3, background: { r: 255, g: 90, b: 122 } },
+  })
+    .png()
+    .toBuffer();
+  await logoInput.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  const logo = admin.getByRole('img', { name: `${orgName} logo` });
+  await expect(logo).toBeVisible();
+  await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+  await expect(admin.getByTestId('status-success')).toHaveText('Logo uploaded successfully!');
+
+  // The member sees the organization but no Edit, no logo upload and no Delete.
+  const member = await newPerson(browser, testInfo);
+  await signUpStaff(member, memberMobile, `Member ${tag}`);
+  await acceptInvitation(member, orgName);
+  await member.getByTestId('organization-card').filter({ hasText: orgName }).click();
+  await expect(member.getByRole('heading', { level: 1, name: orgName })).toBeVisible();
+  await expect(member.getByText('2 Brigade Road, Bangalore')).toBeVisible();
+  await expect(member.getByRole('img', { name: `${orgName} logo` })).toBeVisible();
+  await expect(member.getByRole('button', { name: 'Edit Organization' })).toHaveCount(0);
+  await expect(member.getByRole('button', { name: 'Delete Organization' })).toHaveCount(0);
+  await expect(member.getByText('Click to upload logo')).toHaveCount(0);
+  await member.getByRole('link', { name: 'View Users' }).click();
+  await expect(member.getByTestId('user-card')).toHaveCount(2);
+  await expect(member.getByRole('button', { name: '+Invite' })).toHaveCount(0);
+  await expect(member.getByRole('button', { name: 'Remove' })).toHaveCount(0);
+
+  // Back with the super user: both joined; then the organization is deleted.
+  await page.reload();
+  await expect(page.getByTestId('user-card')).toHaveCount(2);
+  await expect(page.getByTestId('sent-invitation-card')).toHaveCount(0);
+  const adminCard = page.getByTestId('user-card').filter({ hasText: `Admin ${tag}` });
+  await expect(adminCard).toContainText('Admin');
+  await page
+    .getByRole('navigation', { name: 'Breadcrumb' })
+    .getByRole('link', { name: orgName })
+    .click();
+  await page.getByRole('button', { name: 'Delete Organization' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
+  await expect(confirm).toContainText('Are you sure you want to delete this organization?');
+  await confirm.getByRole('button', { name: 'Yes, Delete' }).click();
+  await expect(page.getByTestId('status-success')).toBeVisible();
+  await expect(page).toHaveURL(/\/enterprise\/organizations$/, { timeout: 5000 });
+  await search(page, 'Search organizations', tag);
+  await expect(page.getByText(`No organizations match “${tag}”.`)).toBeVisible();
+
+  await admin.context().close();
+  await member.context().close();
+});
+
+test('the guests screen lists a visitor who has just captured at the organization’s booth', async ({
+  page,
+  browser,
+  request,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  if (!baseURL) throw new Error('baseURL is not configured');
+  const tag = uniqueTag();
+  const staff = await staffApi(request);
+  const orgId = await staff.demoOrgId();
+  const registered = await staff.createBooth(`Guest Booth ${tag}`, orgId);
+  const templateId = await staff.createTemplate(orgId, `${tag} Guest`, 'landscape', { slots: 1 });
+  const booth = await startBooth(registered, baseURL);
+  const visitorName = `Guest ${tag}`;
+  const visitorMobile = newMobile();
+  try {
+    const visitor = await newPerson(browser, testInfo);
+    const verified = visitor.waitForResponse(
+      (response) => response.url().endsWith('/api/regular/auth/verify') && response.ok(),
+    );
+    await signInThroughUi(visitor, 'regular', visitorMobile, visitorName);
+    const { access_token } = (await (await verified).json()) as { access_token: string };
+    const capture = await request.post(`/api/regular/devices/${booth.id}/capture`, {
+      headers: { Authorization: `Bearer ${access_token}` },
+      data: { template_id: templateId },
+    });
+    expect(capture.ok(), await capture.text()).toBe(true);
+    await booth.agent.idle();
+    expect(booth.errors).toEqual([]);
+    await visitor.context().close();
+  } finally {
+    await booth.agent.stop();
+  }
+
+  await signInDemoAdmin(page, `/enterprise/organizations/${orgId}/guests`);
+  await expect(page.getByRole('heading', { level: 1, name: /Guests$/ })).toBeVisible();
+  const box = page.getByRole('searchbox', { name: 'Search guests' });
+  await expect(box).toHaveAttribute('placeholder', 'Search guests...');
+  await search(page, 'Search guests', tag);
+  const guest = page.getByTestId('guest-card');
+  await expect(guest).toHaveCount(1);
+  await expect(guest).toContainText(visitorName);
+  await expect(guest).toContainText(`+91${visitorMobile}`);
+  await expect(guest).toContainText(/Email\s*N\/A/);
+  await expect(guest).toContainText(/Last Visit\s*\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  const file = await download;
+  const csv = await (await file.createReadStream()).toArray();
+  const text = Buffer.concat(csv as Buffer[]).toString('utf8');
+  expect(text).toContain(visitorName);
+  expect(text).toContain(`+91${visitorMobile}`);
+  expect(text.split(/\r?\n/).filter(Boolean)).toHaveLength(2);
+
+  await search(page, 'Search guests', `${tag}-nobody`);
+  await expect(
+    page.getByText('No guests found for this organization matching your search.'),
+  ).toBeVisible();
+});
