@@ -1,8 +1,14 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
+
+/** Opens a prerendered page and waits until its script has taken it over (clicks work then). */
+async function openPage(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+}
 
 test.describe('landing page', () => {
   test('shows every section in order with the hero links', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     // The landing route loads lazily: wait for it before reading the DOM directly.
     await expect(page.locator('#contact')).toBeAttached();
     const ids = await page
@@ -41,14 +47,14 @@ test.describe('landing page', () => {
   });
 
   test('advances the template carousel every 3.5 seconds', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     const current = page.locator('[aria-current="true"][aria-label^="Show template"]');
     await expect(current).toHaveAttribute('aria-label', /Show template 1 of 4/);
     await expect(current).toHaveAttribute('aria-label', /Show template 2 of 4/, { timeout: 6000 });
   });
 
   test('highlights the section in view and offers scroll-to-top after 400px', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     await expect(page.getByRole('button', { name: 'Scroll to top' })).toHaveCount(0);
     await page.locator('#technology').scrollIntoViewIfNeeded();
     await expect(
@@ -65,7 +71,7 @@ test.describe('landing page', () => {
   test('opens Book a Demo in a modal that closes on Escape, the close button and the overlay', async ({
     page,
   }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     const open = () =>
       page
         .locator('#contact')
@@ -74,10 +80,9 @@ test.describe('landing page', () => {
     const dialog = page.getByRole('dialog');
 
     // The prerendered page paints before its script; the button works once it has hydrated.
-    await expect(async () => {
-      await open();
-      await expect(dialog).toBeVisible({ timeout: 1000 });
-    }).toPass();
+    await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+    await open();
+    await expect(dialog).toBeVisible();
     await expect(dialog.locator('iframe[title="Book a demo form"]')).toBeAttached();
     await expect(dialog.locator('[aria-busy="false"]')).toBeAttached();
     await page.keyboard.press('Escape');
@@ -94,14 +99,14 @@ test.describe('landing page', () => {
   });
 
   test('links the legal pages from the footer and renders them from Markdown', async ({ page }) => {
-    await page.goto('/brochure');
+    await openPage(page, '/brochure');
     const footer = page.getByRole('contentinfo');
     for (const [name, title] of [
       ['Terms', 'Terms and Conditions'],
       ['Refund', 'Refund Policy'],
       ['Privacy', 'Privacy Policy'],
     ] as const) {
-      await page.goto('/brochure');
+      await openPage(page, '/brochure');
       await footer
         .getByRole('link', { name: new RegExp(name) })
         .first()

@@ -142,6 +142,8 @@ test.describe('web delivery', () => {
   }) => {
     const problems = watchConsole(page);
     await page.goto('/privacy-policy');
+    // Painted from the HTML first; the router takes the links once the script has hydrated.
+    await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
     await page.evaluate(() => document.body.setAttribute('data-first-document', 'yes'));
     await page.getByRole('link', { name: 'Refund Policy' }).first().click();
     await expect(page.getByRole('heading', { level: 1, name: 'Refund Policy' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
@@ -15,12 +15,24 @@ import './styles.css';
  * once it has painted. (Not a top-level await: chunks import from this entry, and the bundler
  * would split the entry into many files to allow one.)
  */
+/**
+ * Marks the document once React has taken over the page: a prerendered page is painted before
+ * its script, and a click before this point is the plain HTML's (tests wait for the mark).
+ */
+function MarkInteractive() {
+  useEffect(() => {
+    document.documentElement.dataset.interactive = 'true';
+  }, []);
+  return null;
+}
+
 async function start(container: HTMLElement): Promise<void> {
   const prerendered = container.dataset.prerendered;
   if (prerendered) await loadMatchedRoutes(routes, window.location.pathname);
   const router = createRouter();
   const app = (
     <StrictMode>
+      <MarkInteractive />
       <AppProvider>
         <RouterProvider router={router} />
       </AppProvider>

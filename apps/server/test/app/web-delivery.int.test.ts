@@ -11,10 +11,10 @@ import { Readable } from 'node:stream';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
-import { createStorage } from '../src/modules/storage/create-storage.js';
-import { COMPRESSION_THRESHOLD_BYTES, registerCompression } from '../src/plugins/compression.js';
-import { bearer, registerDevice, signedInSuperUser, startApp, type TestApp } from './harness.js';
+import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { createStorage } from '../../src/modules/storage/create-storage.js';
+import { COMPRESSION_THRESHOLD_BYTES, registerCompression } from '../../src/plugins/compression.js';
+import { bearer, registerDevice, signedInSuperUser, startApp, type TestApp } from '../harness.js';
 
 const PLACEHOLDERS = {
   supportEmail: 'fb-support-local@fb-support-domain.invalid',
