@@ -131,6 +131,23 @@ export async function signedIn(
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** One API call as a signed-in person (or nobody): `url` is relative to the pool's base. */
+export function apiCall(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  url: string,
+  token: string | undefined,
+  payload?: object,
+  pool: Pool = 'enterprise',
+) {
+  return app.inject({
+    method,
+    url: `/api/${pool}/${url}`,
+    headers: token ? bearer(token) : {},
+    ...(payload ? { payload } : {}),
+  });
+}
+
 // ---- Staff fixtures shared by the devices, templates, media and capture tests. ----
 
 export interface SignedInStaff {

@@ -1,3 +1,4 @@
+import type { Pool } from '@flashbooth/contracts';
 import {
   type DeviceCommand,
   type DeviceErrorReport,
@@ -18,7 +19,7 @@ import {
 } from '../../src/modules/mqtt/device-link.js';
 import type { DatabaseTarget } from '../databases.js';
 import {
-  bearer,
+  apiCall,
   registerDevice,
   signedIn,
   signedInOrgStaff,
@@ -131,14 +132,8 @@ export class DevicesSuite {
     url: string,
     token: string,
     payload?: object,
-    pool = 'enterprise',
-  ) =>
-    this.app.inject({
-      method,
-      url: `/api/${pool}/${url}`,
-      headers: bearer(token),
-      ...(payload ? { payload } : {}),
-    });
+    pool: Pool = 'enterprise',
+  ) => apiCall(this.app, method, url, token, payload, pool);
 
   /** A new device, linked to `orgId` when given. */
   device = async (orgId?: number, name?: string) => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { media } from '../../src/db/schema.js';
 import { databaseTargets } from '../databases.js';
-import { bearer, signedIn, startApp } from '../harness.js';
+import { apiCall, signedIn, startApp } from '../harness.js';
 import {
   capture,
   createBooth,
@@ -60,12 +60,7 @@ describe.each(databaseTargets)('media on $name', ({ open }) => {
   const confirm = (id: number, headers: Record<string, string>) =>
     app.inject({ method: 'POST', url: `/api/device/media/${id}/uploaded`, headers });
   const call = (method: 'GET' | 'PATCH', url: string, token: string, payload?: object) =>
-    app.inject({
-      method,
-      url: `/api/regular/${url}`,
-      headers: bearer(token),
-      ...(payload ? { payload } : {}),
-    });
+    apiCall(app, method, url, token, payload, 'regular');
   const rowOf = async (id: number) =>
     (await database.db.select().from(media).where(eq(media.id, id)))[0]!;
   /** The row once its background preview is saved (10 s at most). */

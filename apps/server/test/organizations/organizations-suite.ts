@@ -12,7 +12,7 @@ import { createStorage } from '../../src/modules/storage/create-storage.js';
 import type { ObjectStorage } from '../../src/modules/storage/storage.js';
 import type { DatabaseTarget } from '../databases.js';
 import {
-  bearer,
+  apiCall,
   newPhone,
   signedIn,
   signedInProductAdmin,
@@ -149,13 +149,7 @@ export class OrganizationsSuite {
     url: string,
     token: string | undefined,
     payload?: object,
-  ) =>
-    this.app.inject({
-      method,
-      url: `/api/enterprise/${url}`,
-      headers: token ? bearer(token) : {},
-      ...(payload ? { payload } : {}),
-    });
+  ) => apiCall(this.app, method, url, token, payload);
 
   /** The development outbox's messages to `phone`, newest first. */
   async smsTo(phone: string): Promise<{ text: string; code: string | null }[]> {

@@ -1,3 +1,4 @@
+import type { Pool } from '@flashbooth/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
@@ -6,7 +7,7 @@ import { createStorage } from '../../src/modules/storage/create-storage.js';
 import type { ObjectStorage } from '../../src/modules/storage/storage.js';
 import type { DatabaseTarget } from '../databases.js';
 import {
-  bearer,
+  apiCall,
   newPhone,
   signedIn,
   signedInOrgStaff,
@@ -103,14 +104,8 @@ export class TemplatesSuite {
     url: string,
     token: string,
     payload?: object,
-    pool = 'enterprise',
-  ) =>
-    this.app.inject({
-      method,
-      url: `/api/${pool}/${url}`,
-      headers: bearer(token),
-      ...(payload ? { payload } : {}),
-    });
+    pool: Pool = 'enterprise',
+  ) => apiCall(this.app, method, url, token, payload, pool);
 
   template = async (name = 'Classic strip', orientation?: 'portrait' | 'landscape') => {
     const response = await this.call('POST', 'templates', this.superToken, {
