@@ -30,6 +30,8 @@ export interface StartBoothOptions {
    * 10 s. A booth driven through the capture screen needs one (see payments.spec.ts).
    */
   countdownMs?: number;
+  /** Where the agent installs software updates; without it the booth refuses them. */
+  releasesDir?: string;
 }
 
 function errorsLog(errors: string[]): AgentLog {
@@ -66,6 +68,7 @@ export async function startBooth(
     log: errorsLog(errors),
     timers: { countdownMs: options.countdownMs ?? 0 },
     connectTimeoutMs: 5000,
+    ...(options.releasesDir ? { releasesDir: options.releasesDir } : {}),
   });
   await agent.start();
   return { ...registered, agent, errors };

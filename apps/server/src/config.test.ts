@@ -15,12 +15,13 @@ function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-/** As production needs it (SMS by SNS, a payment provider named), plus `env`. */
+/** As production needs it (SMS by SNS, a payment provider named, the public address), plus `env`. */
 function productionTestConfig(env: Record<string, string> = {}): Config {
   return testConfig({
     NODE_ENV: 'production',
     SMS_PROVIDER: 'sns',
     PAYMENT_PROVIDER: 'sandbox',
+    PUBLIC_URL: 'https://booths.example.com',
     ...env,
   });
 }
@@ -30,6 +31,16 @@ describe('configuration', () => {
     expect(() => testConfig({ PORT: 'eighty', SUPER_USER_PHONES: '98765' })).toThrow(
       /PORT[\s\S]*SUPER_USER_PHONES/,
     );
+  });
+  it('requires PUBLIC_URL in production: sign-in links must not follow the Host header', () => {
+    expect(() =>
+      testConfig({
+        NODE_ENV: 'production',
+        SMS_PROVIDER: 'sns',
+        PAYMENT_PROVIDER: 'sandbox',
+      }),
+    ).toThrow(/PUBLIC_URL: required when NODE_ENV=production/);
+    expect(productionTestConfig().publicUrl).toBe('https://booths.example.com');
   });
   it('requires AUTH_SECRET and an SMS provider in production', () => {
     expect(() => testConfig({ NODE_ENV: 'production', AUTH_SECRET: '' })).toThrow();
@@ -86,6 +97,7 @@ describe('payment configuration', () => {
       NODE_ENV: 'production',
       SMS_PROVIDER: 'sns',
       PAYMENT_PROVIDER: 'sandbox',
+      PUBLIC_URL: 'https://booths.example.com',
     });
     expect(explicit.payments.provider).toBe('sandbox');
   });
@@ -123,6 +135,7 @@ describe('payment configuration', () => {
       ...phonepe,
       NODE_ENV: 'production',
       SMS_PROVIDER: 'sns',
+      PUBLIC_URL: 'https://booths.example.com',
     });
     expect(production.payments.phonepe?.env).toBe('production');
     expect(loadConfig({ ...base, ...phonepe }).payments.phonepe?.env).toBe('sandbox');

@@ -34,6 +34,14 @@ const EnvSchema = z.object({
   MQTT_PASSWORD: z.string().min(1).optional(),
   /** Enables POST /api/mqtt/auth and /api/mqtt/acl for an external broker's HTTP auth plugin. */
   MQTT_HOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * The broker address booths are told to use (the env block shown when a device is registered).
+   * Absent: MQTT_URL, or the embedded broker's port on PUBLIC_URL's (or the request's) host.
+   */
+  BOOTH_MQTT_PUBLIC_URL: z
+    .string()
+    .regex(/^mqtts?:\/\/[^/]|^wss?:\/\/[^/]/, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
+    .optional(),
   /** How long the server waits for a booth's reply to a command (ping, capture, update). */
   DEVICE_COMMAND_TIMEOUT_MS: positiveInt(5000),
   /**
@@ -48,6 +56,14 @@ const EnvSchema = z.object({
   CAPTURE_DELIVERY_MARGIN_SECONDS: z.coerce.number().int().min(0).default(900),
   /** How often each instance sweeps for undelivered captures. */
   CAPTURE_SWEEP_INTERVAL_MS: positiveInt(60_000),
+  /** How often each instance drives the staged rollouts (sends, checks versions, moves waves). */
+  ROLLOUT_TICK_MS: positiveInt(2000),
+  /** Booths that may fail before a rollout stops itself (a start request may say otherwise). */
+  ROLLOUT_MAX_FAILURES: z.coerce.number().int().min(0).max(1000).default(0),
+  /** How long a rollout leaves a busy or silent booth before trying it again. */
+  ROLLOUT_RETRY_MS: positiveInt(30_000),
+  /** A rollout wave not done this long after it began fails its remaining booths. */
+  ROLLOUT_WAVE_TIMEOUT_MS: positiveInt(3_600_000),
   /** Low-res previews made at once per instance, after the upload confirmation has answered. */
   MEDIA_PREVIEW_CONCURRENCY: positiveInt(1),
   /** How often each instance looks for uploaded items still without a preview (a crash, a retry). */
@@ -109,6 +125,37 @@ const EnvSchema = z.object({
     }),
   /** Codes sent in any rolling hour by all instances together; a warning is logged at 80%. */
   OTP_GLOBAL_HOURLY_LIMIT: positiveInt(1000),
+  /** Passkeys: the relying party's id (a domain). Absent: PUBLIC_URL's host name, else localhost. */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .regex(
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/,
+      'must be a domain name like booths.example.com',
+    )
+    .optional(),
+  /** The name a passkey prompt shows. */
+  WEBAUTHN_RP_NAME: z.string().min(1).max(64).default('Flashbooth'),
+  /**
+   * Origins a passkey may be used on (comma-separated). Absent: PUBLIC_URL's origin, else
+   * http://localhost:PORT (plus the Vite dev server, http://localhost:5173, outside production).
+   */
+  WEBAUTHN_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    )
+    .refine((origins) => origins.every((origin) => /^https?:\/\/[^/?#]+$/.test(origin)), {
+      message: 'must be comma-separated origins like https://booths.example.com',
+    }),
+  /**
+   * Staff with refund or credit rights (super users, product admins) who have a passkey must sign
+   * in with it: code and link sign-ins are refused for them (docs/security.md).
+   */
+  REQUIRE_PASSKEY_FOR_MONEY_STAFF: bool(false),
   SMS_PROVIDER: z.enum(['outbox', 'sns']).optional(),
   AWS_REGION: z.string().default('ap-south-1'),
   SMS_SENDER_ID: z.string().max(11).optional(),
@@ -177,9 +224,12 @@ export interface Config {
     username: string | undefined;
     password: string | undefined;
     hookSecret: string | undefined;
+    /** BOOTH_MQTT_PUBLIC_URL: the broker as booths reach it; absent = derived (devices). */
+    boothUrl: string | undefined;
   };
   devices: { commandTimeoutMs: number; updateTimeoutMs: number };
   captures: { deliveryMarginMs: number; sweepIntervalMs: number };
+  rollouts: { tickMs: number; maxFailures: number; retryMs: number; waveTimeoutMs: number };
   previews: { concurrency: number; sweepIntervalMs: number; leaseMs: number };
   superUserPhones: string[];
   authSecret: string;
@@ -204,7 +254,11 @@ export interface Config {
     /** Codes sent in any rolling hour, all phones and instances together. */
     globalHourlySendLimit: number;
     cookieSecure: boolean;
+    /** Privileged staff with a passkey may sign in only with it. */
+    requirePasskeyForMoneyStaff: boolean;
   };
+  /** Passkeys' relying party: its id (a domain), its name and the origins it accepts. */
+  webauthn: { rpId: string; rpName: string; origins: string[] };
   sms: { provider: 'outbox' | 'sns'; awsRegion: string; senderId: string | undefined };
   demoData: boolean;
   web: {
@@ -261,6 +315,23 @@ function developmentSecret(dataDir: string): string {
 
 const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
 
+/**
+ * The passkeys' relying party. Defaults make `npm start` work on localhost: the id is PUBLIC_URL's
+ * host name (else `localhost`), the origins PUBLIC_URL's origin (else this server's own, and the
+ * Vite dev server outside production). Browsers accept the id only on an origin under it.
+ */
+function webauthnConfig(e: z.infer<typeof EnvSchema>, isProduction: boolean): Config['webauthn'] {
+  const publicUrl = e.PUBLIC_URL ? new URL(e.PUBLIC_URL) : undefined;
+  const ownOrigins = publicUrl
+    ? [publicUrl.origin]
+    : [`http://localhost:${e.PORT}`, ...(isProduction ? [] : ['http://localhost:5173'])];
+  return {
+    rpId: e.WEBAUTHN_RP_ID ?? publicUrl?.hostname ?? 'localhost',
+    rpName: e.WEBAUTHN_RP_NAME,
+    origins: e.WEBAUTHN_ORIGINS.length > 0 ? e.WEBAUTHN_ORIGINS : ownOrigins,
+  };
+}
+
 /** Reads and validates the environment once; names every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -275,6 +346,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('  AUTH_SECRET: required when NODE_ENV=production');
   if (isProduction && e.SMS_PROVIDER === undefined) {
     problems.push('  SMS_PROVIDER: required when NODE_ENV=production (sns)');
+  }
+  // Sign-in SMS carry a one-tap link; built from the request's Host header, a forged header
+  // could point a real person's link (and its token) at another site.
+  if (isProduction && !e.PUBLIC_URL) {
+    problems.push(
+      '  PUBLIC_URL: required when NODE_ENV=production (the sign-in links in SMS lead there)',
+    );
   }
   // A super user who cannot be sent a code could never sign in.
   for (const phone of e.SUPER_USER_PHONES) {
@@ -320,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       username: e.MQTT_USERNAME,
       password: e.MQTT_PASSWORD,
       hookSecret: e.MQTT_HOOK_SECRET,
+      boothUrl: e.BOOTH_MQTT_PUBLIC_URL,
     },
     devices: {
       commandTimeoutMs: e.DEVICE_COMMAND_TIMEOUT_MS,
@@ -328,6 +407,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captures: {
       deliveryMarginMs: e.CAPTURE_DELIVERY_MARGIN_SECONDS * 1000,
       sweepIntervalMs: e.CAPTURE_SWEEP_INTERVAL_MS,
+    },
+    rollouts: {
+      tickMs: e.ROLLOUT_TICK_MS,
+      maxFailures: e.ROLLOUT_MAX_FAILURES,
+      retryMs: e.ROLLOUT_RETRY_MS,
+      waveTimeoutMs: e.ROLLOUT_WAVE_TIMEOUT_MS,
     },
     previews: {
       concurrency: e.MEDIA_PREVIEW_CONCURRENCY,
@@ -352,7 +437,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedCountryCodes: e.OTP_ALLOWED_COUNTRY_CODES,
       globalHourlySendLimit: e.OTP_GLOBAL_HOURLY_LIMIT,
       cookieSecure: e.COOKIE_SECURE ?? isProduction,
+      requirePasskeyForMoneyStaff: e.REQUIRE_PASSKEY_FOR_MONEY_STAFF,
     },
+    webauthn: webauthnConfig(e, isProduction),
     sms: {
       provider: e.SMS_PROVIDER ?? 'outbox',
       awsRegion: e.AWS_REGION,

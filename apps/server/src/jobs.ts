@@ -32,10 +32,22 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
       stop: async () => services.paymentProvider.settled?.(),
     },
     {
+      // Staged rollouts: send the next booths their update, see versions arrive, move waves on.
+      // Booths are claimed in the database, so every instance may drive every rollout.
+      name: 'rollout driver',
+      intervalMs: config.rollouts.tickMs,
+      run: async () => ({ ...(await services.rollouts.drive()) }),
+      stop: () => services.rollouts.stop(),
+    },
+    {
       // Old sign-in throttling events; any instance may do it, the delete is idempotent.
       name: 'housekeeping',
       intervalMs: 600_000,
-      run: async () => services.auth.pruneEvents(),
+      run: async () => {
+        await services.auth.pruneEvents();
+        // Spent passkey challenges that have expired.
+        await services.passkeys.pruneChallenges();
+      },
     },
   ];
 }

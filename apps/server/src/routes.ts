@@ -4,11 +4,13 @@ import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { staffDevicesRoutes } from './modules/devices/devices.routes.js';
+import { staffDeviceStatusRoutes } from './modules/devices/devices.status-stream.js';
 import { visitorDevicesRoutes } from './modules/devices/devices.visitor.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
 import { mqttHookRoutes } from './modules/mqtt/mqtt.routes.js';
 import { staffOrganizationsRoutes } from './modules/organizations/organizations.routes.js';
+import { passkeysRoutes } from './modules/passkeys/passkeys.routes.js';
 import {
   phonePeWebhookRoutes,
   staffCreditsRoutes,
@@ -18,6 +20,7 @@ import {
 import { PhonePeProvider } from './modules/payments/phonepe.provider.js';
 import { SANDBOX_CHECKOUT_PATH, SandboxProvider } from './modules/payments/sandbox.provider.js';
 import { sandboxCheckoutRoutes } from './modules/payments/sandbox.routes.js';
+import { staffRolloutsRoutes } from './modules/rollouts/rollouts.routes.js';
 import { devSmsRoutes } from './modules/sms/sms.routes.js';
 import { staffSoftwareRoutes } from './modules/software/software.routes.js';
 import { LocalStorage } from './modules/storage/local-storage.js';
@@ -63,6 +66,12 @@ export function routeTable(
     '/api/regular': [
       use(authRoutes, { pool: 'regular', auth: s.auth, cookieSecure }),
       use(usersRoutes, { pool: 'regular', users: s.users, authenticate: visitor }),
+      use(passkeysRoutes, {
+        pool: 'regular',
+        passkeys: s.passkeys,
+        authenticate: visitor,
+        cookieSecure,
+      }),
       use(visitorDevicesRoutes, {
         devices: s.devices,
         templates: s.templates,
@@ -75,10 +84,24 @@ export function routeTable(
     '/api/enterprise': [
       use(authRoutes, { pool: 'enterprise', auth: s.auth, cookieSecure }),
       use(usersRoutes, { pool: 'enterprise', users: s.users, authenticate: staff }),
+      use(passkeysRoutes, {
+        pool: 'enterprise',
+        passkeys: s.passkeys,
+        authenticate: staff,
+        cookieSecure,
+      }),
       use(staffDevicesRoutes, { devices: s.devices, software: s.software, authenticate: staff }),
+      // Live status (server-sent events), in a plugin of its own: it ends its streams on close.
+      use(staffDeviceStatusRoutes, {
+        feed: s.deviceStatusFeed,
+        users: s.users,
+        authenticate: staff,
+        now: infra.now,
+      }),
       use(staffTemplatesRoutes, { templates: s.templates, authenticate: staff }),
       use(staffOrganizationsRoutes, { organizations: s.organizations, authenticate: staff }),
       use(staffSoftwareRoutes, { software: s.software, authenticate: staff }),
+      use(staffRolloutsRoutes, { rollouts: s.rollouts, authenticate: staff }),
       use(staffPaymentsRoutes, { payments: s.payments, authenticate: staff }),
       use(staffCreditsRoutes, { credits: s.credits, authenticate: staff }),
     ],

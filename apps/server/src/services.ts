@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { AppDependencies, Infrastructure } from './infrastructure.js';
 import { AuthRepository } from './modules/auth/auth.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { DeviceStatusFeed } from './modules/devices/device-status-feed.js';
 import { DevicesRepository } from './modules/devices/devices.repository.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { CaptureService } from './modules/media/capture.service.js';
@@ -13,6 +14,9 @@ import { MediaService } from './modules/media/media.service.js';
 import { PreviewWorker } from './modules/media/preview-worker.js';
 import { OrganizationsRepository } from './modules/organizations/organizations.repository.js';
 import { OrganizationsService } from './modules/organizations/organizations.service.js';
+import { PasskeyChallenges } from './modules/passkeys/passkey-challenge.js';
+import { PasskeysRepository } from './modules/passkeys/passkeys.repository.js';
+import { PasskeysService } from './modules/passkeys/passkeys.service.js';
 import { createPaymentProvider } from './modules/payments/create-payment-provider.js';
 import { CreditsRepository } from './modules/payments/credits.repository.js';
 import { CreditsService } from './modules/payments/credits.service.js';
@@ -20,6 +24,8 @@ import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import { PaymentsRepository } from './modules/payments/payments.repository.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { SandboxProvider } from './modules/payments/sandbox.provider.js';
+import { RolloutsRepository } from './modules/rollouts/rollouts.repository.js';
+import { RolloutsService } from './modules/rollouts/rollouts.service.js';
 import { SoftwareRepository } from './modules/software/software.repository.js';
 import { SoftwareService } from './modules/software/software.service.js';
 import { TemplatesRepository } from './modules/templates/templates.repository.js';
@@ -35,7 +41,10 @@ export interface Services {
   usersRepository: UsersRepository;
   users: UsersService;
   auth: AuthService;
+  passkeys: PasskeysService;
   devices: DevicesService;
+  /** Recorded device status changes, for the live status streams (shared between instances). */
+  deviceStatusFeed: DeviceStatusFeed;
   templates: TemplatesService;
   organizations: OrganizationsService;
   mediaRepository: MediaRepository;
@@ -43,6 +52,7 @@ export interface Services {
   media: MediaService;
   captures: CaptureService;
   software: SoftwareService;
+  rollouts: RolloutsService;
   paymentProvider: PaymentProvider;
   payments: PaymentsService;
   credits: CreditsService;
@@ -62,6 +72,7 @@ export function createServices(
   const tokens = new AccessTokens(config.authSecret, config.auth.accessTokenTtlSeconds, now);
   const usersRepository = new UsersRepository(db);
   const users = new UsersService(usersRepository);
+  const passkeysRepository = new PasskeysRepository(db);
   const auth = new AuthService({
     db,
     auth: new AuthRepository(db),
@@ -71,6 +82,25 @@ export function createServices(
     tokens,
     otpKey: deriveKey(config.authSecret, 'otp'),
     policy: config.auth,
+    // Sign-in links in SMS lead here; without it, to the request's own origin (development).
+    publicUrl: config.publicUrl,
+    now,
+    log,
+    hasPasskey: (userId) => passkeysRepository.exists(userId),
+  });
+  const passkeys = new PasskeysService({
+    db,
+    repository: passkeysRepository,
+    users,
+    auth,
+    // A challenge is good for 5 minutes (also the browser's timeout), once.
+    challenges: new PasskeyChallenges(
+      deriveKey(config.authSecret, 'passkey-challenge'),
+      300_000,
+      now,
+    ),
+    webauthn: config.webauthn,
+    userHandleKey: deriveKey(config.authSecret, 'passkey-user-handle'),
     now,
     log,
   });
@@ -130,8 +160,23 @@ export function createServices(
     log,
   });
 
+  const deviceStatusFeed = new DeviceStatusFeed({ database, log });
   const devices = new DevicesService({
     devices: devicesRepository,
+    feed: deviceStatusFeed,
+    boothAddresses: {
+      publicMqttUrl: config.mqtt.boothUrl,
+      externalMqttUrl: config.mqtt.url,
+      // The embedded broker knows its port only once it listens.
+      embeddedBrokerUrl: () => {
+        try {
+          return link.brokerUrl;
+        } catch {
+          return undefined;
+        }
+      },
+      publicUrl: config.publicUrl,
+    },
     users,
     link,
     // A booth's error report that ends a capture gives it back.
@@ -148,6 +193,21 @@ export function createServices(
     deviceDto: (row) => devices.toDto(row),
     link,
     updateTimeoutMs: config.devices.updateTimeoutMs,
+    now,
+    log,
+  });
+
+  // Staged rollouts: the driver job sends the channel's release booth by booth (modules/rollouts).
+  const rollouts = new RolloutsService({
+    rollouts: new RolloutsRepository(db),
+    users,
+    storage,
+    link,
+    recordVersion: async (deviceId, version) => {
+      await devicesRepository.update(deviceId, { softwareVersion: version });
+    },
+    updateTimeoutMs: config.devices.updateTimeoutMs,
+    policy: { ...config.rollouts, batchSize: 50 },
     now,
     log,
   });
@@ -177,7 +237,9 @@ export function createServices(
     usersRepository,
     users,
     auth,
+    passkeys,
     devices,
+    deviceStatusFeed,
     templates,
     organizations,
     mediaRepository,
@@ -185,6 +247,7 @@ export function createServices(
     media,
     captures,
     software,
+    rollouts,
     paymentProvider,
     payments,
     credits,

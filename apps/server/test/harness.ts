@@ -29,12 +29,16 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-/** A test configuration as production needs it (SMS by SNS, a payment provider named), plus `env`. */
+/**
+ * A test configuration as production needs it (SMS by SNS, a payment provider named, the public
+ * address), plus `env`.
+ */
 export function productionTestConfig(env: Record<string, string> = {}): Config {
   return testConfig({
     NODE_ENV: 'production',
     SMS_PROVIDER: 'sns',
     PAYMENT_PROVIDER: 'sandbox',
+    PUBLIC_URL: 'https://booths.example.com',
     ...env,
   });
 }

@@ -27,8 +27,27 @@ export const DeviceSchema = z.object({
 });
 export type Device = z.infer<typeof DeviceSchema>;
 
-/** POST devices: the new device and its broker secret, which is shown this once only. */
-export const RegisteredDeviceSchema = DeviceSchema.extend({ secret: z.string() });
+/**
+ * The environment a booth agent needs (apps/booth-agent/src/env.ts), as the server knows it:
+ * the broker as booths reach it (BOOTH_MQTT_PUBLIC_URL, else derived), the serial, the secret
+ * and this server's address (PUBLIC_URL, else the address the request came to).
+ */
+export const BoothEnvSchema = z.object({
+  BOOTH_MQTT_URL: z.string(),
+  BOOTH_THING_NAME: z.string(),
+  BOOTH_SECRET: z.string(),
+  BOOTH_SERVER_URL: z.string(),
+});
+export type BoothEnv = z.infer<typeof BoothEnvSchema>;
+
+/**
+ * POST devices: the new device and its broker secret, which is shown this once only, with the
+ * environment block to paste into the booth (`booth_env`, beyond the spec).
+ */
+export const RegisteredDeviceSchema = DeviceSchema.extend({
+  secret: z.string(),
+  booth_env: BoothEnvSchema,
+});
 export type RegisteredDevice = z.infer<typeof RegisteredDeviceSchema>;
 
 const DEVICE_NAME_NUL = nulMessage('Device name');
@@ -296,3 +315,19 @@ export const DeviceSettingsMessageSchema = z.object({
   prints_left: z.number().int().min(0).max(100_000),
 });
 export type DeviceSettingsMessage = z.infer<typeof DeviceSettingsMessageSchema>;
+
+// ---- Live status (issue 11): GET /api/enterprise/devices/status-stream (server-sent events). ----
+
+/**
+ * One `data:` line of the staff status stream (event name `status`): a device's live fields after
+ * the server recorded a change (status report, ping, last will, restock, price, channel).
+ */
+export const DeviceStatusEventSchema = z.object({
+  id: z.number().int(),
+  status: z.string(),
+  prints_left: z.number().int().nullable(),
+  software_version: z.string().nullable(),
+  pinged_at: TimestampSchema.nullable(),
+  updated_at: TimestampSchema,
+});
+export type DeviceStatusEvent = z.infer<typeof DeviceStatusEventSchema>;

@@ -114,7 +114,10 @@ export const CreditGrantSchema = z.object({
     })
     .positive(CREDIT_MESSAGES.amountPositive)
     .max(CREDIT_GRANT_MAX_RUPEES, CREDIT_MESSAGES.amountMax)
-    .refine(hasTwoDecimals, CREDIT_MESSAGES.amountDecimals),
+    .refine(hasTwoDecimals, CREDIT_MESSAGES.amountDecimals)
+    // Less than half a paisa (2.2e-16 passes the two checks above) would be a grant of 0 paise,
+    // which the ledger refuses (found by the fuzz suite).
+    .refine((rupees) => Math.round(rupees * 100) >= 1, CREDIT_MESSAGES.amountPositive),
   /** Why (shown in the ledger); trimmed, empty means none. */
   note: z
     .string({ error: CREDIT_MESSAGES.noteText })

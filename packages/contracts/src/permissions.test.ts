@@ -52,6 +52,9 @@ describe('staff permissions (staff.md section 6)', () => {
     expect(can(member, 'organization.viewGuests', 1)).toBe(true);
     expect(can(member, 'organization.viewStats', 1)).toBe(true);
     expect(can(member, 'device.ping', 1)).toBe(true);
+    expect(can(member, 'device.view', 1)).toBe(true);
+    expect(can(member, 'device.rename', 1)).toBe(false);
+    expect(can(member, 'device.manage', 1)).toBe(false);
     expect(can(member, 'organization.edit', 1)).toBe(false);
     expect(can(member, 'organization.viewRestrictedStats', 1)).toBe(false);
     expect(can(member, 'organization.exportGuests', 1)).toBe(false);
@@ -60,6 +63,7 @@ describe('staff permissions (staff.md section 6)', () => {
   it('gives nothing in an organization the person does not belong to', () => {
     expect(roleInOrganization(outsider, 1)).toBeUndefined();
     expect(can(outsider, 'organization.view', 1)).toBe(false);
+    expect(can(outsider, 'device.view', 1)).toBe(false);
     expect(can(outsider, 'organization.edit', 1)).toBe(false);
     expect(can(outsider, 'organization.edit', 2)).toBe(true);
   });

@@ -30,6 +30,7 @@ export type StaffAction =
   | 'organization.moderate'
   // Devices
   | 'device.register'
+  | 'device.view'
   | 'device.manage'
   | 'device.rename'
   | 'device.ping'
@@ -88,6 +89,7 @@ const ORG_MEMBER: ReadonlySet<StaffAction> = new Set<StaffAction>([
   'organization.viewGuests',
   'organization.viewStats',
   'organization.viewMedia',
+  'device.view',
   'device.ping',
 ]);
 

@@ -184,7 +184,15 @@ export * from './layouts.js';
 
 export * from './software-rules.js';
 
+export * from './rollout-rules.js';
+
 export * from './organization-rules.js';
+
+// The one-tap sign-in link of every sign-in SMS and the spent-code-budget refusal.
+export * from './sign-in-link-rules.js';
+
+// Passkeys: name length, how many per account, messages.
+export * from './passkey-rules.js';
 
 // Who may do what in the staff console (server enforces, screens mirror).
 export * from './permissions.js';

@@ -23,6 +23,12 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** Checks the connection (health). */
   ping: () => Promise<void>;
+  /**
+   * LISTENs on a channel (PostgreSQL NOTIFY, which PGlite has too) and calls `onPayload` for each
+   * notification; resolves with the call that stops listening. On PostgreSQL a connection of its
+   * own, reconnected after a loss (notifications sent meanwhile are missed).
+   */
+  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 }
 
@@ -49,6 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ping: async () => {
         await db.execute(sql`select 1`);
       },
+      listen: (channel, onPayload) => listenOnPostgres(options.url!, channel, onPayload),
       close: () => pool.end(),
     };
   }
@@ -66,6 +73,67 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: async (channel, onPayload) => {
+      const unlisten = await client.listen(channel, onPayload);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     close: () => client.close(),
+  };
+}
+
+/** How long a lost LISTEN connection waits before it connects again. */
+const LISTEN_RECONNECT_MS = 1000;
+
+/** A dedicated connection that LISTENs on `channel` until stopped, reconnecting after a loss. */
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const open = async (first: boolean): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      if (current === client) current = undefined;
+      client.end().catch(() => undefined);
+      if (stopped) return;
+      retry = setTimeout(() => void open(false), LISTEN_RECONNECT_MS);
+      retry.unref();
+    };
+    client.on('notification', (message) => {
+      if (message.channel === channel) onPayload(message.payload ?? '');
+    });
+    client.on('error', (error) => {
+      console.warn(`PostgreSQL LISTEN ${channel} connection lost (reconnecting): ${error.message}`);
+      onLost();
+    });
+    client.on('end', onLost);
+    current = client;
+    try {
+      await client.connect();
+      await client.query(`listen ${client.escapeIdentifier(channel)}`);
+    } catch (error) {
+      if (first) {
+        stopped = true;
+        onLost();
+        throw error;
+      }
+      onLost();
+    }
+  };
+  await open(true);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => undefined);
   };
 }

@@ -1,4 +1,8 @@
-import { CREDIT_LEDGER_REASONS } from '@flashbooth/contracts';
+import {
+  CREDIT_LEDGER_REASONS,
+  ROLLOUT_DEVICE_STATES,
+  ROLLOUT_STATES,
+} from '@flashbooth/contracts';
 import { inArray, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -43,7 +47,7 @@ const oneOf = (name: string, column: ExtraConfigColumn, values: readonly [string
 // The values of the enum-like text columns, in the order of their CHECK in the migrations.
 const POOLS = ['regular', 'enterprise'] as const;
 const MEMBER_ROLES = ['member', 'admin'] as const;
-const OTP_EVENT_KINDS = ['send', 'fail'] as const;
+const OTP_EVENT_KINDS = ['send', 'fail', 'link_fail'] as const;
 const ORIENTATIONS = ['portrait', 'landscape'] as const;
 const MEDIA_TYPES = ['image', 'video'] as const;
 const CAPTURE_STATES = ['requested', 'accepted', 'delivered', 'failed'] as const;
@@ -190,6 +194,25 @@ export const refreshTokens = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('refresh_tokens_family_idx').on(table.familyId)],
+);
+
+/** One-tap sign-in links (migration 0010): the token only as its SHA-256, single use. */
+export const signInLinks = pgTable(
+  'sign_in_links',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    pool: text('pool', { enum: POOLS }).notNull(),
+    phone: text('phone').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    oneOf('sign_in_links_pool_check', table.pool, POOLS),
+    check('sign_in_links_token_hash_check', sql`${table.tokenHash} ~ '^[0-9a-f]{64}$'`),
+    index('sign_in_links_expires_idx').on(table.expiresAt),
+  ],
 );
 
 export const smsOutbox = pgTable(
@@ -652,4 +675,119 @@ export const sandboxRefunds = pgTable(
     check('sandbox_refunds_amount_paise_check', sql`${table.amountPaise} > 0`),
     oneOf('sandbox_refunds_state_check', table.state, PROVIDER_STATES),
   ],
+);
+
+/** Staged rollouts of a channel's release (0012): the rollout and each booth's state in it. */
+export const rollouts = pgTable(
+  'rollouts',
+  {
+    id: serial('id').primaryKey(),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => softwareChannels.id, { onDelete: 'cascade' }),
+    releaseId: integer('release_id').references(() => softwareReleases.id, {
+      onDelete: 'set null',
+    }),
+    version: text('version').notNull(),
+    state: text('state', { enum: ROLLOUT_STATES }).notNull().default('running'),
+    maxFailures: integer('max_failures').notNull(),
+    stopReason: text('stop_reason'),
+    currentWave: integer('current_wave').notNull().default(0),
+    waveStartedAt: timestamp('wave_started_at', { withTimezone: true }).notNull().defaultNow(),
+    startedBy: integer('started_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    check('rollouts_version_check', sql`${table.version} <> ''`),
+    oneOf('rollouts_state_check', table.state, ROLLOUT_STATES),
+    check('rollouts_max_failures_check', sql`${table.maxFailures} >= 0`),
+    check('rollouts_current_wave_check', sql`${table.currentWave} >= 0`),
+    check(
+      'rollouts_finished_check',
+      sql`(${table.state} in ('running', 'paused')) = (${table.finishedAt} is null)`,
+    ),
+    uniqueIndex('rollouts_active_once')
+      .on(table.channelId)
+      .where(sql`${table.state} in ('running', 'paused')`),
+    index('rollouts_channel_idx').on(
+      table.channelId,
+      descending(table.createdAt),
+      descending(table.id),
+    ),
+    index('rollouts_release_idx').on(table.releaseId),
+    index('rollouts_started_by_idx').on(table.startedBy),
+  ],
+);
+export type RolloutRow = typeof rollouts.$inferSelect;
+
+export const rolloutDevices = pgTable(
+  'rollout_devices',
+  {
+    rolloutId: integer('rollout_id')
+      .notNull()
+      .references(() => rollouts.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    wave: integer('wave').notNull(),
+    state: text('state', { enum: ROLLOUT_DEVICE_STATES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    claimedBy: text('claimed_by'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.rolloutId, table.deviceId] }),
+    check('rollout_devices_wave_check', sql`${table.wave} >= 0`),
+    oneOf('rollout_devices_state_check', table.state, ROLLOUT_DEVICE_STATES),
+    check('rollout_devices_attempts_check', sql`${table.attempts} >= 0`),
+    check(
+      'rollout_devices_claimed_check',
+      sql`${table.state} <> 'updating' or ${table.claimedAt} is not null`,
+    ),
+    index('rollout_devices_wave_idx').on(table.rolloutId, table.wave, table.state),
+    index('rollout_devices_device_idx').on(table.deviceId),
+  ],
+);
+export type RolloutDeviceRow = typeof rolloutDevices.$inferSelect;
+
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pool: text('pool', { enum: POOLS }).notNull(),
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [
+    oneOf('passkeys_pool_check', table.pool, POOLS),
+    check('passkeys_counter_check', sql`${table.counter} >= 0`),
+    check('passkeys_name_check', sql`char_length(${table.name}) between 1 and 60`),
+    index('passkeys_user_idx').on(table.userId, table.createdAt),
+  ],
+);
+export type PasskeyRow = typeof passkeys.$inferSelect;
+
+export const passkeySpentChallenges = pgTable(
+  'passkey_spent_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('passkey_spent_challenges_expires_idx').on(table.expiresAt)],
 );

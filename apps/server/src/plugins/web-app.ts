@@ -101,6 +101,8 @@ interface RuntimeConfig {
   partnershipEmail: string;
   demoFormUrl: string;
   allowTimingScale: boolean;
+  /** PUBLIC_URL, for addresses the app prints (the booth's QR poster); absent when not set. */
+  publicUrl?: string;
 }
 
 /**
@@ -150,6 +152,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
     partnershipEmail: config.web.partnershipEmail,
     demoFormUrl: config.web.demoFormUrl,
     allowTimingScale: !config.isProduction,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
   };
   const manifestFile = path.join(dist, 'prerendered.json');
   const manifest: PrerenderManifest | undefined = existsSync(manifestFile)

@@ -137,12 +137,15 @@ describe('web app serving', () => {
       WEB_DIST_DIR: dist,
       SUPPORT_EMAIL: 'help@venue.example',
       DEMO_FORM_URL: 'https://forms.example.com/x?</script>',
+      PUBLIC_URL: 'https://booths.example.com/',
     });
     for (const url of ['/', '/regular/profile', '/enterprise/devices/3']) {
       const page = await app.inject(url);
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toContain('text/html');
       expect(page.body).toContain('"supportEmail":"help@venue.example"');
+      // The QR poster prints the configured public address (without its trailing slash).
+      expect(page.body).toContain('"publicUrl":"https://booths.example.com"');
       // A configured value can never close the script element.
       expect(page.body).not.toContain('?</script>');
     }

@@ -104,6 +104,9 @@ describe.each(databaseTargets)('staff credit grants and the ledger on $name', ({
       [{ amount_rupees: 1e9 }, 'amount_rupees must be at most 10000.'],
       [{ amount_rupees: 12.345 }, 'amount_rupees must have at most two decimals.'],
       [{ amount_rupees: 0.001 }, 'amount_rupees must have at most two decimals.'],
+      // Under half a paisa: within the decimals check's tolerance, yet 0 paise (was a 500).
+      [{ amount_rupees: 2.220446049250313e-16 }, 'amount_rupees must be more than 0.'],
+      [{ amount_rupees: 1e-9 }, 'amount_rupees must be more than 0.'],
       [{ amount_rupees: 5, note: 'x'.repeat(201) }, 'note must be at most 200 characters.'],
       [{ amount_rupees: 5, note: 42 }, 'note must be text.'],
     ];

@@ -15,14 +15,29 @@ describe('staff console routes', () => {
     expect(routeAt(e.organizationGuests.getHref(7))).toBe(e.organizationGuests.path);
   });
 
+  it('gives the device screens their own routes', () => {
+    const e = paths.enterprise;
+    expect(routeAt(e.devices.getHref())).toBe(e.devices.path);
+    expect(routeAt(e.device.getHref(7))).toBe(e.device.path);
+    expect(routeAt(e.deviceLogs.getHref(7))).toBe(e.deviceLogs.path);
+    expect(COMING_SOON_PATHS).not.toContain(e.devices.path);
+  });
+
+  it('gives the software screens their own routes', () => {
+    const e = paths.enterprise;
+    expect(routeAt(e.channels.getHref())).toBe(e.channels.path);
+    expect(routeAt(e.channel.getHref(7))).toBe(e.channel.path);
+    expect(routeAt(e.releases.getHref())).toBe(e.releases.path);
+    expect(routeAt(e.release.getHref(7))).toBe(e.release.path);
+    expect(COMING_SOON_PATHS).not.toContain(e.channels.path);
+    expect(COMING_SOON_PATHS).not.toContain(e.releases.path);
+  });
+
   it('sends the tabs and buttons of later screens to "Coming soon", not "Page not found"', () => {
     const e = paths.enterprise;
     const hrefs = [
-      e.devices.getHref(),
       e.templates.getHref(),
       e.templateStudio.getHref(),
-      e.channels.getHref(),
-      e.releases.getHref(),
       e.allMedia.getHref(),
       e.organizationMedia.getHref(7),
       e.organizationStats.getHref(7),

@@ -83,6 +83,38 @@ export const routes: RouteObject[] = [
             path: paths.enterprise.organizationGuests.path,
             lazy: lazyRoute(() => import('./routes/enterprise/organization-guests')),
           },
+          {
+            path: paths.enterprise.devices.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/devices')),
+          },
+          {
+            path: paths.enterprise.device.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/device-detail')),
+          },
+          {
+            path: paths.enterprise.deviceLogs.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/device-logs')),
+          },
+          {
+            path: paths.enterprise.devicePoster.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/device-poster')),
+          },
+          {
+            path: paths.enterprise.channels.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/software-channels')),
+          },
+          {
+            path: paths.enterprise.channel.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/software-channel-detail')),
+          },
+          {
+            path: paths.enterprise.releases.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/software-releases')),
+          },
+          {
+            path: paths.enterprise.release.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/software-release-detail')),
+          },
           ...COMING_SOON_PATHS.map((path) => ({ path, lazy: comingSoonRoute })),
           { path: '*', lazy: lazyRoute(() => import('./routes/not-found')) },
         ],

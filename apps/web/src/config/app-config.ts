@@ -6,6 +6,8 @@ export interface AppConfig {
   supportEmail: string;
   demoFormUrl: string;
   partnershipEmail: string;
+  /** PUBLIC_URL when the installation sets it: the address printed on booth QR posters. */
+  publicUrl?: string;
   /** Non-production only: capture timings may be scaled by `?timing_scale=` (tests). */
   allowTimingScale?: boolean;
 }

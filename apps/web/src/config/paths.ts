@@ -53,6 +53,19 @@ export const paths = {
       getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}/stats`,
     },
     devices: { path: '/enterprise/devices', getHref: () => '/enterprise/devices' },
+    device: {
+      path: '/enterprise/devices/:deviceId',
+      getHref: (deviceId: string | number) => `/enterprise/devices/${deviceId}`,
+    },
+    deviceLogs: {
+      path: '/enterprise/devices/:deviceId/logs',
+      getHref: (deviceId: string | number) => `/enterprise/devices/${deviceId}/logs`,
+    },
+    /** The booth's printable QR poster (issue 11). */
+    devicePoster: {
+      path: '/enterprise/devices/:deviceId/poster',
+      getHref: (deviceId: string | number) => `/enterprise/devices/${deviceId}/poster`,
+    },
     templates: { path: '/enterprise/templates', getHref: () => '/enterprise/templates' },
     templateStudio: {
       path: '/enterprise/template-studio',
@@ -62,9 +75,17 @@ export const paths = {
       path: '/enterprise/software/channels',
       getHref: () => '/enterprise/software/channels',
     },
+    channel: {
+      path: '/enterprise/software/channels/:channelId',
+      getHref: (channelId: string | number) => `/enterprise/software/channels/${channelId}`,
+    },
     releases: {
       path: '/enterprise/software/releases',
       getHref: () => '/enterprise/software/releases',
+    },
+    release: {
+      path: '/enterprise/software/releases/:releaseId',
+      getHref: (releaseId: string | number) => `/enterprise/software/releases/${releaseId}`,
     },
     allMedia: { path: '/enterprise/media/all', getHref: () => '/enterprise/media/all' },
   },
@@ -75,11 +96,8 @@ export const paths = {
  * each gets its own route (then it leaves this list).
  */
 export const COMING_SOON_PATHS: readonly string[] = [
-  paths.enterprise.devices.path,
   paths.enterprise.templates.path,
   paths.enterprise.templateStudio.path,
-  paths.enterprise.channels.path,
-  paths.enterprise.releases.path,
   paths.enterprise.allMedia.path,
   paths.enterprise.organizationMedia.path,
   paths.enterprise.organizationStats.path,

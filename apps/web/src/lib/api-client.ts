@@ -6,6 +6,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code: string,
+    /** The whole error body, for refusals that carry more than `message` and `code`. */
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -39,14 +41,16 @@ export function clearAccessToken(): void {
 export async function parseError(response: Response, fallback: string): Promise<ApiError> {
   let message = fallback;
   let code = 'error';
+  let details: Record<string, unknown> = {};
   try {
     const body = (await response.json()) as { message?: unknown; code?: unknown };
     if (typeof body.message === 'string' && body.message) message = body.message;
     if (typeof body.code === 'string') code = body.code;
+    if (typeof body === 'object' && body !== null) details = body;
   } catch {
     // Not JSON: keep the fallback.
   }
-  return new ApiError(message, response.status, code);
+  return new ApiError(message, response.status, code, details);
 }
 
 /** Trades the HttpOnly refresh cookie for a new access token; concurrent callers share one call. */

@@ -23,6 +23,15 @@ export function rememberRedirect(path: string): void {
   sessionStorage.setItem(REDIRECT_STORAGE_KEY, path);
 }
 
+/**
+ * The stored redirect-after-login path without forgetting it (only a same-site path): a sign-in
+ * sends it along, so the SMS's sign-in link returns there even when it opens in another tab.
+ */
+export function peekRedirect(): string | null {
+  const value = sessionStorage.getItem(REDIRECT_STORAGE_KEY);
+  return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
+}
+
 /** Returns and forgets the stored redirect-after-login path. */
 export function takeRedirect(): string | null {
   const value = sessionStorage.getItem(REDIRECT_STORAGE_KEY);

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { OTP_LENGTH } from '@flashbooth/contracts';
+import { OTP_LENGTH, SIGN_IN_LINK_TOKEN_BYTES } from '@flashbooth/contracts';
 
 /** A uniformly random 4-digit code from the CSPRNG. */
 export function generateCode(): string {
@@ -21,6 +21,11 @@ export function safeEqualHex(a: string, b: string): boolean {
 
 export function generateRefreshToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/** The token of a one-tap sign-in link: 32 bytes (256 bits) from the CSPRNG, base64url. */
+export function generateLinkToken(): string {
+  return randomBytes(SIGN_IN_LINK_TOKEN_BYTES).toString('base64url');
 }
 
 export function sha256Hex(value: string): string {

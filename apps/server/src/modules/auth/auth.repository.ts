@@ -1,7 +1,9 @@
 import type { Pool } from '@flashbooth/contracts';
 import { and, asc, count, eq, gt, gte, isNull, lt, min, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { otpCodes, otpEvents, refreshTokens } from '../../db/schema.js';
+import { otpCodes, otpEvents, refreshTokens, signInLinks } from '../../db/schema.js';
+
+type OtpEventKind = (typeof otpEvents.$inferInsert)['kind'];
 
 export class AuthRepository {
   constructor(private readonly db: Executor) {}
@@ -65,20 +67,27 @@ export class AuthRepository {
   }
 
   async countIpSends(ip: string, since: Date) {
+    return this.countIpEvents(ip, 'send', since);
+  }
+
+  async countIpEvents(ip: string, kind: OtpEventKind, since: Date) {
     const [row] = await this.db
       .select({ n: count() })
       .from(otpEvents)
-      .where(
-        and(eq(otpEvents.ip, ip), eq(otpEvents.kind, 'send'), gte(otpEvents.createdAt, since)),
-      );
+      .where(and(eq(otpEvents.ip, ip), eq(otpEvents.kind, kind), gte(otpEvents.createdAt, since)));
     return row?.n ?? 0;
+  }
+
+  /** Serialises the sign-in link calls of one client address until the transaction ends. */
+  async lockAddress(ip: string): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`link:${ip}`}))`);
   }
 
   async recordEvent(event: {
     pool: Pool;
     phone: string;
     ip: string;
-    kind: 'send' | 'fail';
+    kind: OtpEventKind;
     at: Date;
   }) {
     await this.db.insert(otpEvents).values({
@@ -92,6 +101,50 @@ export class AuthRepository {
 
   async pruneEvents(before: Date) {
     await this.db.delete(otpEvents).where(lt(otpEvents.createdAt, before));
+  }
+
+  /** Stores a sign-in link by its token's hash. */
+  async insertSignInLink(link: {
+    pool: Pool;
+    phone: string;
+    tokenHash: string;
+    expiresAt: Date;
+    at: Date;
+  }) {
+    await this.db.insert(signInLinks).values({
+      pool: link.pool,
+      phone: link.phone,
+      tokenHash: link.tokenHash,
+      expiresAt: link.expiresAt,
+      createdAt: link.at,
+    });
+  }
+
+  /**
+   * Uses up the pool's unused, unexpired link with this token hash and returns its phone, or null.
+   * One statement: the row is locked by the UPDATE, and a second consumer waits for the first
+   * and then finds `used_at` set, so one token gives one phone exactly once (on PGlite and
+   * PostgreSQL alike, whatever the isolation level).
+   */
+  async consumeSignInLink(pool: Pool, tokenHash: string, at: Date): Promise<string | null> {
+    const [row] = await this.db
+      .update(signInLinks)
+      .set({ usedAt: at })
+      .where(
+        and(
+          eq(signInLinks.tokenHash, tokenHash),
+          eq(signInLinks.pool, pool),
+          isNull(signInLinks.usedAt),
+          gt(signInLinks.expiresAt, at),
+        ),
+      )
+      .returning({ phone: signInLinks.phone });
+    return row?.phone ?? null;
+  }
+
+  /** Deletes links that expired before `before` (used or not: neither can sign anyone in). */
+  async pruneSignInLinks(before: Date) {
+    await this.db.delete(signInLinks).where(lt(signInLinks.expiresAt, before));
   }
 
   /** Stores the phone's new code, replacing any earlier one. */

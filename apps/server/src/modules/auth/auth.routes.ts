@@ -1,6 +1,7 @@
 import {
   type Pool,
   RefreshResponseSchema,
+  SignInLinkRequestSchema,
   SignInRequestSchema,
   SignInResponseSchema,
   SignOutResponseSchema,
@@ -9,9 +10,15 @@ import {
   VerifyRequestSchema,
   VerifyResponseSchema,
 } from '@flashbooth/contracts';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { type AuthService, type IssuedSession, RetryLaterError } from './auth.service.js';
+import {
+  type AuthService,
+  CodeBudgetSpentError,
+  type IssuedSession,
+  type LinkTarget,
+  RetryLaterError,
+} from './auth.service.js';
 
 export const REFRESH_COOKIE = 'flashbooth_refresh';
 
@@ -27,6 +34,31 @@ async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): P
   }
 }
 
+/**
+ * Hands a new session to the browser: the refresh cookie (HttpOnly, SameSite=Strict, scoped to
+ * the pool's auth path, so the pools never share it) and the verify body. Every sign-in route of
+ * the pool answers with it (code here, passkeys in modules/passkeys).
+ */
+export function sendSession(
+  reply: FastifyReply,
+  pool: Pool,
+  session: IssuedSession,
+  cookieSecure: boolean,
+) {
+  void reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+    path: `/api/${pool}/auth`,
+    httpOnly: true,
+    secure: cookieSecure,
+    sameSite: 'strict',
+    expires: session.refreshExpiresAt,
+  });
+  return {
+    access_token: session.accessToken,
+    expires_in: session.expiresIn,
+    user: session.user,
+  };
+}
+
 export const authRoutes: FastifyPluginAsyncZod<{
   pool: Pool;
   auth: AuthService;
@@ -37,13 +69,23 @@ export const authRoutes: FastifyPluginAsyncZod<{
   const cookiePath = `/api/${pool}/auth`;
 
   const setRefreshCookie = (reply: FastifyReply, session: IssuedSession) =>
-    reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
-      path: cookiePath,
-      httpOnly: true,
-      secure: cookieSecure,
-      sameSite: 'strict',
-      expires: session.refreshExpiresAt,
-    });
+    sendSession(reply, pool, session, cookieSecure);
+
+  /** Where the SMS's sign-in link leads (PUBLIC_URL, when set, wins in the service). */
+  const linkTarget = (request: FastifyRequest, next: string | undefined): LinkTarget => ({
+    origin: `${request.protocol}://${request.host}`,
+    next,
+  });
+
+  // A spent code budget's 429 also says when codes work again and whether a sign-in link was
+  // just sent (the login screen explains it); everything else goes on to the app's handler.
+  app.setErrorHandler((error, _request, reply) => {
+    if (!(error instanceof CodeBudgetSpentError)) throw error;
+    return reply
+      .status(error.statusCode)
+      .header('retry-after', String(error.retryAfterSeconds))
+      .send({ message: error.message, code: error.code, ...error.details });
+  });
 
   app.post(
     '/auth/sign-in',
@@ -56,7 +98,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      await withRetryAfter(reply, () => auth.signIn(pool, request.body.phone, request.ip));
+      await withRetryAfter(reply, () =>
+        auth.signIn(pool, request.body.phone, request.ip, linkTarget(request, request.body.next)),
+      );
       return { status: 'code_sent' as const };
     },
   );
@@ -73,7 +117,13 @@ export const authRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       await withRetryAfter(reply, () =>
-        auth.signUp(pool, request.body.phone, request.body.name, request.ip),
+        auth.signUp(
+          pool,
+          request.body.phone,
+          request.body.name,
+          request.ip,
+          linkTarget(request, request.body.next),
+        ),
       );
       return reply.code(201).send({ status: 'code_sent' as const });
     },
@@ -93,12 +143,26 @@ export const authRoutes: FastifyPluginAsyncZod<{
       const session = await withRetryAfter(reply, () =>
         auth.verify(pool, request.body.phone, request.body.code, request.ip),
       );
-      setRefreshCookie(reply, session);
-      return {
-        access_token: session.accessToken,
-        expires_in: session.expiresIn,
-        user: session.user,
-      };
+      return setRefreshCookie(reply, session);
+    },
+  );
+
+  app.post(
+    '/auth/link',
+    {
+      schema: {
+        tags,
+        summary:
+          'Exchange a one-tap sign-in link from the SMS for an access token and a refresh cookie',
+        description:
+          'The token from the fragment of the link in a sign-in SMS (`#link=…`). Single use, as long-lived as the code sent with it, only in the pool it was sent for; answered exactly like `auth/verify`. Not limited by the code budget; an unknown, used or expired token is 401 `invalid_token`.',
+        body: SignInLinkRequestSchema,
+        response: { 200: VerifyResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const session = await auth.signInWithLink(pool, request.body.token, request.ip);
+      return setRefreshCookie(reply, session);
     },
   );
 

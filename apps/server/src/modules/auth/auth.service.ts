@@ -1,15 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool, User } from '@flashbooth/contracts';
+import {
+  CODE_BUDGET_SPENT,
+  type CodeBudgetSpentDetails,
+  type Pool,
+  SIGN_IN_LINK_MESSAGES,
+  signInLinkPath,
+  type User,
+} from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../errors.js';
+import { toApiTimestamp } from '../../lib/time.js';
 import type { SmsSender } from '../sms/sms.sender.js';
 import type { UsersRepository } from '../users/users.repository.js';
-import type { UsersService } from '../users/users.service.js';
+import { isPrivileged, type UsersService } from '../users/users.service.js';
 import type { AccessTokens } from '../../security/access-tokens.js';
 import {
   generateCode,
+  generateLinkToken,
   generateRefreshToken,
   hashCode,
   safeEqualHex,
@@ -42,6 +51,39 @@ export class RetryLaterError extends AppError {
   }
 }
 
+/**
+ * How a person proved who they are. Every session is issued through `issueSession` with it, and
+ * the sign-in policy (`assertSignInAllowed`) reads it; `refresh` continues a session already
+ * issued.
+ */
+export type SignInMethod = 'code' | 'link' | 'passkey' | 'refresh';
+
+/** REQUIRE_PASSKEY_FOR_MONEY_STAFF: a privileged staff member with a passkey signing in otherwise. */
+export const PASSKEY_REQUIRED =
+  'Your account signs in with a passkey. Choose "Sign in with a passkey" on the sign-in page.';
+
+/**
+ * The 429 of a spent code budget: besides the time to come back, whether this answer texted a
+ * one-tap sign-in link (which works while the budget is spent). The routes send the details.
+ */
+export class CodeBudgetSpentError extends RetryLaterError {
+  constructor(
+    message: string,
+    retryAfterSeconds: number,
+    readonly details: CodeBudgetSpentDetails,
+  ) {
+    super(message, retryAfterSeconds);
+  }
+}
+
+/** Where a sign-in SMS's link leads: the request's own site and the page to return to. */
+export interface LinkTarget {
+  /** The request's origin (`https://host`); PUBLIC_URL wins when it is set. */
+  origin: string;
+  /** A same-site path to open after sign-in (validated by the request schema). */
+  next?: string | undefined;
+}
+
 export interface IssuedSession {
   accessToken: string;
   expiresIn: number;
@@ -54,6 +96,7 @@ const TOO_MANY_SENDS = 'Too many codes were requested. Please wait a few minutes
 const TOO_MANY_ATTEMPTS = 'Too many attempts. Please try again later.';
 const WRONG_CODES = (when: string) =>
   `Too many wrong codes for this number. Try again after ${when}.`;
+const LINK_SENT = 'The sign-in link we have just texted you works even now.';
 const SENDING_PAUSED = (when: string) =>
   `We cannot send more sign-in codes right now. Please try again after ${when}.`;
 
@@ -92,19 +135,31 @@ export class AuthService {
       policy: AuthPolicy;
       now: () => Date;
       log: FastifyBaseLogger;
+      /** PUBLIC_URL: the site sign-in links lead to; absent = the request's own origin. */
+      publicUrl: string | undefined;
+      /** Whether the account has a passkey (the passkeys module answers; REQUIRE_PASSKEY_FOR_MONEY_STAFF). */
+      hasPasskey: (userId: number) => Promise<boolean>;
     },
   ) {}
 
-  async signIn(pool: Pool, phone: string, ip: string): Promise<void> {
+  async signIn(pool: Pool, phone: string, ip: string, link: LinkTarget): Promise<void> {
     this.assertAllowedCountry(phone);
     const user = await this.deps.users.findByPhone(pool, phone);
     if (!user) {
       throw new AppError('user_not_found', 'No account was found for this number. Please sign up.');
     }
-    await this.sendCode(pool, phone, ip);
+    // Early and only for the message: issueSession enforces it for every way in.
+    await this.assertSignInAllowed(pool, user.id, 'code');
+    await this.sendCode(pool, phone, ip, link);
   }
 
-  async signUp(pool: Pool, phone: string, name: string, ip: string): Promise<void> {
+  async signUp(
+    pool: Pool,
+    phone: string,
+    name: string,
+    ip: string,
+    link: LinkTarget,
+  ): Promise<void> {
     this.assertAllowedCountry(phone);
     const created = await this.deps.db.transaction(async (tx) => {
       await this.deps.auth.with(tx).lockPhone(pool, phone);
@@ -116,7 +171,7 @@ export class AuthService {
     if (!created) {
       throw new AppError('phone_registered', 'This phone number is already registered.');
     }
-    await this.sendCode(pool, phone, ip);
+    await this.sendCode(pool, phone, ip, link);
   }
 
   /** SMS cost: codes go only to the configured country calling codes (400 otherwise). */
@@ -138,9 +193,10 @@ export class AuthService {
   }
 
   /**
-   * Refuses a code the limits do not allow: a spent code budget (no code could be checked), the
-   * phone's and the address's sending limits, and the global hourly cap. Returns the codes sent
-   * in the last hour by everyone.
+   * Refuses an SMS the limits do not allow: the phone's and the address's sending limits and the
+   * global hourly cap. Returns the codes sent in the last hour by everyone, and when the phone's
+   * code budget is spent, until when: then the SMS carries only the sign-in link (no code could
+   * be checked), and a refusal says that the budget is spent.
    */
   private async assertMaySend(
     repo: AuthRepository,
@@ -148,30 +204,51 @@ export class AuthService {
     phone: string,
     ip: string,
     at: Date,
-  ): Promise<number> {
+  ): Promise<{ sentBefore: number; spentUntil: Date | null }> {
     const { policy } = this.deps;
     const { budget } = await this.budgetOf(repo, pool, phone, at);
-    if (budget.kind === 'spent') {
-      throw new RetryLaterError(
-        WRONG_CODES(retryTime(budget.until, at)),
-        retryAfterSeconds(budget.until, at),
-      );
-    }
+    const spentUntil = budget.kind === 'spent' ? budget.until : null;
+    // With the budget spent, the person hears about the budget (and the link) first.
+    const refuse = (error: AppError) =>
+      spentUntil ? this.budgetSpent(spentUntil, at, false) : error;
     const windowStart = new Date(at.getTime() - policy.sendWindowSeconds * 1000);
     if (
       (await repo.countPhoneEvents(pool, phone, 'send', windowStart)) >= policy.sendLimitPerPhone
     ) {
-      throw new AppError('too_many_attempts', TOO_MANY_SENDS);
+      throw refuse(new AppError('too_many_attempts', TOO_MANY_SENDS));
     }
     if ((await repo.countIpSends(ip, windowStart)) >= policy.sendLimitPerIp) {
-      throw new AppError('too_many_attempts', TOO_MANY_SENDS);
+      throw refuse(new AppError('too_many_attempts', TOO_MANY_SENDS));
     }
     const global = await repo.globalSends(new Date(at.getTime() - GLOBAL_WINDOW_MS));
     if (global.count >= policy.globalHourlySendLimit) {
       const until = new Date((global.oldest ?? at).getTime() + GLOBAL_WINDOW_MS);
-      throw new RetryLaterError(SENDING_PAUSED(retryTime(until, at)), retryAfterSeconds(until, at));
+      throw refuse(
+        new RetryLaterError(SENDING_PAUSED(retryTime(until, at)), retryAfterSeconds(until, at)),
+      );
     }
-    return global.count;
+    return { sentBefore: global.count, spentUntil };
+  }
+
+  /**
+   * The refusal of a spent code budget: in words and in seconds when codes are checked again,
+   * and whether a sign-in link was just sent.
+   */
+  private budgetSpent(until: Date, at: Date, linkSent: boolean): CodeBudgetSpentError {
+    const message = WRONG_CODES(retryTime(until, at));
+    // Rounded up to the minute like the words, so the screen and the message agree.
+    const retryAt = new Date(Math.ceil(until.getTime() / 60_000) * 60_000);
+    return new CodeBudgetSpentError(
+      linkSent ? `${message} ${LINK_SENT}` : message,
+      retryAfterSeconds(until, at),
+      { reason: CODE_BUDGET_SPENT, retry_at: toApiTimestamp(retryAt), link_sent: linkSent },
+    );
+  }
+
+  /** The absolute address of a sign-in link: PUBLIC_URL when set, else the request's origin. */
+  private linkUrl(pool: Pool, token: string, link: LinkTarget): string {
+    const base = this.deps.publicUrl ?? link.origin.replace(/\/+$/, '');
+    return `${base}${signInLinkPath(pool, token, link.next)}`;
   }
 
   /** Logs the sends that bring the last hour to 80% and to 100% of the global cap. */
@@ -191,41 +268,60 @@ export class AuthService {
     }
   }
 
-  /** Issues a new code (replacing any earlier one) and sends it by SMS. */
-  private async sendCode(pool: Pool, phone: string, ip: string): Promise<void> {
+  /**
+   * Issues a new code (replacing any earlier one) and a one-tap sign-in link with the same
+   * lifetime, and sends both by SMS. While the phone's code budget is spent no code could be
+   * checked, so the SMS carries only the link, and the caller gets the budget's 429 saying so.
+   */
+  private async sendCode(pool: Pool, phone: string, ip: string, link: LinkTarget): Promise<void> {
     const { policy, now } = this.deps;
     const code = generateCode();
-    const sentInHour = await this.deps.db.transaction(async (tx) => {
+    const token = generateLinkToken();
+    const { sentInHour, spentUntil, at } = await this.deps.db.transaction(async (tx) => {
       const repo = this.deps.auth.with(tx);
       await repo.lockPhone(pool, phone);
       // Every instance's sends are counted one at a time, so the global cap holds exactly.
       await repo.lockGlobalSends();
       const at = now();
-      const sentBefore = await this.assertMaySend(repo, pool, phone, ip, at);
-      await repo.replaceCode({
-        pool,
-        phone,
-        codeHash: hashCode(this.deps.otpKey, pool, phone, code),
-        expiresAt: new Date(at.getTime() + policy.otpTtlSeconds * 1000),
-        at,
-      });
+      const { sentBefore, spentUntil } = await this.assertMaySend(repo, pool, phone, ip, at);
+      const expiresAt = new Date(at.getTime() + policy.otpTtlSeconds * 1000);
+      if (!spentUntil) {
+        await repo.replaceCode({
+          pool,
+          phone,
+          codeHash: hashCode(this.deps.otpKey, pool, phone, code),
+          expiresAt,
+          at,
+        });
+      }
+      // Only the token's hash is stored; the link itself exists only in the SMS.
+      await repo.insertSignInLink({ pool, phone, tokenHash: sha256Hex(token), expiresAt, at });
       await repo.recordEvent({ pool, phone, ip, kind: 'send', at });
-      return sentBefore + 1;
+      return { sentInHour: sentBefore + 1, spentUntil, at };
     });
     this.reportGlobalSends(sentInHour);
     const minutes = Math.max(1, Math.round(policy.otpTtlSeconds / 60));
+    const url = this.linkUrl(pool, token, link);
     try {
-      await this.deps.sms.send({
-        phone,
-        code,
-        text: `${code} is your Flashbooth sign-in code. It expires in ${minutes} minutes. Never share it with anyone.`,
-      });
+      await this.deps.sms.send(
+        spentUntil
+          ? {
+              phone,
+              text: `Too many wrong codes were entered for your Flashbooth number, so codes work again after ${retryTime(spentUntil, at)}. Tap to sign in now: ${url} It expires in ${minutes} minutes. Never share it with anyone.`,
+            }
+          : {
+              phone,
+              code,
+              text: `${code} is your Flashbooth sign-in code. It expires in ${minutes} minutes. Never share it with anyone. Or tap to sign in: ${url}`,
+            },
+      );
     } catch (error) {
       this.deps.log.error({ err: error, provider: this.deps.sms.kind }, 'sms send failed');
       throw new AppError('service_unavailable', 'Failed to send OTP. Please try again.', {
         cause: error,
       });
     }
+    if (spentUntil) throw this.budgetSpent(spentUntil, at, true);
   }
 
   /** Deletes throttling rows older than any window still looks at (run periodically). */
@@ -237,9 +333,9 @@ export class AuthService {
       GLOBAL_WINDOW_MS,
     );
     // An hour's margin for clocks that differ between instances.
-    await this.deps.auth.pruneEvents(
-      new Date(this.deps.now().getTime() - longestWindowMs - GLOBAL_WINDOW_MS),
-    );
+    const now = this.deps.now().getTime();
+    await this.deps.auth.pruneEvents(new Date(now - longestWindowMs - GLOBAL_WINDOW_MS));
+    await this.deps.auth.pruneSignInLinks(new Date(now - GLOBAL_WINDOW_MS));
   }
 
   async verify(pool: Pool, phone: string, code: string, ip: string): Promise<IssuedSession> {
@@ -277,7 +373,7 @@ export class AuthService {
 
     switch (outcome.kind) {
       case 'refused':
-        throw this.wrongCodes(outcome.budget.until, outcome.at);
+        throw this.wrongCodes(outcome.budget, outcome.at);
       case 'exhausted':
         if (outcome.after.kind === 'spent') {
           // Once per phone and day at most: worth a look when many phones show up here.
@@ -286,7 +382,7 @@ export class AuthService {
             'sign-in code budget spent; no code is checked for this phone until then',
           );
         }
-        if (outcome.after.kind !== 'open') throw this.wrongCodes(outcome.after.until, outcome.at);
+        if (outcome.after.kind !== 'open') throw this.wrongCodes(outcome.after, outcome.at);
         throw new AppError('too_many_attempts', TOO_MANY_ATTEMPTS);
       case 'expired':
         throw new AppError(
@@ -303,16 +399,91 @@ export class AuthService {
         }
         throw new AppError('code_mismatch', 'Invalid OTP. Please try again.');
       case 'ok':
-        return this.issueSession(pool, outcome.userId, randomUUID());
+        return this.issueSession(pool, outcome.userId, randomUUID(), 'code');
     }
   }
 
   /** The 429 of a spent or paused code budget: when to try again, in words and in seconds. */
-  private wrongCodes(until: Date, at: Date): RetryLaterError {
-    return new RetryLaterError(WRONG_CODES(retryTime(until, at)), retryAfterSeconds(until, at));
+  private wrongCodes(budget: Exclude<CodeBudget, { kind: 'open' }>, at: Date): RetryLaterError {
+    if (budget.kind === 'spent') return this.budgetSpent(budget.until, at, false);
+    return new RetryLaterError(
+      WRONG_CODES(retryTime(budget.until, at)),
+      retryAfterSeconds(budget.until, at),
+    );
   }
 
-  private async issueSession(pool: Pool, userId: number, familyId: string): Promise<IssuedSession> {
+  /**
+   * POST auth/link: signs in with the token of a one-tap link from a sign-in SMS, answering
+   * exactly like a code (`issueSession`, the same sign-in policy). The token is used up in one
+   * statement, so two taps give one session. Not subject to the code budget: 256 random bits
+   * cannot be guessed (docs/security.md). A link that signs nobody in is counted per client
+   * address, and an address with `OTP_SEND_LIMIT_PER_IP` of them in the send window is refused.
+   */
+  async signInWithLink(pool: Pool, token: string, ip: string): Promise<IssuedSession> {
+    const { policy, now } = this.deps;
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      const repo = this.deps.auth.with(tx);
+      await repo.lockAddress(ip);
+      const at = now();
+      const windowStart = new Date(at.getTime() - policy.sendWindowSeconds * 1000);
+      if ((await repo.countIpEvents(ip, 'link_fail', windowStart)) >= policy.sendLimitPerIp) {
+        return { kind: 'throttled' as const };
+      }
+      const phone = await repo.consumeSignInLink(pool, sha256Hex(token), at);
+      const user = phone ? await this.deps.users.with(tx).findByPhone(pool, phone) : undefined;
+      if (!phone || !user) {
+        // No phone is known for a link that matches nothing.
+        await repo.recordEvent({ pool, phone: phone ?? '', ip, kind: 'link_fail', at });
+        return { kind: 'invalid' as const };
+      }
+      // The code sent with the link is no longer needed: nobody can go on guessing it.
+      await repo.deleteCode(pool, phone);
+      return { kind: 'ok' as const, userId: user.id };
+    });
+    if (outcome.kind === 'throttled') {
+      throw new AppError('too_many_attempts', SIGN_IN_LINK_MESSAGES.tooManyTries);
+    }
+    if (outcome.kind === 'invalid') {
+      throw new AppError('invalid_token', SIGN_IN_LINK_MESSAGES.invalid);
+    }
+    return this.issueSession(pool, outcome.userId, randomUUID(), 'link');
+  }
+
+  /**
+   * The session of a person another module has proved (passkeys): exactly what a code sign-in
+   * issues, under the same sign-in policy.
+   */
+  issueSessionFor(pool: Pool, userId: number, method: 'passkey'): Promise<IssuedSession> {
+    return this.issueSession(pool, userId, randomUUID(), method);
+  }
+
+  /**
+   * The sign-in policy, checked wherever a session is issued: the account must exist in this
+   * pool, and with REQUIRE_PASSKEY_FOR_MONEY_STAFF a super user or product admin who has a passkey
+   * signs in only with it (one without may still use a code or link, to add one).
+   */
+  private async assertSignInAllowed(pool: Pool, userId: number, method: SignInMethod) {
+    const user = await this.deps.users.findById(userId);
+    if (!user || user.pool !== pool) throw new AppError('unauthorized', 'Please sign in again.');
+    if (method === 'passkey' || method === 'refresh') return;
+    // Refunds and credit grants are for exactly these staff (payments, credits: privilegedCaller).
+    const moneyStaff = pool === 'enterprise' && isPrivileged(user);
+    if (
+      moneyStaff &&
+      this.deps.policy.requirePasskeyForMoneyStaff &&
+      (await this.deps.hasPasskey(userId))
+    ) {
+      throw new AppError('forbidden', PASSKEY_REQUIRED);
+    }
+  }
+
+  private async issueSession(
+    pool: Pool,
+    userId: number,
+    familyId: string,
+    method: SignInMethod,
+  ): Promise<IssuedSession> {
+    await this.assertSignInAllowed(pool, userId, method);
     const at = this.deps.now();
     const refreshToken = generateRefreshToken();
     const refreshExpiresAt = new Date(
@@ -360,7 +531,7 @@ export class AuthService {
     }
     if (!result || result === 'reused')
       throw new AppError('invalid_token', 'Please sign in again.');
-    return this.issueSession(pool, result.userId, result.familyId);
+    return this.issueSession(pool, result.userId, result.familyId, 'refresh');
   }
 
   async signOut(pool: Pool, presented: string | undefined): Promise<void> {

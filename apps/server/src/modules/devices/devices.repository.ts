@@ -1,5 +1,5 @@
 import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, rowsOf } from '../../db/client.js';
 import { inOrganizationsOf } from '../../db/memberships.js';
 import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
@@ -38,12 +38,20 @@ export interface DeviceReport {
   pingedAt?: Date | undefined;
 }
 
-/** The device after a report: enough to tell whether its settings must be sent again. */
+/**
+ * The device after a report: enough to tell whether its settings must be sent again, and the
+ * live fields the status stream shows (DeviceStatusFeed), without another query.
+ */
 export interface ReportedDevice {
   id: number;
   thingName: string;
   settingsRevision: number;
   printsLeft: number;
+  orgId: number | null;
+  status: string;
+  softwareVersion: string | null;
+  pingedAt: Date | null;
+  updatedAt: Date;
 }
 
 /** The columns of a ReportedDevice (status reports, restocks). */
@@ -52,6 +60,11 @@ const reportedColumns = {
   thingName: devices.thingName,
   settingsRevision: devices.settingsRevision,
   printsLeft: devices.printsLeft,
+  orgId: devices.orgId,
+  status: devices.status,
+  softwareVersion: devices.softwareVersion,
+  pingedAt: devices.pingedAt,
+  updatedAt: devices.updatedAt,
 };
 
 const withOrg = {
@@ -155,6 +168,60 @@ export class DevicesRepository {
       .where('id' in device ? eq(devices.id, device.id) : eq(devices.thingName, device.thingName))
       .returning(reportedColumns);
     return row;
+  }
+
+  /**
+   * Several booths' status reports in one statement (DeviceStatusWriter), with the rules of
+   * recordReport for each (status always; software version when given; prints_left only when the
+   * booth has applied the device's settings revision). One report per thing name. The rows of the
+   * devices found; unknown thing names are left out.
+   */
+  async recordReports(
+    reports: { thingName: string; report: DeviceReport }[],
+  ): Promise<ReportedDevice[]> {
+    if (reports.length === 0) return [];
+    const values = sql.join(
+      reports.map(
+        ({ thingName, report }) =>
+          sql`(${thingName}::text, ${report.status}::text, ${report.softwareVersion ?? null}::text, ${report.printsLeft ?? null}::integer, ${report.settingsRevision ?? 0}::integer)`,
+      ),
+      sql`, `,
+    );
+    // Timestamps leave as ISO text: both drivers then give the same thing back.
+    const iso = (column: string) =>
+      sql.raw(`to_char(d.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+    const result = await this.db.execute(sql`
+      update devices as d set
+        status = v.status,
+        software_version = coalesce(v.software_version, d.software_version),
+        prints_left = case
+          when v.prints_left is not null and d.settings_revision <= v.applied then v.prints_left
+          else d.prints_left end
+      from (values ${values}) as v(thing_name, status, software_version, prints_left, applied)
+      where d.thing_name = v.thing_name
+      returning d.id, d.thing_name, d.settings_revision, d.prints_left, d.org_id, d.status,
+        d.software_version, ${iso('pinged_at')} as pinged_at, ${iso('updated_at')} as updated_at`);
+    return rowsOf<{
+      id: number;
+      thing_name: string;
+      settings_revision: number;
+      prints_left: number;
+      org_id: number | null;
+      status: string;
+      software_version: string | null;
+      pinged_at: string | null;
+      updated_at: string;
+    }>(result).map((row) => ({
+      id: row.id,
+      thingName: row.thing_name,
+      settingsRevision: row.settings_revision,
+      printsLeft: row.prints_left,
+      orgId: row.org_id,
+      status: row.status,
+      softwareVersion: row.software_version,
+      pingedAt: row.pinged_at ? new Date(row.pinged_at) : null,
+      updatedAt: new Date(row.updated_at),
+    }));
   }
 
   /**

@@ -41,12 +41,16 @@ export const staffDevicesRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: 'Register a device (super user / product admin); the secret is shown only here',
+        description:
+          'Answers the device, its broker secret (never shown again) and `booth_env`, the environment a booth agent runs with: BOOTH_MQTT_URL (BOOTH_MQTT_PUBLIC_URL, else MQTT_URL, else the embedded broker on the host booths reach this server at), BOOTH_THING_NAME, BOOTH_SECRET and BOOTH_SERVER_URL (PUBLIC_URL, else the address of this request).',
         body: RegisterDeviceSchema,
         response: { 201: RegisteredDeviceSchema },
       },
     },
     async (request, reply) => {
-      const device = await devices.register(request.caller!, request.body?.name);
+      // Without PUBLIC_URL, the address this request came to is the one a booth is told.
+      const origin = `${request.protocol}://${request.host}`;
+      const device = await devices.register(request.caller!, request.body?.name, origin);
       return reply.status(201).send(device);
     },
   );

@@ -14,9 +14,11 @@ import {
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DeviceLink } from '../mqtt/device-link.js';
 import type { DeviceChanges, DevicesRepository, DeviceWithOrg } from './devices.repository.js';
-import { DevicesService } from './devices.service.js';
+import { boothMqttUrl, DevicesService } from './devices.service.js';
 
 const AT = new Date('2025-09-30T10:00:00Z');
+/** The origin a registration request came to. */
+const SERVER = 'http://booths.example:8080';
 
 /** The devices table as DevicesService reads and changes it. */
 class FakeDevices {
@@ -211,7 +213,7 @@ describe('device permissions (staff spec section 6)', () => {
   it.each(STAFF_ROLES)('a %s may register a device only when privileged', async (role) => {
     const { service, claims } = setUp();
     const privileged = role === 'super user' || role === 'product admin';
-    expect(await outcomeOf(() => service.register(claims[role]))).toBe(
+    expect(await outcomeOf(() => service.register(claims[role], undefined, SERVER))).toBe(
       privileged ? 'ok' : 'forbidden',
     );
   });
@@ -243,5 +245,58 @@ describe('device permissions (staff spec section 6)', () => {
       await expectAppError(service.visitorGet(claims.visitor, id), 'not_found');
       await expectAppError(service.visitorPing(claims.visitor, id), 'not_found');
     }
+  });
+});
+
+describe('the env block of a new booth', () => {
+  it('tells the booth the configured broker, else the external one, else the embedded port here', () => {
+    const embedded = () => 'mqtt://127.0.0.1:18841';
+    expect(
+      boothMqttUrl(
+        {
+          publicMqttUrl: 'mqtts://mqtt.flashbooth.example:8883',
+          externalMqttUrl: 'mqtt://10.0.0.5',
+        },
+        SERVER,
+      ),
+    ).toBe('mqtts://mqtt.flashbooth.example:8883');
+    expect(boothMqttUrl({ externalMqttUrl: 'mqtt://10.0.0.5:1883' }, SERVER)).toBe(
+      'mqtt://10.0.0.5:1883',
+    );
+    expect(boothMqttUrl({ embeddedBrokerUrl: embedded }, SERVER)).toBe(
+      'mqtt://booths.example:18841',
+    );
+    // Not started yet: the embedded broker's default port.
+    expect(boothMqttUrl({ embeddedBrokerUrl: () => undefined }, SERVER)).toBe(
+      'mqtt://booths.example:1884',
+    );
+  });
+
+  it('answers the secret and the four variables, PUBLIC_URL before the request’s origin', async () => {
+    const everyone = people();
+    const make = (publicUrl?: string) =>
+      new DevicesService({
+        devices: new FakeDevices() as unknown as DevicesRepository,
+        boothAddresses: { embeddedBrokerUrl: () => 'mqtt://127.0.0.1:1884', publicUrl },
+        users: everyone.users,
+        link: answeringLink,
+        captures: { releaseReported: async () => undefined },
+        commandTimeoutMs: 1000,
+        now: () => AT,
+        log: memoryLog(),
+      });
+    const claims = everyone.claims['super user'];
+    const local = await make().register(claims, 'Lobby', SERVER);
+    expect(local.booth_env).toEqual({
+      BOOTH_MQTT_URL: 'mqtt://booths.example:1884',
+      BOOTH_THING_NAME: local.thing_name,
+      BOOTH_SECRET: local.secret,
+      BOOTH_SERVER_URL: SERVER,
+    });
+    const behindProxy = await make('https://photos.example').register(claims, 'Pier', SERVER);
+    expect(behindProxy.booth_env).toMatchObject({
+      BOOTH_MQTT_URL: 'mqtt://photos.example:1884',
+      BOOTH_SERVER_URL: 'https://photos.example',
+    });
   });
 });

@@ -1,6 +1,8 @@
 import {
+  can,
   DEVICE_MESSAGES,
   SOFTWARE_MESSAGES,
+  type BoothEnv,
   type Device,
   type DeviceError,
   type DeviceErrorReport,
@@ -12,17 +14,22 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type ListBody, listBody, type PageQuery } from '../../db/paging.js';
 import { isForeignKeyViolation } from '../../db/postgres-errors.js';
-import type { UserRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DeviceLink } from '../mqtt/device-link.js';
-import { isPrivileged, type UsersService } from '../users/users.service.js';
+import type { StaffCaller, UsersService } from '../users/users.service.js';
 import {
   hashDeviceSecret,
   newDeviceSecret,
   newThingName,
 } from '../../security/device-credentials.js';
+import {
+  type DeviceStatusFeed,
+  type DeviceStatusRow,
+  statusChangeOf,
+} from './device-status-feed.js';
+import { DeviceStatusWriter, SUPERSEDED } from './device-status-writer.js';
 import type {
   DeviceChanges,
   DeviceReport,
@@ -36,14 +43,43 @@ export interface ReportedCaptures {
   releaseReported(deviceId: number, report: DeviceErrorReport): Promise<unknown>;
 }
 
+/** What the env block of a new booth is made from (POST devices). */
+export interface BoothAddresses {
+  /** BOOTH_MQTT_PUBLIC_URL, when configured: used as it is. */
+  publicMqttUrl?: string | undefined;
+  /** MQTT_URL (an external broker), used when no public URL is configured. */
+  externalMqttUrl?: string | undefined;
+  /** The embedded broker as this machine reaches it (its bound port), once started. */
+  embeddedBrokerUrl?: () => string | undefined;
+  /** PUBLIC_URL: this server's address for booths; else the address the request came to. */
+  publicUrl?: string | undefined;
+}
+
+/**
+ * The broker URL to give a booth: the configured public URL, else the external broker's URL,
+ * else the embedded broker's port on the host booths reach this server at.
+ */
+export function boothMqttUrl(addresses: BoothAddresses, serverUrl: string): string {
+  if (addresses.publicMqttUrl) return addresses.publicMqttUrl;
+  if (addresses.externalMqttUrl) return addresses.externalMqttUrl;
+  const embedded = addresses.embeddedBrokerUrl?.();
+  const host = new URL(serverUrl).hostname;
+  const port = embedded ? new URL(embedded).port || '1883' : '1884';
+  return `mqtt://${host}:${port}`;
+}
+
 export interface DevicesServiceOptions {
   devices: DevicesRepository;
+  /** Where booths reach the broker and this server (the env block of POST devices). */
+  boothAddresses?: BoothAddresses;
   users: UsersService;
   link: DeviceLink;
   captures: ReportedCaptures;
   commandTimeoutMs: number;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Where recorded status changes go for the live status stream (issue 11). */
+  feed?: DeviceStatusFeed;
 }
 
 /** A booth's `at` (UTC, zone suffix optional) when it is plausible, else the server's time. */
@@ -56,12 +92,6 @@ function reportedAt(at: string | undefined, now: Date): Date {
     return now;
   }
   return parsed;
-}
-
-interface StaffCaller {
-  user: UserRow;
-  /** Super user or product admin. */
-  privileged: boolean;
 }
 
 const deviceNotFound = () => notFound(DEVICE_MESSAGES.notFound);
@@ -78,6 +108,19 @@ const onlyAdmins = () =>
  * and every one who sees a device may ping it.
  */
 export class DevicesService {
+  /**
+   * Booth status reports, written in batches under load (one alone is written at once); a single
+   * report takes recordReport, the statement every other report path uses.
+   */
+  private readonly statusWriter = new DeviceStatusWriter(async (reports) => {
+    if (reports.length === 1) {
+      const [{ thingName, report }] = reports as [(typeof reports)[number]];
+      const row = await this.repo.recordReport({ thingName }, report);
+      return row ? [row] : [];
+    }
+    return this.repo.recordReports(reports);
+  });
+
   constructor(private readonly options: DevicesServiceOptions) {}
 
   private get repo() {
@@ -104,33 +147,61 @@ export class DevicesService {
     };
   }
 
-  private async staff(claims: AccessClaims): Promise<StaffCaller> {
-    const user = await this.options.users.caller(claims);
-    return { user, privileged: isPrivileged(user) };
+  /** The caller's flags and memberships, for the shared rules (`can`). */
+  private staff(claims: AccessClaims): Promise<StaffCaller> {
+    return this.options.users.staffPrincipal(claims);
   }
 
-  /** The device if the caller may see it; 404 otherwise (another organization's device too). */
+  /** Whether the caller sees every device (super users and product admins). */
+  private seesAll(caller: StaffCaller): boolean {
+    return can(caller.principal, 'device.manage');
+  }
+
+  /**
+   * The device if the caller may see it (`device.view` in its organization; an unlinked device
+   * only for those who see all); 404 otherwise, another organization's device too.
+   */
   private async visible(caller: StaffCaller, id: number): Promise<DeviceWithOrg> {
     const row = await this.repo.findById(id);
     if (!row) throw deviceNotFound();
-    if (caller.privileged) return row;
-    if (row.orgId === null || !(await this.options.users.roleIn(caller.user.id, row.orgId))) {
+    if (this.seesAll(caller)) return row;
+    if (row.orgId === null || !can(caller.principal, 'device.view', row.orgId)) {
       throw deviceNotFound();
     }
     return row;
   }
 
-  /** Visible, and the caller is a super user or product admin. */
+  /** Visible, and the caller may manage it (`device.manage`: super users, product admins). */
   private async managed(claims: AccessClaims, id: number): Promise<DeviceWithOrg> {
     const caller = await this.staff(claims);
     const row = await this.visible(caller, id);
-    if (!caller.privileged) throw onlyAdmins();
+    if (!can(caller.principal, 'device.manage', row.orgId ?? undefined)) throw onlyAdmins();
     return row;
   }
 
-  async register(claims: AccessClaims, name?: string): Promise<RegisteredDevice> {
+  /** The env block for a new booth; `serverUrl` is where the request came to (no PUBLIC_URL). */
+  private boothEnv(thingName: string, secret: string, serverUrl: string): BoothEnv {
+    const addresses = this.options.boothAddresses ?? {};
+    const server = addresses.publicUrl ?? serverUrl;
+    return {
+      BOOTH_MQTT_URL: boothMqttUrl(addresses, server),
+      BOOTH_THING_NAME: thingName,
+      BOOTH_SECRET: secret,
+      BOOTH_SERVER_URL: server,
+    };
+  }
+
+  /**
+   * Registers a device (`device.register`); answers it with its secret, shown this once, and
+   * the env block for the booth. `serverUrl` is the origin the request came to.
+   */
+  async register(
+    claims: AccessClaims,
+    name: string | undefined,
+    serverUrl: string,
+  ): Promise<RegisteredDevice> {
     const caller = await this.staff(claims);
-    if (!caller.privileged) throw onlyAdmins();
+    if (!can(caller.principal, 'device.register')) throw onlyAdmins();
     const secret = newDeviceSecret();
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const thingName = newThingName();
@@ -142,7 +213,11 @@ export class DevicesService {
       if (id !== undefined) {
         const row = await this.repo.findById(id);
         if (!row) throw deviceNotFound();
-        return { ...this.toDto(row), secret };
+        return {
+          ...this.toDto(row),
+          secret,
+          booth_env: this.boothEnv(row.thingName, secret, serverUrl),
+        };
       }
     }
     throw new AppError('conflict', 'Could not pick a free serial. Please try again.');
@@ -150,7 +225,7 @@ export class DevicesService {
 
   async list(claims: AccessClaims, page: PageQuery) {
     const caller = await this.staff(claims);
-    const rows = await this.repo.list(page, caller.privileged ? undefined : caller.user.id);
+    const rows = await this.repo.list(page, this.seesAll(caller) ? undefined : caller.user.id);
     return listBody(rows, (row) => this.toDto(row));
   }
 
@@ -162,16 +237,14 @@ export class DevicesService {
     const caller = await this.staff(claims);
     const row = await this.visible(caller, id);
     const changes: DeviceChanges = {};
+    const orgId = row.orgId ?? undefined;
     if (patch.name !== undefined) {
-      const isOrgAdmin =
-        row.orgId !== null &&
-        (await this.options.users.roleIn(caller.user.id, row.orgId)) === 'admin';
-      if (!caller.privileged && !isOrgAdmin) {
+      if (!can(caller.principal, 'device.rename', orgId)) {
         throw forbidden("Only the organization's admins can rename this device.");
       }
       changes.name = patch.name;
     } else {
-      if (!caller.privileged) throw onlyAdmins();
+      if (!can(caller.principal, 'device.manage', orgId)) throw onlyAdmins();
       if (patch.software_channel_id !== undefined) {
         changes.softwareChannelId = patch.software_channel_id;
       }
@@ -194,6 +267,7 @@ export class DevicesService {
     this.sendSettings(restocked);
     const row = await this.repo.findById(id);
     if (!row) throw deviceNotFound();
+    this.changedHere(row);
     return this.toDto(row);
   }
 
@@ -236,8 +310,9 @@ export class DevicesService {
     }));
   }
 
-  /** Staff ping: everyone who sees the device; returns the refreshed device. */
+  /** Staff ping: everyone who sees the device (`device.ping`); returns the refreshed device. */
   async ping(claims: AccessClaims, id: number): Promise<Device> {
+    // Whoever may view a device may ping it (the rules give members both).
     const row = await this.visible(await this.staff(claims), id);
     return this.toDto(await this.askStatus(row));
   }
@@ -267,17 +342,28 @@ export class DevicesService {
   }
 
   /** A status report the booth published (MQTT); an unknown thing name is dropped. */
-  async recordStatus(thingName: string, report: DeviceStatusMessage): Promise<void> {
-    const device = await this.record(
-      { thingName },
-      {
-        status: report.status,
-        softwareVersion: report.software_version,
-        printsLeft: report.prints_left,
-        settingsRevision: report.settings_revision,
-      },
-    );
-    if (!device) this.options.log.warn({ thingName }, 'status from an unknown device dropped');
+  async recordStatus(thingName: string, message: DeviceStatusMessage): Promise<void> {
+    const report: DeviceReport = {
+      status: message.status,
+      softwareVersion: message.software_version,
+      printsLeft: message.prints_left,
+      settingsRevision: message.settings_revision,
+    };
+    const device = await this.statusWriter.record(thingName, report);
+    // A newer report of the same booth was written in its place (and is streamed).
+    if (device === SUPERSEDED) return;
+    if (device) this.resendSettingsIfBehind(device, report);
+    if (!device) {
+      this.options.log.warn({ thingName }, 'status from an unknown device dropped');
+      return;
+    }
+    // Every instance hears the booth's report itself: no need to tell the others.
+    this.options.feed?.publishLocal(statusChangeOf(device));
+  }
+
+  /** A change made through this instance's API, for the status streams of every instance. */
+  private changedHere(row: DeviceStatusRow): void {
+    this.options.feed?.publishShared(statusChangeOf(row));
   }
 
   /**
@@ -289,14 +375,15 @@ export class DevicesService {
     report: DeviceReport,
   ): Promise<ReportedDevice | undefined> {
     const row = await this.repo.recordReport(device, report);
-    if (
-      row &&
-      report.status !== 'offline' &&
-      (report.settingsRevision ?? 0) < row.settingsRevision
-    ) {
+    if (row) this.resendSettingsIfBehind(row, report);
+    return row;
+  }
+
+  /** The booth is online but has not applied the newest settings revision: publish them again. */
+  private resendSettingsIfBehind(row: ReportedDevice, report: DeviceReport): void {
+    if (report.status !== 'offline' && (report.settingsRevision ?? 0) < row.settingsRevision) {
       this.sendSettings(row);
     }
-    return row;
   }
 
   /**
@@ -337,7 +424,8 @@ export class DevicesService {
       reply = await link.request(row.thingName, 'ping', {}, commandTimeoutMs);
     } catch (error) {
       if (error instanceof AppError && error.code === 'service_unavailable') {
-        await this.repo.update(row.id, { status: 'offline' });
+        const offline = await this.repo.update(row.id, { status: 'offline' });
+        if (offline) this.changedHere(offline);
       }
       throw error;
     }
@@ -353,6 +441,7 @@ export class DevicesService {
     );
     const fresh = await this.repo.findById(row.id);
     if (!fresh) throw deviceNotFound();
+    this.changedHere(fresh);
     return fresh;
   }
 
@@ -373,6 +462,7 @@ export class DevicesService {
       throw error;
     }
     if (!row) throw deviceNotFound();
+    this.changedHere(row);
     return row;
   }
 }

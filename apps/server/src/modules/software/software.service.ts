@@ -16,6 +16,7 @@ import {
   type SoftwareRelease,
   type SoftwareReleaseCreate,
   type SoftwareReleasePatch,
+  can,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { listBody, listBodyAsync } from '../../db/paging.js';
@@ -130,8 +131,14 @@ export class SoftwareService {
     return this.options.software;
   }
 
-  private privileged(claims: AccessClaims): Promise<UserRow> {
-    return this.options.users.privilegedCaller(claims, SOFTWARE_MESSAGES.onlyAdmins);
+  /**
+   * The caller, when the shared rule lets them manage software (`software.manage`: super users
+   * and product admins); 403 before any data is read otherwise.
+   */
+  private async privileged(claims: AccessClaims): Promise<UserRow> {
+    const { user, principal } = await this.options.users.staffPrincipal(claims);
+    if (!can(principal, 'software.manage')) throw forbidden(SOFTWARE_MESSAGES.onlyAdmins);
+    return user;
   }
 
   // ---- channels ----

@@ -22,6 +22,8 @@ interface ListPageProps {
   breadcrumbs?: ReactNode;
   /** Beside the title (a screen's +Create or +Invite). */
   actions?: ReactNode;
+  /** Under the title (a device's logs: "Device #7"). */
+  subtitle?: ReactNode;
 }
 
 /**
@@ -41,6 +43,7 @@ export function ListPage({
   after,
   breadcrumbs,
   actions,
+  subtitle,
 }: ListPageProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -68,6 +71,7 @@ export function ListPage({
       ) : (
         heading
       )}
+      {subtitle && <p className="list-page-subtitle">{subtitle}</p>}
       <SearchBox
         label={searchLabel}
         placeholder={searchPlaceholder}

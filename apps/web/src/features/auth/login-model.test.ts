@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { hasErrorCode, isCompleteOtp, messageOf, phoneToSend, sanitizeOtp } from './login-model';
+import {
+  budgetNoticeOf,
+  hasErrorCode,
+  isCompleteOtp,
+  messageOf,
+  phoneToSend,
+  returnPathToSend,
+  sanitizeOtp,
+} from './login-model';
 
 describe('phoneToSend', () => {
   it('joins the country code and number, keeping only digits and plus', () => {
@@ -37,5 +45,44 @@ describe('error helpers', () => {
   it('prefers the server message and falls back otherwise', () => {
     expect(messageOf(error, 'Fallback')).toBe('Wrong code');
     expect(messageOf(new TypeError('Failed to fetch'), 'Fallback')).toBe('Fallback');
+  });
+});
+
+describe('budgetNoticeOf', () => {
+  const spent = (linkSent: boolean) =>
+    new ApiError(
+      'Too many wrong codes for this number. Try again after 14:05 UTC.',
+      429,
+      'too_many_attempts',
+      {
+        message: 'Too many wrong codes for this number. Try again after 14:05 UTC.',
+        code: 'too_many_attempts',
+        reason: 'code_budget_spent',
+        retry_at: '2025-05-14T14:05:00',
+        link_sent: linkSent,
+      },
+    );
+  it('reads when codes work again and whether a link was just sent', () => {
+    expect(budgetNoticeOf(spent(true))).toEqual({
+      retryAt: '14/05/2025 14:05 UTC',
+      linkSent: true,
+    });
+    expect(budgetNoticeOf(spent(false))).toEqual({
+      retryAt: '14/05/2025 14:05 UTC',
+      linkSent: false,
+    });
+  });
+  it('is null for every other refusal', () => {
+    expect(budgetNoticeOf(new ApiError('Too many attempts.', 429, 'too_many_attempts'))).toBeNull();
+    expect(budgetNoticeOf(new Error('offline'))).toBeNull();
+  });
+});
+
+describe('returnPathToSend', () => {
+  it('sends only a path on this site', () => {
+    expect(returnPathToSend('/b/12?template=3')).toBe('/b/12?template=3');
+    expect(returnPathToSend(null)).toBeUndefined();
+    expect(returnPathToSend('//evil.example')).toBeUndefined();
+    expect(returnPathToSend('/\\evil.example')).toBeUndefined();
   });
 });

@@ -1,5 +1,12 @@
-import { AUTH_ERROR_CODES, normalizePhoneInput, OTP_LENGTH } from '@flashbooth/contracts/rules';
+import {
+  AUTH_ERROR_CODES,
+  isCodeBudgetSpent,
+  isSameSitePath,
+  normalizePhoneInput,
+  OTP_LENGTH,
+} from '@flashbooth/contracts/rules';
 import { ApiError } from '@/lib/api-client';
+import { formatUtcTimestamp } from '@/lib/format-date';
 
 /** Login texts (spec: visitor.md sections 5 and 8). */
 export const LOGIN_MESSAGES = {
@@ -50,4 +57,39 @@ export function hasErrorCode(error: unknown, code: AuthErrorCode): boolean {
 /** The server's message when it sent one (spec: read it first), else the screen's default. */
 export function messageOf(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.message ? error.message : fallback;
+}
+
+/**
+ * A phone whose code budget is spent (issue 14): codes are not checked until `retryAt`, but the
+ * one-tap link in a sign-in SMS still signs in. `linkSent`: this very refusal texted one.
+ */
+export interface BudgetNotice {
+  /** "14/05/2025 14:05 UTC" (the spec's date format, in UTC like every timestamp). */
+  retryAt: string;
+  linkSent: boolean;
+}
+
+/** The spent code budget a refusal reports, or null for any other error. */
+export function budgetNoticeOf(error: unknown): BudgetNotice | null {
+  if (!(error instanceof ApiError) || !isCodeBudgetSpent(error.details)) return null;
+  return {
+    retryAt: `${formatUtcTimestamp(error.details.retry_at)} UTC`,
+    linkSent: error.details.link_sent,
+  };
+}
+
+/** The login screen's plain words for a spent code budget. */
+export const BUDGET_TEXTS = {
+  title: 'Too many wrong codes',
+  reason: (retryAt: string) =>
+    `This phone number has had too many wrong codes, so we cannot check codes for it until ${retryAt}.`,
+  linkSent: (phone: string) =>
+    `We have just texted a sign-in link to ${phone}. Tap the link in that SMS: it signs you in even now.`,
+  linkEarlier:
+    'The sign-in link in the latest SMS from us signs you in even now. If it has expired, press Continue and we will text you a new one.',
+} as const;
+
+/** The page a sign-in should return to (sent along for the SMS's link): same-site paths only. */
+export function returnPathToSend(stored: string | null): string | undefined {
+  return stored !== null && isSameSitePath(stored) ? stored : undefined;
 }

@@ -10,8 +10,6 @@ const TITLES: readonly (readonly [string, string])[] = [
   [paths.enterprise.devices.path, 'Devices'],
   [paths.enterprise.templates.path, 'Templates'],
   [paths.enterprise.templateStudio.path, 'Template Studio'],
-  [paths.enterprise.channels.path, 'Software Channels'],
-  [paths.enterprise.releases.path, 'Software Releases'],
   [paths.enterprise.allMedia.path, 'All Media'],
   [paths.enterprise.organizationMedia.path, 'Organization Media'],
   [paths.enterprise.organizationStats.path, 'Organization Statistics'],

@@ -6,20 +6,26 @@ import { Spinner } from '@/components/ui/spinner';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { paths } from '@/config/paths';
 import { useSession } from '@/lib/session';
-import { takeRedirect } from '@/lib/storage';
+import { peekRedirect, takeRedirect } from '@/lib/storage';
 import { useSignIn } from '../api/sign-in';
 import { useSignUp } from '../api/sign-up';
 import { useVerifyCode } from '../api/verify';
 import {
   AUTH_CODES,
+  type BudgetNotice,
+  budgetNoticeOf,
   DEFAULT_COUNTRY_CODE,
   hasErrorCode,
   isCompleteOtp,
   LOGIN_MESSAGES,
   messageOf,
   phoneToSend,
+  returnPathToSend,
 } from '../login-model';
 import { OtpStep, PhoneStep, SignUpStep } from './login-steps';
+import { PasskeySignIn } from './passkey-sign-in';
+import { BudgetSpentNotice, LinkFailedNotice } from './sign-in-link-notices';
+import { useSignInLink } from './use-sign-in-link';
 import './login-screen.css';
 
 type Step = 'phone' | 'signup' | 'otp';
@@ -50,6 +56,8 @@ export function LoginScreen({ pool }: { pool: Pool }) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [completing, setCompleting] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
+  /** The phone's code budget is spent: codes are refused, the SMS's link still signs in. */
+  const [budget, setBudget] = useState<BudgetNotice | null>(null);
 
   const signIn = useSignIn(pool);
   const signUp = useSignUp(pool);
@@ -61,7 +69,24 @@ export function LoginScreen({ pool }: { pool: Pool }) {
 
   const authenticated = session.auth.status === 'authenticated' && session.user !== null;
   const checking = session.auth.status === 'checking';
-  const showForm = !completing && !authenticated && !checking;
+
+  // Opened from the one-tap link of a sign-in SMS: sign in with it (also over another session).
+  const link = useSignInLink(pool, !checking, async (response, next) => {
+    setCompleting(true);
+    session.establish(pool, response);
+    const stored = takeRedirect();
+    await navigate(next ?? stored ?? paths.home.getHref(), { replace: true });
+  });
+  const linkSigningIn = link.status === 'signing-in';
+
+  /** Signed in with a passkey (passkey-sign-in.tsx: the button or the phone field's autofill). */
+  const finishWithPasskey = async (response: VerifyResponse) => {
+    clear();
+    setCompleting(true);
+    session.establish(pool, response);
+    await navigate(takeRedirect() ?? paths.home.getHref(), { replace: true });
+  };
+  const showForm = !completing && !authenticated && !checking && !linkSigningIn;
 
   // Each step starts with its first field focused (also after returning to phone entry).
   useEffect(() => {
@@ -70,16 +95,35 @@ export function LoginScreen({ pool }: { pool: Pool }) {
 
   const goToStep = (next: Step) => {
     setFieldError(null);
+    if (next !== 'phone') setBudget(null);
     if (next !== 'signup') setName('');
     setCode('');
     setStep(next);
   };
 
+  /** Sends a code (and sign-in link) with the page the link should return to. */
+  const sendCode = (target: string) =>
+    signIn.mutateAsync({ phone: target, next: returnPathToSend(peekRedirect()) });
+
+  /**
+   * A spent code budget ends at phone entry with the explanation instead of a passing status;
+   * false for any other error.
+   */
+  const showBudget = (error: unknown) => {
+    const notice = budgetNoticeOf(error);
+    if (!notice) return false;
+    clear();
+    goToStep('phone');
+    setBudget(notice);
+    return true;
+  };
+
   /** Asks for a fresh code after a failed verification; too many attempts ends at phone entry. */
   const resendCode = async () => {
     try {
-      await signIn.mutateAsync(phone);
+      await sendCode(phone);
     } catch (error) {
+      if (showBudget(error)) return;
       if (hasErrorCode(error, AUTH_CODES.tooManyAttempts)) {
         show('error', LOGIN_MESSAGES.tooManyAttempts);
         goToStep('phone');
@@ -99,11 +143,13 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     }
     setFieldError(null);
     clear();
+    setBudget(null);
     setPhone(target);
     try {
-      await signIn.mutateAsync(target);
+      await sendCode(target);
       goToStep('otp');
     } catch (error) {
+      if (showBudget(error)) return;
       if (hasErrorCode(error, AUTH_CODES.userNotFound)) goToStep('signup');
       else show('error', messageOf(error, LOGIN_MESSAGES.sendFailed));
     }
@@ -121,15 +167,20 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     clear();
     try {
       // The server sends the first code as part of sign-up.
-      await signUp.mutateAsync({ phone, name: fullName });
+      await signUp.mutateAsync({
+        phone,
+        name: fullName,
+        next: returnPathToSend(peekRedirect()),
+      });
       goToStep('otp');
     } catch (error) {
       if (hasErrorCode(error, AUTH_CODES.phoneRegistered)) {
         show('info', LOGIN_MESSAGES.phoneRegistered);
         try {
-          await signIn.mutateAsync(phone);
+          await sendCode(phone);
           goToStep('otp');
-        } catch {
+        } catch (sendError) {
+          if (showBudget(sendError)) return;
           show('error', LOGIN_MESSAGES.createdButNotSent);
           goToStep('phone');
         }
@@ -156,6 +207,7 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     } catch (error) {
       setCode('');
       firstFieldRef.current?.focus();
+      if (showBudget(error)) return;
       if (hasErrorCode(error, AUTH_CODES.codeMismatch)) {
         show('error', LOGIN_MESSAGES.codeMismatch);
         await resendCode();
@@ -200,11 +252,12 @@ export function LoginScreen({ pool }: { pool: Pool }) {
   };
 
   let body;
-  if (checking || completing) {
+  if (checking || completing || linkSigningIn) {
+    const waiting = completing || linkSigningIn ? 'Signing you in…' : 'Checking your session…';
     body = (
       <div className="login-waiting">
-        <Spinner label={completing ? 'Signing you in…' : 'Checking your session…'} />
-        <p aria-hidden="true">{completing ? 'Signing you in…' : 'Checking your session…'}</p>
+        <Spinner label={waiting} />
+        <p aria-hidden="true">{waiting}</p>
       </div>
     );
   } else if (authenticated) {
@@ -230,23 +283,33 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     );
   } else if (step === 'phone') {
     body = (
-      <PhoneStep
-        countryCode={countryCode}
-        number={number}
-        error={fieldError}
-        busy={busy}
-        firstFieldRef={firstFieldRef}
-        numberRef={numberRef}
-        onCountryCodeChange={(value) => {
-          setCountryCode(value);
-          setFieldError(null);
-        }}
-        onNumberChange={(value) => {
-          setNumber(value);
-          setFieldError(null);
-        }}
-        onSubmit={() => void submitPhone()}
-      />
+      <>
+        {link.status === 'failed' && <LinkFailedNotice message={link.message} />}
+        {budget && <BudgetSpentNotice notice={budget} phone={phone} />}
+        <PhoneStep
+          countryCode={countryCode}
+          number={number}
+          error={fieldError}
+          busy={busy}
+          firstFieldRef={firstFieldRef}
+          numberRef={numberRef}
+          onCountryCodeChange={(value) => {
+            setCountryCode(value);
+            setFieldError(null);
+          }}
+          onNumberChange={(value) => {
+            setNumber(value);
+            setFieldError(null);
+          }}
+          onSubmit={() => void submitPhone()}
+        />
+        <PasskeySignIn
+          pool={pool}
+          disabled={busy}
+          onSignedIn={(response) => void finishWithPasskey(response)}
+          onError={(message) => show('error', message)}
+        />
+      </>
     );
   } else if (step === 'signup') {
     body = (

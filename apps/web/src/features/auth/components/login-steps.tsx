@@ -134,7 +134,8 @@ export function PhoneStep({ firstFieldRef, numberRef, ...props }: PhoneStepProps
             className="input"
             type="tel"
             inputMode="tel"
-            autoComplete="tel-national"
+            // "webauthn": the browser may offer passkeys in this field's autofill (passkey-sign-in.tsx).
+            autoComplete="tel-national webauthn"
             maxLength={PHONE_NUMBER_MAX_LENGTH}
             placeholder="98765 43210"
             value={props.number}

@@ -8,6 +8,7 @@ import { LoadErrorPanel } from '@/components/ui/list-states';
 import { useSelf } from '@/api/users/get-self';
 import { useSignOutOnServer } from '../api/sign-out';
 import { PROFILE_SCREEN_MESSAGES } from '../profile-form';
+import { PasskeysSection } from './passkeys-section';
 import { ProfileDetailsForm } from './profile-details-form';
 import './profile-screen.css';
 
@@ -87,6 +88,8 @@ export function ProfileScreen({ pool }: { pool: Pool }) {
           clearStatus={clear}
         />
       )}
+
+      {self.isSuccess && <PasskeysSection pool={pool} onStatus={show} />}
 
       <StatusMessage status={status} />
 

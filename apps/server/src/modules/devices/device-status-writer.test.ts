@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { DeviceReport, ReportedDevice } from './devices.repository.js';
+import { DeviceStatusWriter, SUPERSEDED, type ThingReport } from './device-status-writer.js';
+
+const rowOf = (thingName: string, report: DeviceReport): ReportedDevice => ({
+  id: Number(thingName.slice(1)),
+  thingName,
+  settingsRevision: 0,
+  printsLeft: report.printsLeft ?? 700,
+  orgId: null,
+  status: report.status,
+  softwareVersion: report.softwareVersion ?? null,
+  pingedAt: null,
+  updatedAt: new Date(0),
+});
+
+/** A write that the test finishes by hand, recording each batch. */
+function scriptedWrite(known: (thing: string) => boolean = () => true) {
+  const batches: ThingReport[][] = [];
+  const finish: (() => void)[] = [];
+  const write = (reports: ThingReport[]) => {
+    batches.push(reports);
+    return new Promise<ReportedDevice[]>((resolve) => {
+      finish.push(() =>
+        resolve(reports.filter((r) => known(r.thingName)).map((r) => rowOf(r.thingName, r.report))),
+      );
+    });
+  };
+  return { batches, finish, write };
+}
+
+const flushed = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the batched status writer', () => {
+  it('writes a lone report at once, and those arriving meanwhile together afterwards', async () => {
+    const { batches, finish, write } = scriptedWrite((thing) => thing !== 'b9');
+    const writer = new DeviceStatusWriter(write);
+    const first = writer.record('b1', { status: 'idle' });
+    await flushed();
+    expect(batches).toHaveLength(1);
+    const second = writer.record('b2', { status: 'busy' });
+    const unknown = writer.record('b9', { status: 'busy' });
+    await flushed();
+    expect(batches).toHaveLength(1); // waits for the write in flight
+    finish[0]!();
+    expect(await first).toMatchObject({ id: 1, status: 'idle' });
+    await flushed();
+    expect(batches[1]!.map((r) => r.thingName)).toEqual(['b2', 'b9']);
+    finish[1]!();
+    expect(await second).toMatchObject({ id: 2, status: 'busy' });
+    expect(await unknown).toBeUndefined();
+  });
+
+  it('writes only the newest of one booth’s waiting reports; the older is superseded', async () => {
+    const { batches, finish, write } = scriptedWrite();
+    const writer = new DeviceStatusWriter(write);
+    void writer.record('b1', { status: 'idle' });
+    const older = writer.record('b2', { status: 'busy', printsLeft: 10 });
+    const newer = writer.record('b2', { status: 'idle', printsLeft: 9 });
+    finish[0]!();
+    expect(await older).toBe(SUPERSEDED);
+    await flushed();
+    expect(batches[1]).toEqual([{ thingName: 'b2', report: { status: 'idle', printsLeft: 9 } }]);
+    finish[1]!();
+    expect(await newer).toMatchObject({ status: 'idle', printsLeft: 9 });
+  });
+
+  it('cuts batches at the limit and fails only the batch whose write failed', async () => {
+    const batches: string[][] = [];
+    let calls = 0;
+    const writer = new DeviceStatusWriter(async (reports) => {
+      batches.push(reports.map((r) => r.thingName));
+      calls += 1;
+      if (calls === 2) throw new Error('database gone');
+      return reports.map((r) => rowOf(r.thingName, r.report));
+    }, 2);
+    const results = ['b1', 'b2', 'b3', 'b4', 'b5', 'b6'].map((thing) =>
+      writer.record(thing, { status: 'idle' }).then(
+        (row) => (row === SUPERSEDED || !row ? row : row.thingName),
+        (error: Error) => error.message,
+      ),
+    );
+    expect(await Promise.all(results)).toEqual([
+      'b1',
+      'database gone',
+      'database gone',
+      'b4',
+      'b5',
+      'b6',
+    ]);
+    expect(batches).toEqual([['b1'], ['b2', 'b3'], ['b4', 'b5'], ['b6']]);
+  });
+});

@@ -1,0 +1,128 @@
+import type { RegisteredDevice } from '@flashbooth/contracts';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { Field, FormDialog } from '@/components/console/form-dialog';
+import { Dialog } from '@/components/ui/dialog';
+import { paths } from '@/config/paths';
+import { useRegisterDevice } from '../api/register-device';
+import { boothEnvBlock, DEVICE_TEXT, nameValue } from '../devices-model';
+import { CopyButton } from './copy-button';
+
+interface RegisterDeviceDialogProps {
+  onClose: () => void;
+  onRegistered: (device: RegisteredDevice) => void;
+}
+
+/**
+ * +Add: registers a device (an optional name; the server names it after its serial otherwise),
+ * then shows its name, serial and secret once, with the env block to paste into the booth.
+ * Mounted while open, so a second +Add starts afresh and the secret leaves memory on close.
+ */
+export function RegisterDeviceDialog({ onClose, onRegistered }: RegisterDeviceDialogProps) {
+  const nameId = useId();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const register = useRegisterDevice();
+  const registered = register.data;
+
+  if (registered) return <RegisteredBooth device={registered} onClose={onClose} />;
+
+  const submit = () => {
+    let chosen: string | undefined;
+    if (name.trim()) {
+      const outcome = nameValue('', name);
+      if (outcome.kind !== 'ok') return setError(outcome.message);
+      chosen = outcome.value;
+    }
+    setError(null);
+    register.mutate(chosen, {
+      onSuccess: onRegistered,
+      onError: (failure) => setError(failure.message || DEVICE_TEXT.registerFailed),
+    });
+  };
+
+  return (
+    <FormDialog
+      open
+      title="Register Device"
+      submitLabel="Register"
+      busyLabel="Registering..."
+      busy={register.isPending}
+      error={error}
+      onSubmit={submit}
+      onCancel={onClose}
+    >
+      <Field
+        id={nameId}
+        label="Device name (optional)"
+        hint="Left empty, the device is named after its serial. It can be renamed later."
+      >
+        <input
+          id={nameId}
+          className="input"
+          value={name}
+          maxLength={100}
+          autoComplete="off"
+          onChange={(event) => {
+            setName(event.target.value);
+            setError(null);
+          }}
+        />
+      </Field>
+    </FormDialog>
+  );
+}
+
+/** The new booth's name, serial and secret, shown this once, and its env block. */
+function RegisteredBooth({ device, onClose }: { device: RegisteredDevice; onClose: () => void }) {
+  const block = boothEnvBlock(device.booth_env);
+  return (
+    <Dialog open title="Device Registered" onClose={onClose} closeOnBackdrop={false}>
+      <div className="device-registered" data-testid="device-registered">
+        <dl className="console-facts">
+          <dt>Name</dt>
+          <dd>{device.name}</dd>
+          <dt>Serial</dt>
+          <dd className="device-mono">{device.thing_name}</dd>
+        </dl>
+        <div className="device-secret">
+          <div className="device-secret-head">
+            <span className="device-secret-label" id="device-secret-label">
+              Secret
+            </span>
+            <CopyButton text={device.secret} label="Copy secret" />
+          </div>
+          <code className="device-mono device-secret-value" aria-labelledby="device-secret-label">
+            {device.secret}
+          </code>
+        </div>
+        <p className="status status-error device-once" role="alert">
+          {DEVICE_TEXT.secretOnce}
+        </p>
+        <div className="device-secret">
+          <div className="device-secret-head">
+            <span className="device-secret-label" id="device-env-label">
+              Booth environment
+            </span>
+            <CopyButton text={block} label="Copy booth environment" />
+          </div>
+          <pre className="device-env" aria-labelledby="device-env-label" data-testid="booth-env">
+            {block}
+          </pre>
+          <p className="field-hint">
+            Paste these lines into the booth&apos;s environment (for example its .env file) and
+            start the booth agent.
+          </p>
+        </div>
+        <div className="dialog-actions">
+          <Link className="btn btn-secondary" to={paths.enterprise.device.getHref(device.id)}>
+            Open Device
+          </Link>
+          <button type="button" className="btn btn-primary" onClick={onClose}>
+            Done
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,62 @@
+import type { SoftwareChannel } from '@flashbooth/contracts';
+import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
+import { useId, useState } from 'react';
+import { FormDialog } from '@/components/console/form-dialog';
+import { useUpdateChannel } from '../api/update-channel';
+import { failureText, releaseIdValue, SOFTWARE_SCREEN_TEXT } from '../software-model';
+import { ReleaseSelect } from './release-select';
+
+interface LinkReleaseDialogProps {
+  channel: SoftwareChannel;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/** Link Release / Change Release: a release, or "(None - Unlink)", which sends null. */
+export function LinkReleaseDialog({ channel, onClose, onSaved }: LinkReleaseDialogProps) {
+  const id = useId();
+  const [value, setValue] = useState(channel.release_id === null ? '' : String(channel.release_id));
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateChannel(channel.id, 'link');
+  const title = channel.release_id === null ? 'Link Release' : 'Change Release';
+
+  const submit = () => {
+    setError(null);
+    update.mutate(
+      { release_id: releaseIdValue(value) },
+      {
+        onSuccess: onSaved,
+        onError: (failure) => setError(failureText(failure, SOFTWARE_MESSAGES.linkReleaseFailed)),
+      },
+    );
+  };
+
+  return (
+    <FormDialog
+      open
+      title={title}
+      submitLabel="Save"
+      busyLabel="Saving..."
+      busy={update.isPending}
+      error={error}
+      onSubmit={submit}
+      onCancel={onClose}
+    >
+      <p className="software-dialog-note">
+        Booths on “{channel.name}” install the linked release when they are updated.
+      </p>
+      <ReleaseSelect
+        id={`${id}-release`}
+        label="Release"
+        value={value}
+        noneLabel={SOFTWARE_SCREEN_TEXT.unlink}
+        current={
+          channel.release_id === null
+            ? null
+            : { id: channel.release_id, version: channel.release_version }
+        }
+        onChange={setValue}
+      />
+    </FormDialog>
+  );
+}
