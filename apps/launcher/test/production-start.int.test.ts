@@ -58,6 +58,7 @@ describe('a production start', () => {
     const modules = await modulesLoadedBy(
       {
         NODE_ENV: 'production',
+        PUBLIC_URL: 'https://booths.example.com',
         AUTH_SECRET: 'production-start-test-secret-0123456789abcdef',
         SMS_PROVIDER: 'sns',
         PAYMENT_PROVIDER: 'sandbox',

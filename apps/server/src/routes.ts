@@ -25,6 +25,7 @@ import { devSmsRoutes } from './modules/sms/sms.routes.js';
 import { staffSoftwareRoutes } from './modules/software/software.routes.js';
 import { LocalStorage } from './modules/storage/local-storage.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
+import { staffTemplatePreviewRoutes } from './modules/templates/templates.preview.routes.js';
 import { staffTemplatesRoutes } from './modules/templates/templates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createAuthenticate } from './security/authenticate.js';
@@ -99,6 +100,7 @@ export function routeTable(
         now: infra.now,
       }),
       use(staffTemplatesRoutes, { templates: s.templates, authenticate: staff }),
+      use(staffTemplatePreviewRoutes, { previews: s.templatePreviews, authenticate: staff }),
       use(staffOrganizationsRoutes, { organizations: s.organizations, authenticate: staff }),
       use(staffSoftwareRoutes, { software: s.software, authenticate: staff }),
       use(staffRolloutsRoutes, { rollouts: s.rollouts, authenticate: staff }),

@@ -29,6 +29,7 @@ import { RolloutsService } from './modules/rollouts/rollouts.service.js';
 import { SoftwareRepository } from './modules/software/software.repository.js';
 import { SoftwareService } from './modules/software/software.service.js';
 import { TemplatesRepository } from './modules/templates/templates.repository.js';
+import { TemplatePreviewService } from './modules/templates/templates.preview.js';
 import { TemplatesService } from './modules/templates/templates.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -46,6 +47,7 @@ export interface Services {
   /** Recorded device status changes, for the live status streams (shared between instances). */
   deviceStatusFeed: DeviceStatusFeed;
   templates: TemplatesService;
+  templatePreviews: TemplatePreviewService;
   organizations: OrganizationsService;
   mediaRepository: MediaRepository;
   previews: PreviewWorker;
@@ -113,6 +115,12 @@ export function createServices(
     storage,
     devices: devicesRepository,
     now,
+    log,
+  });
+  const templatePreviews = new TemplatePreviewService({
+    templates,
+    repository: templatesRepository,
+    storage,
     log,
   });
 
@@ -241,6 +249,7 @@ export function createServices(
     devices,
     deviceStatusFeed,
     templates,
+    templatePreviews,
     organizations,
     mediaRepository,
     previews,

@@ -6,6 +6,7 @@ export * from './passkeys.js';
 export * from './rules.js';
 export * from './devices.js';
 export * from './templates.js';
+export * from './template-preview.js';
 export * from './media.js';
 export * from './payments.js';
 export * from './software.js';

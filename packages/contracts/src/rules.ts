@@ -146,6 +146,7 @@ export const TEMPLATE_MESSAGES = {
   orgIdRequired: 'Organization ID is required.',
   noOrgSelected: 'No organization selected for removal.',
   notFound: 'Template not found.',
+  onlyPrivileged: 'Only super users and Flashbooth admins can change templates.',
   imageNotFound: 'Image slot not found.',
   orgNotFound: 'Organization not found.',
   notAssociated: 'This template is not associated with that organization.',
@@ -181,6 +182,9 @@ export const MEDIA_PAGE_SIZE = 10;
 
 // The Template Studio layouts (canvas sizes and photo slots), zod-free like the rest of this entry.
 export * from './layouts.js';
+
+// The filters a booth applies and the print preview's bounds (template detail).
+export * from './template-filters.js';
 
 export * from './software-rules.js';
 

@@ -1,7 +1,9 @@
+import { TEMPLATE_FILTER_NAMES } from '@flashbooth/contracts/rules';
 import type { Sharp } from 'sharp';
 
 /**
- * Photo filters a template slot may name. The server stores the filter as free text, so the
+ * Photo filters a template slot may name (the list lives in the shared contracts, so the
+ * template editor offers exactly these). The server stores the filter as free text, so the
  * booth matches it case-insensitively and prints anything else unfiltered (see `knownFilter`).
  *
  * Every filter is one affine colour transform, out = M·rgb + b, built from the usual steps
@@ -10,15 +12,7 @@ import type { Sharp } from 'sharp';
  * ~25 ms a slot, where `modulate` (a round trip through LCh) or `greyscale` (through XYZ, before
  * the resize) cost 120–150 ms each.
  */
-export const FILTER_NAMES = [
-  'none',
-  'grayscale',
-  'sepia',
-  'warm',
-  'cool',
-  'vintage',
-  'high-contrast',
-] as const;
+export const FILTER_NAMES = TEMPLATE_FILTER_NAMES;
 export type FilterName = (typeof FILTER_NAMES)[number];
 
 type Vector3 = [number, number, number];

@@ -5,3 +5,4 @@ export { FILTER_NAMES, knownFilter, type FilterName } from './filters.js';
 export { composePrint, type ComposeOptions } from './compose.js';
 export { makeLowresPreview, type PreviewOptions } from './preview.js';
 export { samplePhoto, type SamplePhotoOptions } from './sample-photo.js';
+export { SCENE_PHOTO_COUNT, scenePhoto, scenePhotoUrl } from './scene-photos.js';

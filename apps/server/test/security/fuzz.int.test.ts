@@ -36,7 +36,7 @@ import {
  */
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_240_614);
-const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 6_000);
+const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
 const ROUTE_FILTER = process.env.FUZZ_ROUTE ?? '';
 const RESEED_EVERY = 10;
 

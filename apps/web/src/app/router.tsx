@@ -100,6 +100,22 @@ export const routes: RouteObject[] = [
             lazy: lazyRoute(() => import('./routes/enterprise/device-poster')),
           },
           {
+            path: paths.enterprise.templates.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/templates')),
+          },
+          {
+            path: paths.enterprise.template.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/template-detail')),
+          },
+          {
+            path: paths.enterprise.templateOrgs.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/template-orgs')),
+          },
+          {
+            path: paths.enterprise.templateStudio.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/template-studio')),
+          },
+          {
             path: paths.enterprise.channels.path,
             lazy: lazyRoute(() => import('./routes/enterprise/software-channels')),
           },

@@ -67,6 +67,15 @@ export const paths = {
       getHref: (deviceId: string | number) => `/enterprise/devices/${deviceId}/poster`,
     },
     templates: { path: '/enterprise/templates', getHref: () => '/enterprise/templates' },
+    /** The spec calls the parameter template_id; the URL is the same. */
+    template: {
+      path: '/enterprise/templates/:templateId',
+      getHref: (templateId: string | number) => `/enterprise/templates/${templateId}`,
+    },
+    templateOrgs: {
+      path: '/enterprise/templates/:templateId/orgs',
+      getHref: (templateId: string | number) => `/enterprise/templates/${templateId}/orgs`,
+    },
     templateStudio: {
       path: '/enterprise/template-studio',
       getHref: () => '/enterprise/template-studio',
@@ -96,8 +105,6 @@ export const paths = {
  * each gets its own route (then it leaves this list).
  */
 export const COMING_SOON_PATHS: readonly string[] = [
-  paths.enterprise.templates.path,
-  paths.enterprise.templateStudio.path,
   paths.enterprise.allMedia.path,
   paths.enterprise.organizationMedia.path,
   paths.enterprise.organizationStats.path,

@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { inOrganizationsOf } from '../../db/memberships.js';
 import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
   organizations,
@@ -192,20 +191,15 @@ export class TemplatesRepository {
   }
 
   /**
-   * The organizations a template is associated with, by id; `memberUserId` keeps only those
-   * that user belongs to.
+   * The organizations a template is associated with, by id (the service keeps those the caller
+   * may see).
    */
-  async organizationsOf(templateId: number, memberUserId?: number): Promise<OrganizationRow[]> {
+  async organizationsOf(templateId: number): Promise<OrganizationRow[]> {
     return this.db
       .select({ id: organizations.id, name: organizations.name, logoKey: organizations.logoKey })
       .from(templateOrganizations)
       .innerJoin(organizations, eq(organizations.id, templateOrganizations.orgId))
-      .where(
-        allOf(
-          eq(templateOrganizations.templateId, templateId),
-          inOrganizationsOf(this.db, organizations.id, memberUserId),
-        ),
-      )
+      .where(eq(templateOrganizations.templateId, templateId))
       .orderBy(asc(organizations.id));
   }
 

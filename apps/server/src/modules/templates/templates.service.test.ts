@@ -66,8 +66,6 @@ class FakeTemplates {
     [ORG, { id: ORG, name: 'Sunrise Mall', logoKey: null }],
     [OTHER_ORG, { id: OTHER_ORG, name: 'Harbour Café', logoKey: null }],
   ]);
-  /** The member filter of every organizationsOf call (undefined: all). */
-  readonly organizationsFor: (number | undefined)[] = [];
   private nextId = 1;
 
   add(): TemplateRow {
@@ -149,8 +147,7 @@ class FakeTemplates {
   async dissociate(templateId: number, orgId: number) {
     return this.offered.delete(`${templateId}:${orgId}`);
   }
-  async organizationsOf(templateId: number, memberUserId?: number) {
-    this.organizationsFor.push(memberUserId);
+  async organizationsOf(templateId: number) {
     return [...this.organizations.values()].filter((org) =>
       this.offered.has(`${templateId}:${org.id}`),
     );
@@ -276,16 +273,22 @@ describe('template permissions (staff spec section 6)', () => {
   });
 
   it("shows a template's organizations in full to privileged staff, filtered for the rest", async () => {
-    const { service, templates, claims, rows } = setUp();
+    const { service, templates, claims } = setUp();
     const template = templates.add();
-    for (const role of STAFF_ROLES) await service.organizations(claims[role], template.id);
-    expect(templates.organizationsFor).toEqual([
-      undefined,
-      undefined,
-      rows['org admin'].id,
-      rows.member.id,
-      rows.outsider.id,
-    ]);
+    await service.associate(claims['super user'], template.id, ORG);
+    await service.associate(claims['super user'], template.id, OTHER_ORG);
+    const seen: Record<string, number[]> = {};
+    for (const role of STAFF_ROLES) {
+      const { items } = await service.organizations(claims[role], template.id);
+      seen[role] = items.map((org) => org.id);
+    }
+    expect(seen).toEqual({
+      'super user': [ORG, OTHER_ORG],
+      'product admin': [ORG, OTHER_ORG],
+      'org admin': [ORG],
+      member: [ORG],
+      outsider: [OTHER_ORG],
+    });
   });
 
   it.each(STAFF_ROLES)(

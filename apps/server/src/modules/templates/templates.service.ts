@@ -1,5 +1,7 @@
 import {
+  can,
   DEVICE_MESSAGES,
+  type StaffAction,
   type Template,
   TEMPLATE_IMAGE_MAX_BYTES,
   TEMPLATE_MESSAGES,
@@ -14,7 +16,7 @@ import {
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ListBody, PageQuery } from '../../db/paging.js';
-import type { TemplateImageRow, TemplateRow, UserRow } from '../../db/schema.js';
+import type { TemplateImageRow, TemplateRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { hasImageSignature } from '../../lib/image-signature.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
@@ -25,7 +27,7 @@ import {
   newObjectKey,
   type ObjectStorage,
 } from '../storage/storage.js';
-import { isPrivileged, type UsersService } from '../users/users.service.js';
+import type { StaffCaller, UsersService } from '../users/users.service.js';
 import type {
   OrganizationRow,
   TemplateChanges,
@@ -41,12 +43,6 @@ export interface TemplatesServiceOptions {
   devices: Pick<DevicesRepository, 'findById'>;
   now: () => Date;
   log: FastifyBaseLogger;
-}
-
-interface StaffCaller {
-  user: UserRow;
-  /** Super user or product admin. */
-  privileged: boolean;
 }
 
 /** Upload links for samples and foregrounds live 15 minutes; download links one hour. */
@@ -65,7 +61,6 @@ function issuedKeyPattern(kind: TemplateImageKind, id: number): RegExp {
 
 const templateNotFound = () => notFound(TEMPLATE_MESSAGES.notFound);
 const orgNotFound = () => notFound(TEMPLATE_MESSAGES.orgNotFound);
-const onlyAdmins = () => forbidden('Only super users and Flashbooth admins can change templates.');
 
 /** The visitor cursor: the last id, base64url-encoded (opaque to clients). */
 export function encodeCursor(id: number): string {
@@ -82,10 +77,12 @@ export function decodeCursor(cursor: string): number {
 }
 
 /**
- * Templates and their permissions (staff spec section 6), enforced here: every signed-in staff
- * member may read templates; only super users and product admins create, change, delete, upload
- * and associate them. The organizations of a template are shown to the others only where they
- * are members, and another organization's template list is "not found" for them.
+ * Templates and their permissions (staff spec section 6), enforced here with the shared rules
+ * (`can` in @flashbooth/contracts, which the web app mirrors): every signed-in staff member may
+ * read templates (`template.view`); only super users and product admins create, change, delete,
+ * upload and associate them (`template.manage`). Organizations stay as private as everywhere
+ * else (`organization.view`): a template's organizations are listed to the others only where
+ * they are members, and another organization's template list is "not found" for them.
  */
 export class TemplatesService {
   constructor(private readonly options: TemplatesServiceOptions) {}
@@ -94,13 +91,25 @@ export class TemplatesService {
     return this.options.templates;
   }
 
-  private async staff(claims: AccessClaims): Promise<StaffCaller> {
-    const user = await this.options.users.caller(claims);
-    return { user, privileged: isPrivileged(user) };
+  /** 403 unless the shared rules let the caller take the action; the caller otherwise. */
+  private async authorize(claims: AccessClaims, action: StaffAction): Promise<StaffCaller> {
+    const caller = await this.options.users.staffPrincipal(claims);
+    if (!can(caller.principal, action)) {
+      throw forbidden(
+        action === 'template.manage' ? TEMPLATE_MESSAGES.onlyPrivileged : 'Not allowed.',
+      );
+    }
+    return caller;
   }
 
-  private async privileged(claims: AccessClaims): Promise<void> {
-    if (!(await this.staff(claims)).privileged) throw onlyAdmins();
+  /** `template.manage`: super users and product admins. */
+  private privileged(claims: AccessClaims): Promise<StaffCaller> {
+    return this.authorize(claims, 'template.manage');
+  }
+
+  /** `template.view`: every signed-in staff member. */
+  private viewer(claims: AccessClaims): Promise<StaffCaller> {
+    return this.authorize(claims, 'template.view');
   }
 
   private async existing(id: number): Promise<TemplateRow> {
@@ -152,13 +161,13 @@ export class TemplatesService {
   }
 
   async list(claims: AccessClaims, page: PageQuery) {
-    await this.staff(claims);
+    await this.viewer(claims);
     const { rows, total } = await this.repo.list(page);
     return { items: await this.toDtos(rows), total_count: total } satisfies ListBody<Template>;
   }
 
   async get(claims: AccessClaims, id: number): Promise<Template> {
-    await this.staff(claims);
+    await this.viewer(claims);
     return this.toDto(await this.existing(id));
   }
 
@@ -192,7 +201,7 @@ export class TemplatesService {
   // ---- image slots ----
 
   async images(claims: AccessClaims, id: number): Promise<{ items: TemplateImage[] }> {
-    await this.staff(claims);
+    await this.viewer(claims);
     await this.existing(id);
     const images = await this.repo.imagesOf([id]);
     return { items: (images.get(id) ?? []).map((row) => this.imageDto(row)) };
@@ -255,21 +264,18 @@ export class TemplatesService {
   }
 
   async organizations(claims: AccessClaims, id: number) {
-    const caller = await this.staff(claims);
+    const caller = await this.viewer(claims);
     await this.existing(id);
-    const rows = await this.repo.organizationsOf(
-      id,
-      caller.privileged ? undefined : caller.user.id,
+    const rows = (await this.repo.organizationsOf(id)).filter((row) =>
+      can(caller.principal, 'organization.view', row.id),
     );
     return { items: await Promise.all(rows.map((row) => this.organizationDto(row))) };
   }
 
   async templatesOfOrganization(claims: AccessClaims, orgId: number) {
-    const caller = await this.staff(claims);
+    const caller = await this.viewer(claims);
     if (!(await this.repo.findOrganization(orgId))) throw orgNotFound();
-    if (!caller.privileged && !(await this.options.users.roleIn(caller.user.id, orgId))) {
-      throw orgNotFound();
-    }
+    if (!can(caller.principal, 'organization.view', orgId)) throw orgNotFound();
     return { items: await this.toDtos(await this.repo.templatesOfOrganization(orgId)) };
   }
 

@@ -1,0 +1,87 @@
+import type { Template, TemplateOrientation } from '@flashbooth/contracts';
+import { useId, useState } from 'react';
+import { Field, FormDialog } from '@/components/console/form-dialog';
+import { useCreateTemplate } from '../api/create-template';
+import {
+  canCreateTemplate,
+  createTemplateBody,
+  EMPTY_TEMPLATE_FORM,
+  TEMPLATE_TEXT,
+} from '../templates-model';
+
+interface CreateTemplateDialogProps {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (template: Template) => void;
+}
+
+/** Create Template: name and orientation (portrait by default); Create disabled while unnamed. */
+export function CreateTemplateDialog({ open, onClose, onCreated }: CreateTemplateDialogProps) {
+  const [values, setValues] = useState(EMPTY_TEMPLATE_FORM);
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreateTemplate();
+  const nameId = useId();
+  const orientationId = useId();
+
+  const close = () => {
+    setValues(EMPTY_TEMPLATE_FORM);
+    setError(null);
+    onClose();
+  };
+
+  const submit = () => {
+    const outcome = createTemplateBody(values);
+    if (outcome.kind === 'invalid') {
+      setError(outcome.message);
+      return;
+    }
+    setError(null);
+    create.mutate(outcome.body, {
+      onSuccess: (template) => {
+        setValues(EMPTY_TEMPLATE_FORM);
+        onCreated(template);
+      },
+      onError: (failure) => setError(failure.message || TEMPLATE_TEXT.createFailed),
+    });
+  };
+
+  return (
+    <FormDialog
+      open={open}
+      title="Create Template"
+      submitLabel="Create"
+      busyLabel="Creating..."
+      busy={create.isPending}
+      error={error}
+      submitDisabled={!canCreateTemplate(values)}
+      onSubmit={submit}
+      onCancel={close}
+    >
+      <Field id={nameId} label="Name">
+        <input
+          id={nameId}
+          className="input"
+          type="text"
+          value={values.name}
+          maxLength={100}
+          autoComplete="off"
+          required
+          onChange={(event) => setValues({ ...values, name: event.target.value })}
+        />
+      </Field>
+      <Field id={orientationId} label="Orientation">
+        <select
+          id={orientationId}
+          className="select"
+          value={values.orientation}
+          onChange={(event) =>
+            setValues({ ...values, orientation: event.target.value as TemplateOrientation })
+          }
+        >
+          <option value="portrait">Portrait</option>
+          <option value="landscape">Landscape</option>
+        </select>
+      </Field>
+    </FormDialog>
+  );
+}

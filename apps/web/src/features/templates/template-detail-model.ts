@@ -1,0 +1,309 @@
+import type {
+  Template,
+  TemplateImage,
+  TemplateImageCreate,
+  TemplateImagePatch,
+  TemplateOrientation,
+  TemplatePatch,
+  TemplatePreviewRequest,
+} from '@flashbooth/contracts';
+import {
+  TEMPLATE_FILTER_NAMES,
+  TEMPLATE_IMAGE_CONTENT_TYPES,
+  TEMPLATE_IMAGE_MAX_BYTES,
+  TEMPLATE_MESSAGES,
+  canvasSize,
+  newTemplateSlot,
+  type CanvasSize,
+} from '@flashbooth/contracts/rules';
+
+/** Template pages show their messages 3 s (staff spec section 9); the return after delete 1.5 s. */
+export const TEMPLATE_STATUS_MS = 3000;
+export const RETURN_AFTER_DELETE_MS = 1500;
+
+export const TEMPLATE_DETAIL_TEXT = {
+  loadFailed: 'Failed to load template details. Please try again.',
+  updateFailed: 'Failed to update template.',
+  deleteFailed: 'Failed to delete template.',
+  sampleUploadFailed: 'Failed to upload sample image. Please try again.',
+  foregroundUploadFailed: 'Failed to upload foreground image. Please try again.',
+  tooLarge: 'The image must be at most 20 MB.',
+  previewFailed: 'Could not make the print preview. Please try again.',
+  fallbackTitle: 'Template',
+  deleteTitle: 'Confirm Deletion',
+  deleteConfirm: (name: string) =>
+    `Are you sure you want to delete template "${name}"? This action cannot be undone.`,
+} as const;
+
+/** The filters the select offers: exactly the ones a booth applies (print-composition's list). */
+export const FILTER_OPTIONS: readonly string[] = TEMPLATE_FILTER_NAMES;
+
+export type SlotField = 'x' | 'y' | 'w' | 'h';
+export const SLOT_FIELDS: readonly SlotField[] = ['x', 'y', 'w', 'h'];
+
+/** One image slot of the draft: `id` absent while new; `key` names it on screen either way. */
+export interface DraftSlot {
+  key: string;
+  id?: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  filter: string;
+}
+
+export interface TemplateDraft {
+  name: string;
+  orientation: TemplateOrientation;
+  is_cut: boolean;
+  is_duplicated: boolean;
+  images: DraftSlot[];
+}
+
+let newKeys = 0;
+const newKey = () => `new-${++newKeys}`;
+
+/** Edit copies the template into a draft (staff spec section 4). */
+export function draftFromTemplate(template: Template): TemplateDraft {
+  return {
+    name: template.name,
+    orientation: template.orientation,
+    is_cut: template.is_cut,
+    is_duplicated: template.is_duplicated,
+    images: template.images.map((image) => ({ ...image, key: `slot-${image.id}` })),
+  };
+}
+
+/** A new slot with the spec's defaults by count: 1080×720, "none", at the count's position. */
+export function addSlot(draft: TemplateDraft): TemplateDraft {
+  return {
+    ...draft,
+    images: [...draft.images, { key: newKey(), ...newTemplateSlot(draft.images.length) }],
+  };
+}
+
+export function removeSlot(draft: TemplateDraft, key: string): TemplateDraft {
+  return { ...draft, images: draft.images.filter((slot) => slot.key !== key) };
+}
+
+export function updateSlot(
+  draft: TemplateDraft,
+  key: string,
+  change: Partial<Omit<DraftSlot, 'key' | 'id'>>,
+): TemplateDraft {
+  return {
+    ...draft,
+    images: draft.images.map((slot) => (slot.key === key ? { ...slot, ...change } : slot)),
+  };
+}
+
+/** A number field's text as the draft keeps it: NaN when it is not a number (refused at save). */
+export function parseSlotNumber(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
+}
+
+export interface SavePlan {
+  create: TemplateImageCreate[];
+  update: { id: number; patch: TemplateImagePatch }[];
+  remove: number[];
+  /** The template's own changed fields, or null when none changed. */
+  template: TemplatePatch | null;
+}
+
+export type PlanResult = { ok: true; plan: SavePlan } | { ok: false; message: string };
+
+/** Which fields of a slot differ (x, y, w, h, filter): the PATCH body, or null when unchanged. */
+export function slotPatch(original: TemplateImage, slot: DraftSlot): TemplateImagePatch | null {
+  const patch: TemplateImagePatch = {};
+  for (const field of SLOT_FIELDS) if (slot[field] !== original[field]) patch[field] = slot[field];
+  if (slot.filter !== original.filter) patch.filter = slot.filter;
+  return Object.keys(patch).length > 0 ? patch : null;
+}
+
+function slotProblem(slot: DraftSlot, index: number): string | null {
+  for (const field of SLOT_FIELDS) {
+    const value = slot[field];
+    if (!Number.isFinite(value)) return `Slot ${index + 1}: ${field} must be a number.`;
+    if (value < 0) return `Slot ${index + 1}: ${field} must be 0 or more.`;
+    if ((field === 'w' || field === 'h') && value <= 0) {
+      return `Slot ${index + 1}: ${field} must be more than 0.`;
+    }
+  }
+  return null;
+}
+
+/**
+ * What Save sends, in the spec's order: new slots to create, changed slots to update, removed
+ * slots to delete, then the template's own changed fields. The name is trimmed and may not be
+ * empty; slot numbers must be numbers.
+ */
+export function planSave(template: Template, draft: TemplateDraft): PlanResult {
+  const name = draft.name.trim();
+  if (!name) return { ok: false, message: TEMPLATE_MESSAGES.nameEmpty };
+  for (const [index, slot] of draft.images.entries()) {
+    const problem = slotProblem(slot, index);
+    if (problem) return { ok: false, message: problem };
+  }
+  const originals = new Map(template.images.map((image) => [image.id, image]));
+  const kept = new Set<number>();
+  const plan: SavePlan = { create: [], update: [], remove: [], template: null };
+  for (const slot of draft.images) {
+    const original = slot.id === undefined ? undefined : originals.get(slot.id);
+    const { x, y, w, h, filter } = slot;
+    if (!original) {
+      plan.create.push({ x, y, w, h, filter });
+      continue;
+    }
+    kept.add(original.id);
+    const patch = slotPatch(original, slot);
+    if (patch) plan.update.push({ id: original.id, patch });
+  }
+  plan.remove = template.images.filter((image) => !kept.has(image.id)).map((image) => image.id);
+  const patch: TemplatePatch = {};
+  if (name !== template.name) patch.name = name;
+  if (draft.orientation !== template.orientation) patch.orientation = draft.orientation;
+  if (draft.is_cut !== template.is_cut) patch.is_cut = draft.is_cut;
+  if (draft.is_duplicated !== template.is_duplicated) patch.is_duplicated = draft.is_duplicated;
+  if (Object.keys(patch).length > 0) plan.template = patch;
+  return { ok: true, plan };
+}
+
+export function planIsEmpty(plan: SavePlan): boolean {
+  return (
+    plan.create.length === 0 &&
+    plan.update.length === 0 &&
+    plan.remove.length === 0 &&
+    plan.template === null
+  );
+}
+
+/** The print preview's body: the draft as it stands (the stored foreground is the server's). */
+export function previewRequest(draft: TemplateDraft): TemplatePreviewRequest {
+  return {
+    orientation: draft.orientation,
+    is_cut: draft.is_cut,
+    is_duplicated: draft.is_duplicated,
+    images: draft.images.map(({ x, y, w, h, filter }) => ({ x, y, w, h, filter })),
+  };
+}
+
+export type UploadKind = 'sample' | 'foreground';
+
+/** The upload's check (staff spec section 5): a JPEG or PNG image, at most 20 MB; null when fine. */
+export function uploadProblem(
+  kind: UploadKind,
+  file: { type: string; size: number },
+): string | null {
+  if (!(TEMPLATE_IMAGE_CONTENT_TYPES as readonly string[]).includes(file.type.toLowerCase())) {
+    return kind === 'sample' ? TEMPLATE_MESSAGES.sampleType : TEMPLATE_MESSAGES.foregroundType;
+  }
+  if (file.size > TEMPLATE_IMAGE_MAX_BYTES) return TEMPLATE_DETAIL_TEXT.tooLarge;
+  return null;
+}
+
+// ---- the visual slot editor's geometry (canvas pixels unless named otherwise) ----
+
+/** Slots are 3:2 (staff spec section 3): w = 1.5 h. */
+export const SLOT_RATIO = 3 / 2;
+/** The smallest slot the editor's resize allows. */
+export const MIN_SLOT_WIDTH = 150;
+/** Arrow keys move a slot this far; with Shift ten times as far. */
+export const NUDGE_STEP = 10;
+export const NUDGE_STEP_LARGE = 100;
+
+export function canvasOf(orientation: TemplateOrientation): CanvasSize {
+  return canvasSize(orientation);
+}
+
+/** Screen pixels per canvas pixel for an editor `displayWidth` wide. */
+export function editorScale(displayWidth: number, canvas: CanvasSize): number {
+  return displayWidth > 0 ? displayWidth / canvas.width : 0;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+/** Keeps the slot's position on the canvas (a slot larger than the canvas sits at 0). */
+export function clampToCanvas<T extends Box>(slot: T, canvas: CanvasSize): T {
+  return {
+    ...slot,
+    x: Math.round(clamp(slot.x, 0, Math.max(0, canvas.width - slot.w))),
+    y: Math.round(clamp(slot.y, 0, Math.max(0, canvas.height - slot.h))),
+  };
+}
+
+/** The slot moved by (dx, dy) canvas pixels, kept on the canvas. */
+export function moveSlot<T extends Box>(slot: T, dx: number, dy: number, canvas: CanvasSize): T {
+  return clampToCanvas({ ...slot, x: slot.x + dx, y: slot.y + dy }, canvas);
+}
+
+/**
+ * The slot resized from its bottom-right corner by a pointer that moved (dx, dy) canvas pixels
+ * since the resize began on `start`: the top-left corner stays, the size stays 3:2, follows the
+ * pointer's larger pull, and neither shrinks below MIN_SLOT_WIDTH nor leaves the canvas.
+ */
+export function resizeSlot<T extends Box>(start: T, dx: number, dy: number, canvas: CanvasSize): T {
+  const wanted = Math.max(start.w + dx, (start.h + dy) * SLOT_RATIO);
+  const room = Math.min(canvas.width - start.x, (canvas.height - start.y) * SLOT_RATIO);
+  // A slot typed in off the canvas has no room to grow into: the numbers fields fix that.
+  if (room < 1) return start;
+  const w = Math.round(clamp(wanted, Math.min(MIN_SLOT_WIDTH, room), Math.max(room, 0)));
+  return { ...start, w, h: Math.round(w / SLOT_RATIO) };
+}
+
+export type NudgeKey = 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight' | '+' | '=' | '-';
+
+/**
+ * A key on a focused slot: arrows move it (Shift: farther), + and - grow and shrink it at 3:2.
+ * Null for keys the editor leaves alone.
+ */
+export function nudgeSlot<T extends Box>(
+  slot: T,
+  key: string,
+  large: boolean,
+  canvas: CanvasSize,
+): T | null {
+  const step = large ? NUDGE_STEP_LARGE : NUDGE_STEP;
+  switch (key) {
+    case 'ArrowUp':
+      return moveSlot(slot, 0, -step, canvas);
+    case 'ArrowDown':
+      return moveSlot(slot, 0, step, canvas);
+    case 'ArrowLeft':
+      return moveSlot(slot, -step, 0, canvas);
+    case 'ArrowRight':
+      return moveSlot(slot, step, 0, canvas);
+    case '+':
+    case '=':
+      return resizeSlot(slot, step * 3, 0, canvas);
+    case '-':
+      return resizeSlot(
+        { ...slot, h: Math.round(slot.w / SLOT_RATIO) },
+        -step * 3,
+        -step * 2,
+        canvas,
+      );
+    default:
+      return null;
+  }
+}
+
+/** A slot's box as percentages of the canvas, for drawing it over the foreground at any scale. */
+export function slotPercentBox(slot: Box, canvas: CanvasSize) {
+  return {
+    left: `${(slot.x / canvas.width) * 100}%`,
+    top: `${(slot.y / canvas.height) * 100}%`,
+    width: `${(slot.w / canvas.width) * 100}%`,
+    height: `${(slot.h / canvas.height) * 100}%`,
+  };
+}
+
+export function templateTitle(template: Template | undefined): string {
+  return template?.name || TEMPLATE_DETAIL_TEXT.fallbackTitle;
+}

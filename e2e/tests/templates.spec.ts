@@ -1,0 +1,186 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { staffApi, STAFF_PHONE, staffToken, uniqueTag } from './support';
+
+/*
+ * The template list and a template's organizations (staff.md section 2: Template list, Template
+ * organizations). A super user creates a template, finds it, offers it to the demo organization
+ * and withdraws it; the demo organization's admin sees neither Create nor Add nor Remove, and the
+ * server refuses those calls from them too.
+ */
+
+const ORG_ADMIN_PHONE = '+919000000002';
+
+interface OutboxItem {
+  code: string | null;
+  created_at: string;
+}
+
+async function newestCode(request: APIRequestContext, phone: string) {
+  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { items: OutboxItem[] }).items[0];
+}
+
+/**
+ * Signs a seeded staff phone in to this browser and opens `path`; answers the access token.
+ * Other workers sign the same phones in, so a code may be replaced before it is used: then the
+ * sign-in starts again.
+ */
+async function signInStaff(page: Page, phone: string, path: string): Promise<string> {
+  let verified: { user: unknown; access_token: string } | null = null;
+  for (let attempt = 0; attempt < 6 && !verified; attempt += 1) {
+    const before = await newestCode(page.request, phone);
+    const signIn = await page.request.post('/api/enterprise/auth/sign-in', { data: { phone } });
+    expect(signIn.ok(), await signIn.text()).toBe(true);
+    let code: string | null = null;
+    await expect
+      .poll(async () => {
+        const item = await newestCode(page.request, phone);
+        const fresh =
+          item !== undefined &&
+          (item.created_at !== before?.created_at || item.code !== before.code);
+        code = fresh ? item.code : null;
+        return code;
+      })
+      .not.toBeNull();
+    const verify = await page.request.post('/api/enterprise/auth/verify', {
+      data: { phone, code },
+    });
+    if (verify.ok()) verified = (await verify.json()) as { user: unknown; access_token: string };
+    else await page.waitForTimeout(300 + Math.random() * 900);
+  }
+  expect(verified, `${phone} signed in`).toBeTruthy();
+  await page.goto('/enterprise/login');
+  await page.evaluate(
+    (record) => localStorage.setItem('user', JSON.stringify(record)),
+    verified!.user,
+  );
+  await page.goto(path);
+  return verified!.access_token;
+}
+
+async function deleteTemplate(request: APIRequestContext, id: number) {
+  const response = await request.delete(`/api/enterprise/templates/${id}`, {
+    headers: { Authorization: `Bearer ${await staffToken(request)}` },
+  });
+  expect([204, 404]).toContain(response.status());
+}
+
+test('a super user creates a template, finds it and offers it to the demo organization', async ({
+  page,
+}) => {
+  const name = `Strip ${uniqueTag()}`;
+  const api = await staffApi(page.request);
+  const orgId = await api.demoOrgId();
+  const { name: orgName } = await api.call<{ name: string }>('get', `organizations/${orgId}`);
+  await signInStaff(page, STAFF_PHONE, '/enterprise/templates');
+  await expect(page.getByRole('heading', { level: 1, name: 'Templates' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveText(/Home.*Templates/);
+
+  // Create: portrait by default, disabled while the name is empty (or only spaces).
+  await page.getByRole('button', { name: '+Create' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Template' });
+  const create = dialog.getByRole('button', { name: 'Create' });
+  await expect(dialog.getByLabel('Orientation')).toHaveValue('portrait');
+  await expect(create).toBeDisabled();
+  await dialog.getByLabel('Name').fill('   ');
+  await expect(create).toBeDisabled();
+  await dialog.getByLabel('Name').fill(`  ${name} `);
+  await dialog.getByLabel('Orientation').selectOption('landscape');
+  await create.click();
+  await expect(dialog).toBeHidden();
+
+  // Search runs on Enter; the new card has no sample yet and spans two columns (landscape).
+  const box = page.getByRole('searchbox', { name: 'Search templates' });
+  await box.fill(name);
+  await box.press('Enter');
+  const card = page.getByTestId('template-card');
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText(name);
+  await expect(card).toContainText('No sample');
+  await expect(card).toHaveAttribute('data-span', '2');
+  const href = (await card.getAttribute('href'))!;
+  const templateId = Number(href.split('/').pop());
+  expect(href).toBe(`/enterprise/templates/${templateId}`);
+
+  try {
+    await page.goto(`${href}/orgs`);
+    await expect(
+      page.getByRole('heading', { level: 1, name: `${name} Organizations` }),
+    ).toBeVisible();
+    await expect(
+      page.getByText('This template is not currently associated with any organizations.', {
+        exact: false,
+      }),
+    ).toBeVisible();
+
+    // +Add Organization: Associate needs an ID; the dialog trims it.
+    await page.getByRole('button', { name: '+Add Organization' }).click();
+    const add = page.getByRole('dialog', { name: 'Associate Template with an Organization' });
+    await expect(add.getByRole('button', { name: 'Associate' })).toBeDisabled();
+    await add.getByLabel('Organization ID').fill(` ${orgId} `);
+    await add.getByRole('button', { name: 'Associate' }).click();
+    await expect(add).toBeHidden();
+    await expect(page.getByTestId('status-success')).toHaveText(
+      `Template associated with organization "${orgId}".`,
+    );
+    const orgCard = page.getByTestId('template-org-card');
+    await expect(orgCard).toHaveCount(1);
+    await expect(orgCard).toContainText(orgName);
+    await expect(orgCard).toContainText(`ID ${orgId}`);
+    const offered = await api.call<{ items: { id: number }[] }>('get', `orgs/${orgId}/templates`);
+    expect(offered.items.map((item) => item.id)).toContain(templateId);
+
+    // Remove asks first, then withdraws it.
+    await orgCard.getByRole('button', { name: `Remove ${orgName}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm Removal' });
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByTestId('status-success')).toHaveText(
+      `Template removed from organization "${orgName}".`,
+    );
+    await expect(orgCard).toHaveCount(0);
+    const after = await api.call<{ items: { id: number }[] }>(
+      'get',
+      `templates/${templateId}/orgs`,
+    );
+    expect(after.items).toEqual([]);
+  } finally {
+    await deleteTemplate(page.request, templateId);
+  }
+});
+
+test('an organization admin views templates without changing them, and the server agrees', async ({
+  page,
+}) => {
+  const name = `Viewed ${uniqueTag()}`;
+  const api = await staffApi(page.request);
+  const orgId = await api.demoOrgId();
+  const templateId = await api.createTemplate(orgId, name, 'portrait');
+  try {
+    const token = await signInStaff(page, ORG_ADMIN_PHONE, '/enterprise/templates');
+    const box = page.getByRole('searchbox', { name: 'Search templates' });
+    await box.fill(name);
+    await box.press('Enter');
+    await expect(page.getByTestId('template-card')).toContainText(name);
+    await expect(page.getByTestId('template-card')).toHaveAttribute('data-span', '1');
+    await expect(page.getByRole('button', { name: '+Create' })).toHaveCount(0);
+
+    await page.goto(`/enterprise/templates/${templateId}/orgs`);
+    await expect(page.getByTestId('template-org-card')).toHaveCount(1);
+    await expect(page.getByRole('button', { name: '+Add Organization' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
+
+    const call = (method: 'post' | 'delete', path: string, data?: object) =>
+      page.request[method](`/api/enterprise/${path}`, {
+        headers: { Authorization: `Bearer ${token}` },
+        data,
+      });
+    expect((await call('post', 'templates', { name: 'Not mine' })).status()).toBe(403);
+    expect((await call('post', `templates/${templateId}/orgs`, { org_id: orgId })).status()).toBe(
+      403,
+    );
+    expect((await call('delete', `templates/${templateId}/orgs/${orgId}`)).status()).toBe(403);
+  } finally {
+    await deleteTemplate(page.request, templateId);
+  }
+});
