@@ -227,10 +227,11 @@ export async function boothsOnChannel(
   return booths;
 }
 
+/** Starts a rollout; without `body` the request has none at all (the web's "Roll out" sends none). */
 export async function startRollout(
   instance: Instance,
   channelId: number,
-  body: object = {},
+  body?: object,
 ): Promise<Rollout> {
   const response = await apiCall(
     instance.app,

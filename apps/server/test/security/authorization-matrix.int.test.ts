@@ -122,6 +122,7 @@ POST /api/enterprise/templates/:id/sample/presigned_upload      401  401  401  o
 POST /api/enterprise/templates/:id/sample/confirm               401  401  401  ok   ok   403  403  403  403  403
 POST /api/enterprise/templates/:id/foreground/presigned_upload  401  401  401  ok   ok   403  403  403  403  403
 POST /api/enterprise/templates/:id/foreground/confirm           401  401  401  ok   ok   403  403  403  403  403
+POST /api/enterprise/templates/:id/preview                      401  401  401  ok   ok   ok   ok   ok   ok   ok
 POST /api/enterprise/organizations                              401  401  401  ok   ok   403  403  403  403  403
 GET /api/enterprise/organizations                               401  401  401  ok   ok   ok   ok   ok   ok   ok
 GET /api/enterprise/organizations/:id                           401  401  401  ok   ok   ok   ok   404  404  ok
@@ -390,6 +391,11 @@ const REQUESTS: Record<string, Build> = {
     post(`${E}/templates/${await f.template()}/orgs`, { org_id: f.world.otherOrgId }),
   'GET /api/enterprise/templates/:id/orgs': async (f) =>
     get(`${E}/templates/${await f.template()}/orgs`),
+  'POST /api/enterprise/templates/:id/preview': async (f) =>
+    post(`${E}/templates/${await f.template()}/preview`, {
+      orientation: 'landscape',
+      images: [{ x: 0, y: 0, w: 1200, h: 800, filter: 'none' }],
+    }),
   'DELETE /api/enterprise/templates/:id/orgs/:orgId': async (f) =>
     del(`${E}/templates/${await f.template()}/orgs/${await f.orgId()}`),
   'GET /api/enterprise/orgs/:orgId/templates': async (f) =>

@@ -33,11 +33,19 @@ describe('staff console routes', () => {
     expect(COMING_SOON_PATHS).not.toContain(e.releases.path);
   });
 
+  it('gives the template screens and Template Studio their own routes', () => {
+    const e = paths.enterprise;
+    expect(routeAt(e.templates.getHref())).toBe(e.templates.path);
+    expect(routeAt(e.template.getHref(7))).toBe(e.template.path);
+    expect(routeAt(e.templateOrgs.getHref(7))).toBe(e.templateOrgs.path);
+    expect(routeAt(e.templateStudio.getHref())).toBe(e.templateStudio.path);
+    expect(COMING_SOON_PATHS).not.toContain(e.templates.path);
+    expect(COMING_SOON_PATHS).not.toContain(e.templateStudio.path);
+  });
+
   it('sends the tabs and buttons of later screens to "Coming soon", not "Page not found"', () => {
     const e = paths.enterprise;
     const hrefs = [
-      e.templates.getHref(),
-      e.templateStudio.getHref(),
       e.allMedia.getHref(),
       e.organizationMedia.getHref(7),
       e.organizationStats.getHref(7),

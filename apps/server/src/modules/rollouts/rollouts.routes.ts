@@ -38,7 +38,7 @@ export const staffRolloutsRoutes: FastifyPluginAsyncZod<RolloutsRoutesOptions> =
           '409 without a linked, uploaded release, without booths, or while another rollout of the ' +
           'channel is running or paused.',
         params: IdParamSchema,
-        body: RolloutStartSchema.optional(),
+        body: RolloutStartSchema.nullish(),
         response: { 201: RolloutSchema },
       },
     },

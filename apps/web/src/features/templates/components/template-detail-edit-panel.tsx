@@ -61,6 +61,7 @@ export function TemplateEditPanel({
           <label htmlFor={`${id}-name`}>Name</label>
           <input
             id={`${id}-name`}
+            className="input"
             value={draft.name}
             maxLength={100}
             onChange={(event) => onDraft({ ...draft, name: event.target.value })}
@@ -70,6 +71,7 @@ export function TemplateEditPanel({
           <label htmlFor={`${id}-orientation`}>Orientation</label>
           <select
             id={`${id}-orientation`}
+            className="select"
             value={draft.orientation}
             onChange={(event) =>
               onDraft({ ...draft, orientation: event.target.value as TemplateDraft['orientation'] })
@@ -138,6 +140,7 @@ export function TemplateEditPanel({
                     <label htmlFor={`${id}-${slot.key}-${field}`}>{field}</label>
                     <input
                       id={`${id}-${slot.key}-${field}`}
+                      className="input"
                       type="number"
                       inputMode="decimal"
                       step="any"
@@ -157,6 +160,7 @@ export function TemplateEditPanel({
                   <label htmlFor={`${id}-${slot.key}-filter`}>filter</label>
                   <select
                     id={`${id}-${slot.key}-filter`}
+                    className="select"
                     value={slot.filter}
                     aria-label={`Slot ${index + 1} filter`}
                     onChange={(event) =>
