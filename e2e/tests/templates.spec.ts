@@ -1,5 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { staffApi, STAFF_PHONE, staffToken, uniqueTag } from './support';
+import {
+  newMobile,
+  signInThroughUi,
+  staffApi,
+  STAFF_PHONE,
+  staffToken,
+  uniqueTag,
+} from './support';
 
 /*
  * The template list and a template's organizations (staff.md section 2: Template list, Template
@@ -68,6 +75,7 @@ async function deleteTemplate(request: APIRequestContext, id: number) {
 
 test('a super user creates a template, finds it and offers it to the demo organization', async ({
   page,
+  browser,
 }) => {
   const name = `Strip ${uniqueTag()}`;
   const api = await staffApi(page.request);
@@ -130,6 +138,28 @@ test('a super user creates a template, finds it and offers it to the demo organi
     await expect(orgCard).toContainText(`ID ${orgId}`);
     const offered = await api.call<{ items: { id: number }[] }>('get', `orgs/${orgId}/templates`);
     expect(offered.items.map((item) => item.id)).toContain(templateId);
+
+    // A visitor at the demo organization's booth is offered it.
+    const booths = await api.call<{ items: { id: number; name: string; org_id: number | null }[] }>(
+      'get',
+      'devices?search=Demo%20Booth&limit=100',
+    );
+    const booth = booths.items.find((item) => item.name === 'Demo Booth' && item.org_id === orgId);
+    expect(booth, 'the seeded Demo Booth belongs to the demo organization').toBeTruthy();
+    const visitorContext = await browser.newContext();
+    try {
+      const visitor = await visitorContext.newPage();
+      await visitor.goto(`/regular/photobooths/${booth!.id}`);
+      await signInThroughUi(visitor, 'regular', newMobile());
+      await expect(visitor).toHaveURL(new RegExp(`/regular/photobooths/${booth!.id}$`));
+      await visitor.getByRole('button', { name: "Yes, I'm Here" }).click();
+      const search = visitor.getByRole('searchbox', { name: 'Search templates' });
+      await search.fill(name);
+      await search.press('Enter');
+      await expect(visitor.getByText(name, { exact: true })).toBeVisible();
+    } finally {
+      await visitorContext.close();
+    }
 
     // Remove asks first, then withdraws it.
     await orgCard.getByRole('button', { name: `Remove ${orgName}` }).click();

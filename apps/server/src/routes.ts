@@ -23,6 +23,7 @@ import { sandboxCheckoutRoutes } from './modules/payments/sandbox.routes.js';
 import { staffRolloutsRoutes } from './modules/rollouts/rollouts.routes.js';
 import { devSmsRoutes } from './modules/sms/sms.routes.js';
 import { staffSoftwareRoutes } from './modules/software/software.routes.js';
+import { staffStatsRoutes } from './modules/stats/stats.routes.js';
 import { LocalStorage } from './modules/storage/local-storage.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
 import { staffTemplatePreviewRoutes } from './modules/templates/templates.preview.routes.js';
@@ -102,6 +103,7 @@ export function routeTable(
       use(staffTemplatesRoutes, { templates: s.templates, authenticate: staff }),
       use(staffTemplatePreviewRoutes, { previews: s.templatePreviews, authenticate: staff }),
       use(staffOrganizationsRoutes, { organizations: s.organizations, authenticate: staff }),
+      use(staffStatsRoutes, { stats: s.stats, authenticate: staff }),
       use(staffSoftwareRoutes, { software: s.software, authenticate: staff }),
       use(staffRolloutsRoutes, { rollouts: s.rollouts, authenticate: staff }),
       use(staffPaymentsRoutes, { payments: s.payments, authenticate: staff }),

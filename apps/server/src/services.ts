@@ -14,6 +14,8 @@ import { MediaService } from './modules/media/media.service.js';
 import { PreviewWorker } from './modules/media/preview-worker.js';
 import { OrganizationsRepository } from './modules/organizations/organizations.repository.js';
 import { OrganizationsService } from './modules/organizations/organizations.service.js';
+import { StatsRepository } from './modules/stats/stats.repository.js';
+import { StatsService } from './modules/stats/stats.service.js';
 import { PasskeyChallenges } from './modules/passkeys/passkey-challenge.js';
 import { PasskeysRepository } from './modules/passkeys/passkeys.repository.js';
 import { PasskeysService } from './modules/passkeys/passkeys.service.js';
@@ -58,6 +60,7 @@ export interface Services {
   paymentProvider: PaymentProvider;
   payments: PaymentsService;
   credits: CreditsService;
+  stats: StatsService;
 }
 
 /** The object graph: repositories over the database, services over repositories and the outside. */
@@ -239,6 +242,7 @@ export function createServices(
     paymentProvider.onHint((hint) => payments.hint(hint));
   }
   const credits = new CreditsService({ repository: new CreditsRepository(db), users, now, log });
+  const stats = new StatsService({ repository: new StatsRepository(db), users });
 
   return {
     tokens,
@@ -260,5 +264,6 @@ export function createServices(
     paymentProvider,
     payments,
     credits,
+    stats,
   };
 }

@@ -71,6 +71,8 @@ export const MediaSchema = z.object({
   is_uploaded: z.boolean(),
   likes_count: z.number().int(),
   is_liked_by_caller: z.boolean(),
+  /** Hidden from the wall by the venue's moderators (the owner still sees it, marked). */
+  hidden_from_wall: z.boolean(),
 });
 export type Media = z.infer<typeof MediaSchema>;
 

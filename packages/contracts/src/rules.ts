@@ -201,6 +201,12 @@ export * from './passkey-rules.js';
 // Who may do what in the staff console (server enforces, screens mirror).
 export * from './permissions.js';
 
+// The staff media views: page size, texts, the All Media filters and the repost badge.
+export * from './media-library-rules.js';
+
+// The public wall: page sizes, comment length and edit rules, messages.
+export * from './wall-rules.js';
+
 // ---- Payments (visitor spec: template pick and payment). ----
 
 /** The least a provider order may be for: PhonePe refuses orders under ₹1. */
@@ -237,3 +243,6 @@ export function paymentCreditHold(
   if (creditPaise <= 0) return 0;
   return Math.max(0, Math.min(creditPaise, pricePaise - minAmountPaise));
 }
+
+// Organization statistics: texts, gap-fill and chart date formats.
+export * from './stats-rules.js';

@@ -418,6 +418,13 @@ export const media = pgTable(
     previewError: text('preview_error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // Migration 0014 (the wall): the exact like count (kept by a trigger on media_likes) and
+    // a moderator's hide.
+    likesCount: integer('likes_count').notNull().default(0),
+    hiddenFromWallAt: timestamp('hidden_from_wall_at', { withTimezone: true }),
+    hiddenFromWallBy: integer('hidden_from_wall_by').references((): AnyPgColumn => users.id, {
+      onDelete: 'set null',
+    }),
   },
   (table) => [
     oneOf('media_media_type_check', table.mediaType, MEDIA_TYPES),
@@ -435,9 +442,81 @@ export const media = pgTable(
       .where(
         sql`${table.isUploaded} and ${table.lowresKey} is null and ${table.previewError} is null`,
       ),
+    check('media_likes_count_check', sql`${table.likesCount} >= 0`),
+    // The wall's pages: uploaded public items not hidden, newest first (migration 0014).
+    index('media_wall_idx')
+      .on(descending(table.createdAt), descending(table.id))
+      .where(
+        sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`,
+      ),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;
+
+/** Wall likes (migration 0014): one per visitor and item; media.likes_count follows by trigger. */
+export const mediaLikes = pgTable(
+  'media_likes',
+  {
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.mediaId, table.userId] }),
+    index('media_likes_user_idx').on(table.userId),
+  ],
+);
+
+/** Wall comments (migration 0014). */
+export const mediaComments = pgTable(
+  'media_comments',
+  {
+    id: serial('id').primaryKey(),
+    mediaId: integer('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    commentText: text('comment_text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('media_comments_text_check', sql`char_length(${table.commentText}) between 1 and 500`),
+    index('media_comments_media_idx').on(
+      table.mediaId,
+      descending(table.createdAt),
+      descending(table.id),
+    ),
+    index('media_comments_user_idx').on(table.userId),
+  ],
+);
+export type MediaCommentRow = typeof mediaComments.$inferSelect;
+
+const MODERATION_ACTIONS = ['hide_media', 'show_media', 'delete_comment'] as const;
+
+/** Every moderation action and who took it (migration 0014); plain ids, no foreign keys. */
+export const moderationLog = pgTable(
+  'moderation_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: integer('actor_id').notNull(),
+    action: text('action', { enum: MODERATION_ACTIONS }).notNull(),
+    mediaId: integer('media_id').notNull(),
+    commentId: integer('comment_id'),
+    commentText: text('comment_text'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    oneOf('moderation_log_action_check', table.action, MODERATION_ACTIONS),
+    index('moderation_log_media_idx').on(table.mediaId, descending(table.createdAt)),
+  ],
+);
 
 /**
  * Why users.credits_paise changed (migrations 0004, 0007): a capture's charge and its refund

@@ -1,7 +1,9 @@
 import type { Media } from '@flashbooth/contracts';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { formatUtcTimestamp } from '@/lib/format-date';
-import { MEDIA_CAPTION_MAX, mediaAspectRatio, previewUrl } from '../media-model';
+import { MediaPreview } from '@/components/media/media-preview';
+import { mediaAspectRatio } from '@/components/media/media-preview-model';
+import { MEDIA_CAPTION_MAX } from '../media-model';
 
 export type CardAction = 'download' | 'share' | 'public' | 'repost' | 'caption';
 
@@ -50,111 +52,6 @@ function Switch({
       >
         <span className="media-switch-thumb" aria-hidden="true" />
       </button>
-    </div>
-  );
-}
-
-/**
- * React sets `muted` as a property only; the attribute (and `defaultMuted`) is what some mobile
- * browsers read before they allow a video to play on its own.
- */
-function keepMuted(video: HTMLVideoElement | null) {
-  if (!video) return;
-  video.defaultMuted = true;
-  video.muted = true;
-  video.setAttribute('muted', '');
-}
-
-/** The card's looping clip, with a pause button (WCAG 2.2.2: moving content can be stopped). */
-function PreviewVideo({
-  url,
-  label,
-  onError,
-}: {
-  url: string;
-  label: string;
-  onError: () => void;
-}) {
-  const ref = useRef<HTMLVideoElement | null>(null);
-  const [paused, setPaused] = useState(false);
-  const toggle = () => {
-    const video = ref.current;
-    if (!video) return;
-    if (video.paused) {
-      video.play().catch(() => undefined);
-    } else {
-      video.pause();
-    }
-  };
-  return (
-    <>
-      <video
-        ref={(video) => {
-          ref.current = video;
-          keepMuted(video);
-        }}
-        src={url}
-        autoPlay
-        muted
-        loop
-        playsInline
-        aria-label={label}
-        onPlay={() => setPaused(false)}
-        onPause={() => setPaused(true)}
-        onError={onError}
-      />
-      <button
-        type="button"
-        className="media-video-toggle"
-        aria-label={paused ? 'Play video' : 'Pause video'}
-        onClick={toggle}
-      >
-        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-          {paused ? (
-            <path d="M8 5v14l11-7z" fill="currentColor" />
-          ) : (
-            <path d="M7 5h4v14H7zm6 0h4v14h-4z" fill="currentColor" />
-          )}
-        </svg>
-      </button>
-    </>
-  );
-}
-
-function Preview({ media, where }: { media: Media; where: string }) {
-  const [failed, setFailed] = useState(false);
-  const url = previewUrl(media);
-  const ratio = mediaAspectRatio(media.orientation);
-  const when = formatUtcTimestamp(media.created_at);
-  return (
-    <div className="media-card-stage">
-      <div
-        className={`media-card-preview media-card-preview-${media.orientation}`}
-        style={{ aspectRatio: ratio }}
-      >
-        {!url ? (
-          <div className="media-card-processing">
-            <span className="spinner spinner-sm" aria-hidden="true" />
-            <span>Processing…</span>
-          </div>
-        ) : failed ? (
-          <div className="media-card-processing">Preview unavailable</div>
-        ) : media.media_type === 'video' ? (
-          <PreviewVideo
-            url={url}
-            label={`Video from ${where}, ${when}`}
-            onError={() => setFailed(true)}
-          />
-        ) : (
-          <img
-            src={url}
-            alt={media.caption ? `Photo: ${media.caption}` : `Photo from ${where}, ${when}`}
-            loading="lazy"
-            decoding="async"
-            onError={() => setFailed(true)}
-          />
-        )}
-      </div>
     </div>
   );
 }
@@ -242,7 +139,7 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
       data-media-id={media.id}
       aria-labelledby={headingId}
     >
-      <Preview media={media} where={where} />
+      <MediaPreview media={media} where={where} />
       <div className="media-card-body">
         <div id={headingId}>
           <h2 className="media-card-where">{where}</h2>

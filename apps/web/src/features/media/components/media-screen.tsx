@@ -11,12 +11,12 @@ import { LineIcon } from '@/components/ui/line-icon';
 import { myMediaQueryOptions, useMyMedia } from '@/api/media/get-my-media';
 import { updateRepostAllowed } from '@/api/media/update-repost-allowed';
 import { updateMedia } from '../api/update-media';
-import { downloadMedia, shareMedia } from '../media-actions';
+import { downloadMedia, shareMedia } from '@/components/media/media-files';
+import { isMobileUserAgent } from '@/components/media/media-files-model';
 import {
   MEDIA_SCREEN_MESSAGES,
   MEDIA_STATUS_MS,
   captionChange,
-  isMobileUserAgent,
 } from '../media-model';
 import { MediaCard, MediaCardSkeleton, type CardAction } from './media-card';
 import './media.css';

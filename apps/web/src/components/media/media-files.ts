@@ -1,11 +1,14 @@
 import type { Media } from '@flashbooth/contracts';
 import {
-  MEDIA_SCREEN_MESSAGES,
+  MEDIA_FILE_MESSAGES,
   downloadFileName,
   isAbortError,
   pickShareCaption,
   shareFileName,
-} from './media-model';
+} from './media-files-model';
+
+/** What a download or share needs of an item (a visitor's own, a wall item, a staff item). */
+export type MediaFile = Pick<Media, 'id' | 's3_url' | 's3_key'>;
 
 /** What an action ended with: a message to show, or nothing (a dismissed share sheet). */
 export type ActionOutcome =
@@ -16,12 +19,12 @@ export type ActionOutcome =
 const failure = (text: string): ActionOutcome => ({ kind: 'error', text, done: false });
 
 /** Spec section 7: fetch the HD file cross-origin as a blob and save it under its file name. */
-export async function downloadMedia(media: Media): Promise<ActionOutcome> {
+export async function downloadMedia(media: MediaFile): Promise<ActionOutcome> {
   const url = media.s3_url;
-  if (!url) return failure(MEDIA_SCREEN_MESSAGES.noDownloadUrl);
+  if (!url) return failure(MEDIA_FILE_MESSAGES.noDownloadUrl);
   try {
     const response = await fetch(url, { mode: 'cors', credentials: 'omit' });
-    if (!response.ok) return failure(MEDIA_SCREEN_MESSAGES.downloadFailed);
+    if (!response.ok) return failure(MEDIA_FILE_MESSAGES.downloadFailed);
     const blob = await response.blob();
     const objectUrl = URL.createObjectURL(blob);
     const link = document.createElement('a');
@@ -34,9 +37,9 @@ export async function downloadMedia(media: Media): Promise<ActionOutcome> {
     link.remove();
     // Give the browser a moment to start reading the blob before it is released.
     setTimeout(() => URL.revokeObjectURL(objectUrl), 10_000);
-    return { kind: 'success', text: MEDIA_SCREEN_MESSAGES.downloadStarted, done: true };
+    return { kind: 'success', text: MEDIA_FILE_MESSAGES.downloadStarted, done: true };
   } catch {
-    return failure(MEDIA_SCREEN_MESSAGES.downloadFailed);
+    return failure(MEDIA_FILE_MESSAGES.downloadFailed);
   }
 }
 
@@ -55,21 +58,21 @@ async function fetchShareFile(url: string, id: number): Promise<File | null> {
  * Spec section 7: the file through the device share sheet when it can take files, otherwise the
  * URL; the text is a random preset caption. A dismissed sheet (AbortError) is silent.
  */
-export async function shareMedia(media: Media): Promise<ActionOutcome> {
+export async function shareMedia(media: MediaFile): Promise<ActionOutcome> {
   const url = media.s3_url;
-  if (!url) return failure(MEDIA_SCREEN_MESSAGES.noShareUrl);
-  if (typeof navigator.share !== 'function') return failure(MEDIA_SCREEN_MESSAGES.shareUnsupported);
+  if (!url) return failure(MEDIA_FILE_MESSAGES.noShareUrl);
+  if (typeof navigator.share !== 'function') return failure(MEDIA_FILE_MESSAGES.shareUnsupported);
   const text = pickShareCaption();
   try {
     const file = await fetchShareFile(url, media.id);
     if (file && navigator.canShare?.({ files: [file] })) {
       await navigator.share({ files: [file], title: 'Flashbooth', text });
-      return { kind: 'success', text: MEDIA_SCREEN_MESSAGES.shared, done: true };
+      return { kind: 'success', text: MEDIA_FILE_MESSAGES.shared, done: true };
     }
     await navigator.share({ url, title: 'Flashbooth', text });
-    return { kind: 'success', text: MEDIA_SCREEN_MESSAGES.sharedUrl, done: true };
+    return { kind: 'success', text: MEDIA_FILE_MESSAGES.sharedUrl, done: true };
   } catch (error) {
     if (isAbortError(error)) return { kind: 'silent', done: false };
-    return failure(MEDIA_SCREEN_MESSAGES.shareFailed);
+    return failure(MEDIA_FILE_MESSAGES.shareFailed);
   }
 }

@@ -1,0 +1,144 @@
+import { sql } from 'drizzle-orm';
+import { type Database, rowsOf } from '../../db/client.js';
+
+export interface StatsTotals {
+  totalCaptures: number;
+  totalMedia: number;
+  sharedMedia: number;
+  downloadedMedia: number;
+  usersWhoCaptured: number;
+  repeatedUsers: number;
+}
+
+export interface TemplateUsage {
+  name: string;
+  usageCount: number;
+}
+
+export interface PeriodCount {
+  /** The period's first day, YYYY-MM-DD (UTC). */
+  start: string;
+  count: number;
+}
+
+export interface RevenueRecord {
+  deviceId: number | null;
+  deviceName: string | null;
+  monthStart: string;
+  payments: number;
+  grossPaise: number;
+  refundedPaise: number;
+}
+
+const int = (value: unknown) => Number(value ?? 0);
+
+/**
+ * The statistics queries (definitions in docs/architecture.md, "Organization statistics"). An
+ * organization's media are the uploaded media rows whose `org_id` is the organization (the
+ * organization of the booth when the photo was taken; it stays with it when a booth moves); its
+ * captures are their distinct `capture_id`s. Each figure is one aggregate over the
+ * `media_org_user_idx` range of the organization; periods are `date_trunc` in UTC.
+ */
+export class StatsRepository {
+  constructor(private readonly db: Database) {}
+
+  async organizationExists(orgId: number): Promise<boolean> {
+    const result = await this.db.execute(sql`select 1 from organizations where id = ${orgId}`);
+    return rowsOf(result).length > 0;
+  }
+
+  async totals(orgId: number): Promise<StatsTotals> {
+    const result = await this.db.execute(sql`
+      with org_media as (
+        select user_id, capture_id, is_shared, is_downloaded
+          from media
+         where org_id = ${orgId} and is_uploaded
+      ), per_user as (
+        select user_id, count(distinct capture_id) as captures
+          from org_media
+         group by user_id
+      )
+      select (select count(distinct capture_id) from org_media) as total_captures,
+             (select count(*) from org_media) as total_media,
+             (select count(*) filter (where is_shared) from org_media) as shared_media,
+             (select count(*) filter (where is_downloaded) from org_media) as downloaded_media,
+             (select count(*) from per_user) as users_who_captured,
+             (select count(*) filter (where captures >= 2) from per_user) as repeated_users`);
+    const [row] = rowsOf<Record<string, unknown>>(result);
+    return {
+      totalCaptures: int(row?.total_captures),
+      totalMedia: int(row?.total_media),
+      sharedMedia: int(row?.shared_media),
+      downloadedMedia: int(row?.downloaded_media),
+      usersWhoCaptured: int(row?.users_who_captured),
+      repeatedUsers: int(row?.repeated_users),
+    };
+  }
+
+  /** The template most captures used (ties: the lowest id); null when none names one. */
+  async mostUsedTemplate(orgId: number): Promise<TemplateUsage | null> {
+    const result = await this.db.execute(sql`
+      select t.name, u.usage_count
+        from (
+          select template_id, count(distinct capture_id) as usage_count
+            from media
+           where org_id = ${orgId} and is_uploaded and template_id is not null
+           group by template_id
+        ) u
+        join templates t on t.id = u.template_id
+       order by u.usage_count desc, t.id
+       limit 1`);
+    const [row] = rowsOf<{ name: string; usage_count: unknown }>(result);
+    return row ? { name: row.name, usageCount: int(row.usage_count) } : null;
+  }
+
+  /** Media per week (Monday, UTC) or month, only the periods that have media, oldest first. */
+  async mediaPer(orgId: number, unit: 'week' | 'month'): Promise<PeriodCount[]> {
+    const trunc = unit === 'week' ? sql`'week'` : sql`'month'`;
+    const result = await this.db.execute(sql`
+      select to_char(date_trunc(${trunc}, created_at at time zone 'UTC'), 'YYYY-MM-DD') as start, count(*) as count
+        from media
+       where org_id = ${orgId} and is_uploaded
+       group by 1
+       order by 1`);
+    return rowsOf<{ start: unknown; count: unknown }>(result).map((row) => ({
+      start: String(row.start),
+      count: int(row.count),
+    }));
+  }
+
+  /**
+   * Payments per booth and month (UTC, by completion): every payment for the organization that
+   * the provider completed (still COMPLETED, or refunded since / being refunded), its amount
+   * charged at the provider (`amount_paise`: the credit a payment held is not money received),
+   * and its refunds that did not fail (to the payment method or as credit, pending or done).
+   */
+  async revenue(orgId: number): Promise<RevenueRecord[]> {
+    const result = await this.db.execute(sql`
+      select p.device_id, d.name as device_name,
+             to_char(date_trunc('month', p.completed_at at time zone 'UTC'), 'YYYY-MM-DD') as month_start,
+             count(*) as payments,
+             sum(p.amount_paise) as gross_paise,
+             coalesce(sum(r.refunded_paise), 0) as refunded_paise
+        from payment_transactions p
+        left join devices d on d.id = p.device_id
+        left join lateral (
+          select sum(amount_paise) as refunded_paise
+            from payment_refunds
+           where transaction_id = p.id and state <> 'FAILED'
+        ) r on true
+       where p.org_id = ${orgId}
+         and p.completed_at is not null
+         and p.state in ('COMPLETED', 'REFUND_PENDING', 'REFUNDED')
+       group by p.device_id, d.name, 3
+       order by 3, p.device_id`);
+    return rowsOf<Record<string, unknown>>(result).map((row) => ({
+      deviceId: row.device_id === null ? null : int(row.device_id),
+      deviceName: (row.device_name as string | null) ?? null,
+      monthStart: String(row.month_start),
+      payments: int(row.payments),
+      grossPaise: int(row.gross_paise),
+      refundedPaise: int(row.refunded_paise),
+    }));
+  }
+}

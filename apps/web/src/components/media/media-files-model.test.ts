@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MEDIA_SHARE_CAPTIONS,
+  downloadFileName,
+  isAbortError,
+  isMobileUserAgent,
+  pickShareCaption,
+  shareFileName,
+} from './media-files-model';
+
+describe('pickShareCaption', () => {
+  it('has 10 preset captions', () => {
+    expect(MEDIA_SHARE_CAPTIONS).toHaveLength(10);
+    expect(new Set(MEDIA_SHARE_CAPTIONS).size).toBe(10);
+  });
+
+  it('picks across the whole list and stays in range', () => {
+    expect(pickShareCaption(() => 0)).toBe(MEDIA_SHARE_CAPTIONS[0]);
+    expect(pickShareCaption(() => 0.55)).toBe(MEDIA_SHARE_CAPTIONS[5]);
+    expect(pickShareCaption(() => 0.9999)).toBe(MEDIA_SHARE_CAPTIONS[9]);
+    expect(pickShareCaption(() => 1)).toBe(MEDIA_SHARE_CAPTIONS[9]);
+  });
+});
+
+describe('downloadFileName', () => {
+  it("takes the s3_key's last segment", () => {
+    expect(downloadFileName('media/42/print-42.jpg', 'https://b/x/y.jpg', 'f.jpg')).toBe(
+      'print-42.jpg',
+    );
+    expect(downloadFileName('media/42/', 'https://b/x/y.jpg', 'f.jpg')).toBe('42');
+  });
+
+  it("falls back to the URL's path without its query", () => {
+    expect(downloadFileName('', 'https://bucket.s3/a/b/photo%201.jpg?X-Amz=1&y=/z', 'f.jpg')).toBe(
+      'photo 1.jpg',
+    );
+    expect(downloadFileName(null, 'https://bucket.s3/', 'f.jpg')).toBe('f.jpg');
+  });
+});
+
+describe('shareFileName', () => {
+  it('names the file after the media id with jpg', () => {
+    expect(shareFileName(17)).toBe('17.jpg');
+  });
+});
+
+describe('isMobileUserAgent', () => {
+  it('recognises phones and tablets', () => {
+    expect(
+      isMobileUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+      ),
+    ).toBe(true);
+    expect(
+      isMobileUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/124.0 Mobile Safari/537'),
+    ).toBe(true);
+  });
+
+  it('leaves desktops out', () => {
+    expect(
+      isMobileUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0 Safari/537.36'),
+    ).toBe(false);
+    expect(isMobileUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Safari/605.1')).toBe(
+      false,
+    );
+  });
+});
+
+describe('isAbortError', () => {
+  it('recognises a dismissed share sheet', () => {
+    expect(isAbortError(new DOMException('x', 'AbortError'))).toBe(true);
+    expect(isAbortError(new Error('x'))).toBe(false);
+    expect(isAbortError(null)).toBe(false);
+  });
+});

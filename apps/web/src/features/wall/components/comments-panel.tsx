@@ -1,0 +1,303 @@
+import type { Comment } from '@flashbooth/contracts';
+import {
+  COMMENTS_PAGE_SIZE,
+  commentEditOutcome,
+  isPostableComment,
+} from '@flashbooth/contracts/rules';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Pagination } from '@/components/ui/pagination';
+import { pageCount } from '@/components/ui/pagination-model';
+import type { StatusKind } from '@/components/ui/status-message';
+import { formatUtcTimestamp } from '@/lib/format-date';
+import { addComment } from '../api/add-comment';
+import { deleteComment } from '../api/delete-comment';
+import { commentsQueryOptions, useComments } from '../api/get-comments';
+import { updateComment } from '../api/update-comment';
+import { COMMENT_MAX_LENGTH, WALL_MESSAGES, displayName, pageAfterDelete } from '../wall-model';
+
+export type Notify = (kind: StatusKind, text: string) => void;
+
+interface CommentItemProps {
+  comment: Comment;
+  /** Resolves true when saved (the editor closes either way once it settles). */
+  onSave: (comment: Comment, text: string) => Promise<boolean>;
+  onDelete: (comment: Comment) => Promise<void>;
+}
+
+/** One comment: author, time and text; its author may edit it in place or delete it. */
+function CommentItem({ comment, onSave, onDelete }: CommentItemProps) {
+  const inputId = useId();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(comment.comment_text);
+  const [busy, setBusy] = useState<'save' | 'delete' | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+
+  const close = () => {
+    setEditing(false);
+    // Back to where the edit started, so a keyboard user keeps their place.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
+
+  /** Spec: unchanged or empty text just cancels; otherwise save the trimmed text. */
+  const save = async () => {
+    if (busy) return;
+    const outcome = commentEditOutcome(comment.comment_text, draft);
+    if (outcome.kind === 'cancel') {
+      close();
+      return;
+    }
+    setBusy('save');
+    const saved = await onSave(comment, outcome.text);
+    setBusy(null);
+    if (saved) close();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Escape') {
+      // Esc cancels the edit only, not a dialog or anything around it.
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    }
+  };
+
+  const remove = async () => {
+    if (busy) return;
+    setBusy('delete');
+    try {
+      await onDelete(comment);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <li className="wall-comment" data-testid="wall-comment" data-comment-id={comment.id}>
+      <p className="wall-comment-meta">
+        <span className="wall-comment-author">{displayName(comment.user_name)}</span>
+        <time className="wall-comment-time" dateTime={`${comment.created_at}Z`}>
+          {formatUtcTimestamp(comment.created_at)}
+        </time>
+      </p>
+      {editing ? (
+        <form
+          className="wall-comment-edit"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          <label htmlFor={inputId} className="visually-hidden">
+            Edit comment
+          </label>
+          <input
+            id={inputId}
+            className="input wall-comment-input"
+            type="text"
+            value={draft}
+            maxLength={COMMENT_MAX_LENGTH}
+            enterKeyHint="done"
+            autoComplete="off"
+            autoFocus
+            aria-describedby={`${inputId}-hint`}
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={onKeyDown}
+          />
+          <span id={`${inputId}-hint`} className="visually-hidden">
+            Enter saves, Escape cancels.
+          </span>
+          <div className="wall-comment-buttons">
+            <button
+              type="submit"
+              className="btn btn-primary wall-comment-button"
+              aria-disabled={busy !== null || undefined}
+            >
+              {busy === 'save' ? 'Saving…' : 'Save'}
+            </button>
+            <button type="button" className="btn btn-secondary wall-comment-button" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <p className="wall-comment-text">{comment.comment_text}</p>
+          {comment.can_edit && (
+            <div className="wall-comment-buttons">
+              <button
+                ref={editButton}
+                type="button"
+                className="btn-link wall-comment-action"
+                onClick={() => {
+                  setDraft(comment.comment_text);
+                  setEditing(true);
+                }}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="btn-link wall-comment-action wall-comment-delete"
+                aria-disabled={busy !== null || undefined}
+                onClick={() => void remove()}
+              >
+                {busy === 'delete' ? 'Deleting…' : 'Delete'}
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </li>
+  );
+}
+
+/** The new comment's form: Post is enabled only while the trimmed text is not empty. */
+function NewComment({
+  onPost,
+  inputRef,
+}: {
+  onPost: (text: string) => Promise<boolean>;
+  inputRef: React.RefObject<HTMLInputElement | null>;
+}) {
+  const inputId = useId();
+  const [text, setText] = useState('');
+  const [posting, setPosting] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (posting || !isPostableComment(text)) return;
+    setPosting(true);
+    const posted = await onPost(text.trim());
+    setPosting(false);
+    if (posted) setText('');
+  };
+  return (
+    <form className="wall-comment-new" onSubmit={(event) => void submit(event)}>
+      <label htmlFor={inputId} className="visually-hidden">
+        Add a comment
+      </label>
+      <input
+        ref={inputRef}
+        id={inputId}
+        className="input wall-comment-input"
+        type="text"
+        placeholder="Add a comment…"
+        value={text}
+        maxLength={COMMENT_MAX_LENGTH}
+        enterKeyHint="send"
+        autoComplete="off"
+        onChange={(event) => setText(event.target.value)}
+      />
+      <button
+        type="submit"
+        className="btn btn-primary wall-comment-post"
+        disabled={posting || !isPostableComment(text)}
+      >
+        {posting ? 'Posting…' : 'Post'}
+      </button>
+    </form>
+  );
+}
+
+interface CommentsPanelProps {
+  id: string;
+  mediaId: number;
+  notify: Notify;
+}
+
+/**
+ * An item's comments (spec: opening loads page 1, 5 a page; a failed load empties the list with
+ * "Failed to load comments."). Mounted when the panel opens, so every opening starts on page 1.
+ */
+export function CommentsPanel({ id, mediaId, notify }: CommentsPanelProps) {
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const comments = useComments(mediaId, page);
+  const newCommentInput = useRef<HTMLInputElement>(null);
+
+  const failed = comments.isError;
+  const failedAt = failed ? comments.errorUpdatedAt : 0;
+  if (failed && page !== 1) setPage(1);
+  useEffect(() => {
+    if (failedAt) notify('error', WALL_MESSAGES.commentsLoadFailed);
+  }, [failedAt, notify]);
+
+  const items = failed ? [] : (comments.data?.items ?? []);
+  const totalPages = failed ? 1 : pageCount(comments.data?.total_count ?? 0, COMMENTS_PAGE_SIZE);
+  const reload = () =>
+    queryClient.invalidateQueries({ queryKey: commentsQueryOptions(mediaId).queryKey });
+
+  const onPost = async (text: string) => {
+    try {
+      await addComment(mediaId, text);
+    } catch {
+      notify('error', WALL_MESSAGES.commentAddFailed);
+      return false;
+    }
+    notify('success', WALL_MESSAGES.commentAdded);
+    // Newest first: the new comment is at the top of page 1.
+    setPage(1);
+    await reload();
+    return true;
+  };
+
+  const onSave = async (comment: Comment, text: string) => {
+    try {
+      await updateComment(comment.id, text);
+    } catch {
+      notify('error', WALL_MESSAGES.commentUpdateFailed);
+      return false;
+    }
+    notify('success', WALL_MESSAGES.commentUpdated);
+    await reload();
+    return true;
+  };
+
+  const onDelete = async (comment: Comment) => {
+    try {
+      await deleteComment(comment.id);
+    } catch {
+      notify('error', WALL_MESSAGES.commentDeleteFailed);
+      return;
+    }
+    notify('success', WALL_MESSAGES.commentDeleted);
+    setPage(pageAfterDelete(page, items.length));
+    newCommentInput.current?.focus();
+    await reload();
+  };
+
+  return (
+    <section id={id} className="wall-comments" aria-label="Comments">
+      {comments.isPending ? (
+        <p className="wall-comments-note" role="status">
+          <span className="spinner spinner-sm" aria-hidden="true" /> Loading comments…
+        </p>
+      ) : failed ? null : items.length === 0 ? (
+        <p className="wall-comments-note">No comments yet.</p>
+      ) : (
+        <ol
+          className="wall-comment-list"
+          aria-label="Comments"
+          aria-busy={comments.isFetching || undefined}
+        >
+          {items.map((comment) => (
+            <CommentItem
+              key={comment.id}
+              comment={comment}
+              onSave={onSave}
+              onDelete={onDelete}
+            />
+          ))}
+        </ol>
+      )}
+      <Pagination
+        page={page}
+        totalPages={totalPages}
+        onChange={setPage}
+        label="Comment pages"
+        disabled={comments.isFetching}
+      />
+      <NewComment onPost={onPost} inputRef={newCommentInput} />
+    </section>
+  );
+}

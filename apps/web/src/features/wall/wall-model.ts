@@ -1,0 +1,70 @@
+import type { Media } from '@flashbooth/contracts';
+import { COMMENT_MAX_LENGTH, WALL_MESSAGES } from '@flashbooth/contracts/rules';
+
+export { COMMENT_MAX_LENGTH, WALL_MESSAGES };
+
+/** Spec section 9: messages on the wall hide after 5 s. */
+export const WALL_STATUS_MS = 5000;
+
+/** The like control's state on a card. */
+export type LikeView = Pick<Media, 'likes_count' | 'is_liked_by_caller'>;
+
+/**
+ * Spec (Wall states): a like toggles at once, the count following; never below 0 (a count the
+ * server had already lowered).
+ */
+export function toggledLike(current: LikeView): LikeView {
+  const liked = !current.is_liked_by_caller;
+  return {
+    is_liked_by_caller: liked,
+    likes_count: Math.max(0, current.likes_count + (liked ? 1 : -1)),
+  };
+}
+
+/**
+ * A like toggle from tap to answer: `optimistic` shows at once; `settled` is the server's word
+ * when it answers, `reverted` the state before the tap when it fails (spec: revert on failure).
+ */
+export function likeToggle(current: LikeView) {
+  return {
+    optimistic: toggledLike(current),
+    settled: (answer: LikeView): LikeView => ({
+      is_liked_by_caller: answer.is_liked_by_caller,
+      likes_count: answer.likes_count,
+    }),
+    reverted: (): LikeView => ({
+      is_liked_by_caller: current.is_liked_by_caller,
+      likes_count: current.likes_count,
+    }),
+  };
+}
+
+/** The like button's accessible name: what it is, with the count ("Like, 3 likes"). */
+export function likeLabel(likes: number): string {
+  return `Like, ${likes} ${likes === 1 ? 'like' : 'likes'}`;
+}
+
+/** Spec: a comment without a user name shows "User" (so does a wall card's owner). */
+export function displayName(userName: string | null | undefined): string {
+  const name = userName?.trim();
+  return name ? name : 'User';
+}
+
+/** The card's "where": organization and booth, either alone, or "Photobooth". */
+export function mediaWhere(media: Pick<Media, 'org_name' | 'device_name'>): string {
+  return [media.org_name, media.device_name].filter(Boolean).join(' · ') || 'Photobooth';
+}
+
+/**
+ * The page to show after deleting a comment on `page` that held `itemsOnPage`: the previous
+ * page when the last comment of a later page went, else the same page.
+ */
+export function pageAfterDelete(page: number, itemsOnPage: number): number {
+  return itemsOnPage <= 1 && page > 1 ? page - 1 : page;
+}
+
+/** Comment text left to type, for the counter near the limit; null while far from it. */
+export function charactersLeft(text: string, near = 50): number | null {
+  const left = COMMENT_MAX_LENGTH - text.length;
+  return left <= near ? left : null;
+}
