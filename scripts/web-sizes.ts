@@ -25,6 +25,7 @@ export const VISITOR_ROUTES: [route: string, manifestKey: string][] = [
   ['/b/{id} (booth)', 'src/app/routes/regular/booth.tsx'],
   ['/regular/login', 'src/app/routes/regular/login.tsx'],
   ['/regular/media', 'src/app/routes/regular/media.tsx'],
+  ['/regular/wall', 'src/app/routes/regular/wall.tsx'],
   ['/regular/profile', 'src/app/routes/regular/profile.tsx'],
   ['/privacy-policy', 'src/app/routes/legal-privacy.tsx'],
 ];

@@ -8,6 +8,7 @@ import { staffDeviceStatusRoutes } from './modules/devices/devices.status-stream
 import { visitorDevicesRoutes } from './modules/devices/devices.visitor.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
+import { staffMediaRoutes } from './modules/media/media.staff.routes.js';
 import { mqttHookRoutes } from './modules/mqtt/mqtt.routes.js';
 import { staffOrganizationsRoutes } from './modules/organizations/organizations.routes.js';
 import { passkeysRoutes } from './modules/passkeys/passkeys.routes.js';
@@ -29,6 +30,7 @@ import { storageRoutes } from './modules/storage/storage.routes.js';
 import { staffTemplatePreviewRoutes } from './modules/templates/templates.preview.routes.js';
 import { staffTemplatesRoutes } from './modules/templates/templates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { staffWallRoutes, visitorWallRoutes } from './modules/wall/wall.routes.js';
 import { createAuthenticate } from './security/authenticate.js';
 import type { Services } from './services.js';
 
@@ -81,6 +83,7 @@ export function routeTable(
         authenticate: visitor,
       }),
       use(visitorMediaRoutes, { media: s.media, authenticate: visitor }),
+      use(visitorWallRoutes, { wall: s.wall, authenticate: visitor }),
       use(visitorPaymentsRoutes, { payments: s.payments, authenticate: visitor }),
     ],
     '/api/enterprise': [
@@ -103,11 +106,13 @@ export function routeTable(
       use(staffTemplatesRoutes, { templates: s.templates, authenticate: staff }),
       use(staffTemplatePreviewRoutes, { previews: s.templatePreviews, authenticate: staff }),
       use(staffOrganizationsRoutes, { organizations: s.organizations, authenticate: staff }),
+      use(staffMediaRoutes, { library: s.mediaLibrary, authenticate: staff }),
       use(staffStatsRoutes, { stats: s.stats, authenticate: staff }),
       use(staffSoftwareRoutes, { software: s.software, authenticate: staff }),
       use(staffRolloutsRoutes, { rollouts: s.rollouts, authenticate: staff }),
       use(staffPaymentsRoutes, { payments: s.payments, authenticate: staff }),
       use(staffCreditsRoutes, { credits: s.credits, authenticate: staff }),
+      use(staffWallRoutes, { wall: s.wall, authenticate: staff }),
     ],
     // The booths' own calls (device credentials, not a person's token).
     '/api/device': [use(deviceMediaRoutes, { media: s.media, repository: s.mediaRepository })],

@@ -9,6 +9,8 @@ import { DevicesRepository } from './modules/devices/devices.repository.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { CaptureService } from './modules/media/capture.service.js';
 import { CapturesRepository } from './modules/media/captures.repository.js';
+import { MediaLibraryRepository } from './modules/media/media-library.repository.js';
+import { MediaLibraryService } from './modules/media/media-library.service.js';
 import { MediaRepository } from './modules/media/media.repository.js';
 import { MediaService } from './modules/media/media.service.js';
 import { PreviewWorker } from './modules/media/preview-worker.js';
@@ -35,6 +37,8 @@ import { TemplatePreviewService } from './modules/templates/templates.preview.js
 import { TemplatesService } from './modules/templates/templates.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
+import { WallRepository } from './modules/wall/wall.repository.js';
+import { WallService } from './modules/wall/wall.service.js';
 import { AccessTokens } from './security/access-tokens.js';
 import { deriveKey } from './security/keys.js';
 
@@ -54,6 +58,10 @@ export interface Services {
   mediaRepository: MediaRepository;
   previews: PreviewWorker;
   media: MediaService;
+  /** The staff media views (an organization's repost-allowed media, All Media). */
+  mediaLibrary: MediaLibraryService;
+  /** The public wall, likes, comments and their moderation. */
+  wall: WallService;
   captures: CaptureService;
   software: SoftwareService;
   rollouts: RolloutsService;
@@ -157,6 +165,12 @@ export function createServices(
     log,
   });
   const media = new MediaService({ media: mediaRepository, users, storage, previews, now });
+  const wall = new WallService({ wall: new WallRepository(db), users, storage, now });
+  const mediaLibrary = new MediaLibraryService({
+    library: new MediaLibraryRepository(db),
+    users,
+    storage,
+  });
   const captures = new CaptureService({
     media: mediaRepository,
     captures: new CapturesRepository(db),
@@ -258,6 +272,8 @@ export function createServices(
     mediaRepository,
     previews,
     media,
+    mediaLibrary,
+    wall,
     captures,
     software,
     rollouts,

@@ -446,9 +446,7 @@ export const media = pgTable(
     // The wall's pages: uploaded public items not hidden, newest first (migration 0014).
     index('media_wall_idx')
       .on(descending(table.createdAt), descending(table.id))
-      .where(
-        sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`,
-      ),
+      .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;

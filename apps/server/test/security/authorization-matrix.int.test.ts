@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Pool } from '@flashbooth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { openDatabase } from '../../src/db/client.js';
-import { users } from '../../src/db/schema.js';
+import { media, mediaComments, users } from '../../src/db/schema.js';
 import { latestCode, newPhone } from '../harness.js';
 import {
   AcceptingLink,
@@ -72,6 +73,15 @@ PATCH /api/regular/media/repost_allowed                         401  ok   ok   4
 GET /api/regular/media                                          401  ok   ok   401  401  401  401  401  401  401
 PATCH /api/regular/media/:id                                    401  ok   ok   401  401  401  401  401  401  401
 PATCH /api/regular/media/:id (another visitor's)                401  404  404  401  401  401  401  401  401  401
+GET /api/regular/media/public                                   ok   ok   ok   401  401  401  401  401  401  401
+POST /api/regular/media/:id/likes                               401  ok   ok   401  401  401  401  401  401  401
+DELETE /api/regular/media/:id/likes                             401  ok   ok   401  401  401  401  401  401  401
+GET /api/regular/media/:id/comments                             ok   ok   ok   401  401  401  401  401  401  401
+POST /api/regular/media/:id/comments                            401  ok   ok   401  401  401  401  401  401  401
+PATCH /api/regular/media/comments/:id                           401  ok   ok   401  401  401  401  401  401  401
+PATCH /api/regular/media/comments/:id (another visitor's)       401  403  403  401  401  401  401  401  401  401
+DELETE /api/regular/media/comments/:id                          401  ok   ok   401  401  401  401  401  401  401
+DELETE /api/regular/media/comments/:id (another visitor's)      401  403  403  401  401  401  401  401  401  401
 POST /api/regular/payments/create                               401  ok   ok   401  401  401  401  401  401  401
 POST /api/regular/payments/checkout                             401  ok   ok   401  401  401  401  401  401  401
 POST /api/regular/payments/checkout (another visitor's)         401  404  404  401  401  401  401  401  401  401
@@ -142,6 +152,13 @@ POST /api/enterprise/organizations/:id/invites/deny             401  401  401  o
 DELETE /api/enterprise/organizations/:id/invites/:inviteId      401  401  401  ok   ok   403  403  404  404  403
 GET /api/enterprise/organizations/:id/guests                    401  401  401  ok   ok   ok   ok   404  404  ok
 GET /api/enterprise/organizations/:id/guests/export.csv         401  401  401  ok   ok   ok   403  404  404  403
+GET /api/enterprise/organizations/:id/stats                     401  401  401  ok   ok   ok   ok   404  404  ok
+GET /api/enterprise/organizations/:id/media/repost_allowed      401  401  401  ok   ok   ok   ok   404  404  ok
+GET /api/enterprise/media/all                                   401  401  401  ok   ok   403  403  403  403  403
+POST /api/enterprise/media/:id/hide                             401  401  401  ok   ok   ok   403  403  403  403
+DELETE /api/enterprise/media/:id/hide                           401  401  401  ok   ok   ok   403  403  403  403
+GET /api/enterprise/media/:id/comments                          401  401  401  ok   ok   ok   403  403  403  403
+DELETE /api/enterprise/media/comments/:id                       401  401  401  ok   ok   ok   403  403  403  403
 POST /api/enterprise/software/channels                          401  401  401  ok   ok   403  403  403  403  403
 GET /api/enterprise/software/channels                           401  401  401  ok   ok   403  403  403  403  403
 GET /api/enterprise/software/channels/:id                       401  401  401  ok   ok   403  403  403  403  403
@@ -224,6 +241,39 @@ const ownerIn = (f: Fixtures, caller: Caller, pool: Pool): Caller =>
 /** The visitor who is not the owner (another visitor's rows). */
 const otherVisitor = (f: Fixtures, caller: Caller): Caller =>
   f.world.callers[caller.kind === 'visitor' ? 'blocked visitor' : 'visitor'];
+
+/** A photo of `owner` at the row's organization's booth, uploaded and public: on the wall. */
+async function wallItem(f: Fixtures, owner: Caller): Promise<number> {
+  const captureId = randomUUID();
+  const [row] = await f.world.database.db
+    .insert(media)
+    .values({
+      userId: owner.userId!,
+      deviceId: (await f.device()).id,
+      orgId: await f.orgId(),
+      templateId: await f.template(),
+      captureId,
+      s3Key: `media/${owner.userId}/${captureId}.jpg`,
+      caption: 'On the wall',
+      isPublic: true,
+      isUploaded: true,
+    })
+    .returning({ id: media.id });
+  return row!.id;
+}
+
+/** A comment of `author` on a new wall item of the row's organization. */
+async function wallComment(f: Fixtures, author: Caller): Promise<number> {
+  const [row] = await f.world.database.db
+    .insert(mediaComments)
+    .values({
+      mediaId: await wallItem(f, f.world.callers.visitor),
+      userId: author.userId!,
+      commentText: 'Nice one',
+    })
+    .returning({ id: mediaComments.id });
+  return row!.id;
+}
 
 const authRequests = (pool: Pool): Record<string, Build> => ({
   [`POST /api/${pool}/auth/sign-in`]: async (f, c) =>
@@ -319,6 +369,28 @@ const REQUESTS: Record<string, Build> = {
     patch(`${R}/media/${await f.media(f.owner(c))}`, { is_public: true }),
   'PATCH /api/regular/media/:id (another visitor\u2019s)': async (f, c) =>
     patch(`${R}/media/${await f.media(otherVisitor(f, c))}`, { is_public: true }),
+  // The wall: an item of the row's organization on the wall, and comments on it.
+  'GET /api/regular/media/public': async () => get(`${R}/media/public?search=a`),
+  'POST /api/regular/media/:id/likes': async (f, c) =>
+    post(`${R}/media/${await wallItem(f, otherVisitor(f, c))}/likes`),
+  'DELETE /api/regular/media/:id/likes': async (f, c) =>
+    del(`${R}/media/${await wallItem(f, otherVisitor(f, c))}/likes`),
+  'GET /api/regular/media/:id/comments': async (f, c) =>
+    get(`${R}/media/${await wallItem(f, otherVisitor(f, c))}/comments`),
+  'POST /api/regular/media/:id/comments': async (f, c) =>
+    post(`${R}/media/${await wallItem(f, otherVisitor(f, c))}/comments`, {
+      comment_text: 'Lovely!',
+    }),
+  'PATCH /api/regular/media/comments/:id': async (f, c) =>
+    patch(`${R}/media/comments/${await wallComment(f, f.owner(c))}`, { comment_text: 'Edited' }),
+  'PATCH /api/regular/media/comments/:id (another visitor\u2019s)': async (f, c) =>
+    patch(`${R}/media/comments/${await wallComment(f, otherVisitor(f, c))}`, {
+      comment_text: 'Edited',
+    }),
+  'DELETE /api/regular/media/comments/:id': async (f, c) =>
+    del(`${R}/media/comments/${await wallComment(f, f.owner(c))}`),
+  'DELETE /api/regular/media/comments/:id (another visitor\u2019s)': async (f, c) =>
+    del(`${R}/media/comments/${await wallComment(f, otherVisitor(f, c))}`),
   'POST /api/regular/payments/create': async (f) =>
     post(`${R}/payments/create`, {
       device_id: (await f.pricedDevice()).id,
@@ -471,6 +543,22 @@ const REQUESTS: Record<string, Build> = {
     get(`${E}/organizations/${await f.orgId()}/guests`),
   'GET /api/enterprise/organizations/:id/guests/export.csv': async (f) =>
     get(`${E}/organizations/${await f.orgId()}/guests/export.csv`),
+  'GET /api/enterprise/organizations/:id/stats': async (f) =>
+    get(`${E}/organizations/${await f.orgId()}/stats`),
+
+  // Staff: wall moderation (an item of the row's organization, with a visitor's comment).
+  'POST /api/enterprise/media/:id/hide': async (f) =>
+    post(`${E}/media/${await wallItem(f, f.world.callers.visitor)}/hide`),
+  'DELETE /api/enterprise/media/:id/hide': async (f) =>
+    del(`${E}/media/${await wallItem(f, f.world.callers.visitor)}/hide`),
+  'GET /api/enterprise/media/:id/comments': async (f) =>
+    get(`${E}/media/${await wallItem(f, f.world.callers.visitor)}/comments`),
+  'DELETE /api/enterprise/media/comments/:id': async (f) =>
+    del(`${E}/media/comments/${await wallComment(f, f.world.callers.visitor)}`),
+  // Staff: media views.
+  'GET /api/enterprise/organizations/:id/media/repost_allowed': async (f) =>
+    get(`${E}/organizations/${await f.orgId()}/media/repost_allowed?search=a`),
+  'GET /api/enterprise/media/all': async (f) => get(`${E}/media/all?org_id=${await f.orgId()}`),
 
   // Staff: software.
   'POST /api/enterprise/software/channels': async () =>

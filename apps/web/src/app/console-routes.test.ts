@@ -45,16 +45,18 @@ describe('staff console routes', () => {
 
   it('sends the tabs and buttons of later screens to "Coming soon", not "Page not found"', () => {
     const e = paths.enterprise;
-    const hrefs = [
-      e.allMedia.getHref(),
-      e.organizationMedia.getHref(7),
-      e.organizationStats.getHref(7),
-    ];
+    const hrefs = [e.allMedia.getHref(), e.organizationMedia.getHref(7)];
     for (const href of hrefs) {
       const pattern = routeAt(href);
       expect(pattern, href).not.toBe('*');
       expect(COMING_SOON_PATHS, href).toContain(pattern);
     }
+  });
+
+  it('gives organization statistics its own route', () => {
+    const e = paths.enterprise;
+    expect(routeAt(e.organizationStats.getHref(7))).toBe(e.organizationStats.path);
+    expect(COMING_SOON_PATHS).not.toContain(e.organizationStats.path);
   });
 
   it('leaves other enterprise addresses to "Page not found"', () => {

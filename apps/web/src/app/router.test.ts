@@ -21,6 +21,7 @@ describe('router', () => {
       [paths.regular.login.getHref(), paths.regular.login.path],
       [paths.regular.profile.getHref(), paths.regular.profile.path],
       [paths.regular.media.getHref(), paths.regular.media.path],
+      [paths.regular.wall.getHref(), paths.regular.wall.path],
       [paths.regular.transactions.getHref(), paths.regular.transactions.path],
       [paths.regular.booth.getHref(7), paths.regular.booth.path],
       [paths.regular.capture.getHref(7, 3), paths.regular.capture.path],

@@ -45,6 +45,10 @@ export const routes: RouteObject[] = [
             lazy: lazyRoute(() => import('./routes/regular/media')),
           },
           {
+            path: paths.regular.wall.path,
+            lazy: lazyRoute(() => import('./routes/regular/wall')),
+          },
+          {
             path: paths.regular.transactions.path,
             lazy: lazyRoute(() => import('./routes/regular/transactions')),
           },
@@ -82,6 +86,18 @@ export const routes: RouteObject[] = [
           {
             path: paths.enterprise.organizationGuests.path,
             lazy: lazyRoute(() => import('./routes/enterprise/organization-guests')),
+          },
+          {
+            path: paths.enterprise.organizationMedia.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/organization-media')),
+          },
+          {
+            path: paths.enterprise.allMedia.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/all-media')),
+          },
+          {
+            path: paths.enterprise.organizationStats.path,
+            lazy: lazyRoute(() => import('./routes/enterprise/organization-stats')),
           },
           {
             path: paths.enterprise.devices.path,

@@ -42,12 +42,11 @@ export const paths = {
       path: '/enterprise/organizations/:orgId/guests',
       getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}/guests`,
     },
-    /** A later release's screen (ComingSoon until then). */
     organizationMedia: {
       path: '/enterprise/organizations/:orgId/media',
       getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}/media`,
     },
-    /** A later release's screen (ComingSoon until then). */
+    /** Organization statistics (issue 13). */
     organizationStats: {
       path: '/enterprise/organizations/:orgId/stats',
       getHref: (orgId: string | number) => `/enterprise/organizations/${orgId}/stats`,
@@ -104,11 +103,7 @@ export const paths = {
  * Staff screens of later releases: their tabs and buttons lead to a "Coming soon" screen until
  * each gets its own route (then it leaves this list).
  */
-export const COMING_SOON_PATHS: readonly string[] = [
-  paths.enterprise.allMedia.path,
-  paths.enterprise.organizationMedia.path,
-  paths.enterprise.organizationStats.path,
-];
+export const COMING_SOON_PATHS: readonly string[] = [];
 
 /** Paths an unauthenticated person may open (spec: route guard). */
 export const PUBLIC_PATHS: readonly string[] = [

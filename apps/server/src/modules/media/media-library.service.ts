@@ -72,7 +72,7 @@ export class MediaLibraryService {
       throw notFound(ORGANIZATION_MESSAGES.notFound);
     }
     if (!can(principal, 'organization.viewMedia', orgId)) {
-      throw forbidden(ORGANIZATION_MESSAGES.onlyOrgAdmins);
+      throw forbidden();
     }
     return listBodyAsync(await library.repostAllowed(orgId, query), (row) => this.toItem(row));
   }

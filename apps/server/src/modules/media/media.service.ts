@@ -103,9 +103,12 @@ export class MediaService {
       is_downloaded: row.isDownloaded,
       is_shared: row.isShared,
       is_uploaded: row.isUploaded,
-      // Likes arrive with the wall.
-      likes_count: 0,
+      // The wall's count (kept exact by migration 0014's trigger); the owner's own like is not
+      // looked up here (My Media shows no like control).
+      likes_count: row.likesCount,
       is_liked_by_caller: false,
+      // Hidden by the venue's moderators (the wall module): the owner still sees it, marked.
+      hidden_from_wall: row.hiddenFromWallAt !== null,
     };
   }
 

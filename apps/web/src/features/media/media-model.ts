@@ -11,6 +11,9 @@ export const MEDIA_SCREEN_MESSAGES = {
   captionUnchanged: 'No changes detected.',
 } as const;
 
+/** Moderation (issue 13, beyond the spec): the venue hid a public item from the wall. */
+export const MEDIA_HIDDEN_FROM_WALL = 'Hidden from the Wall by the venue.';
+
 /** Spec section 9: messages on the media screen hide after 5 s. */
 export const MEDIA_STATUS_MS = 5000;
 /** The server's caption limit (contracts CAPTION_MAX_LENGTH; not on the zod-free rules path). */

@@ -12,7 +12,6 @@ const TITLES: readonly (readonly [string, string])[] = [
   [paths.enterprise.templateStudio.path, 'Template Studio'],
   [paths.enterprise.allMedia.path, 'All Media'],
   [paths.enterprise.organizationMedia.path, 'Organization Media'],
-  [paths.enterprise.organizationStats.path, 'Organization Statistics'],
 ];
 
 export default function ComingSoonRoute() {

@@ -24,6 +24,7 @@ function media(overrides: Partial<Media> = {}): Media {
     is_uploaded: true,
     likes_count: 0,
     is_liked_by_caller: false,
+    hidden_from_wall: false,
     ...overrides,
   };
 }
@@ -103,6 +104,18 @@ describe('MediaCard contents', () => {
     expect(render(media())).not.toContain('>Share</button>');
     expect(render(media(), true)).toContain('>Share</button>');
     expect(render(media())).toContain('>Download HD</button>');
+  });
+
+  it('says when the venue hid the item from the wall, and ties it to the Public Wall switch', () => {
+    expect(render(media({ is_public: true }))).not.toContain('Hidden from the Wall');
+    const html = render(media({ is_public: true, hidden_from_wall: true }));
+    const note =
+      /<p id="([^"]+)" class="media-hidden-note"[^>]*>Hidden from the Wall by the venue\.<\/p>/.exec(
+        html,
+      );
+    expect(note).not.toBeNull();
+    const publicSwitch = /<button id="[^"]+"[^>]*role="switch"[^>]*>/.exec(html)![0];
+    expect(publicSwitch).toContain(note![1]!);
   });
 
   it('has two labelled switches that reflect the flags', () => {

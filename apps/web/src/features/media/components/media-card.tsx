@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { MediaPreview } from '@/components/media/media-preview';
 import { mediaAspectRatio } from '@/components/media/media-preview-model';
-import { MEDIA_CAPTION_MAX } from '../media-model';
+import { MEDIA_CAPTION_MAX, MEDIA_HIDDEN_FROM_WALL } from '../media-model';
 
 export type CardAction = 'download' | 'share' | 'public' | 'repost' | 'caption';
 
@@ -115,6 +115,7 @@ function CaptionBox({
 /** One of the visitor's media: preview, where and when, caption, actions and the two toggles. */
 export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
   const headingId = useId();
+  const hiddenNoteId = useId();
   const [busy, setBusy] = useState<ReadonlySet<CardAction>>(new Set());
   const run = async (action: CardAction, caption?: string) => {
     // One at a time per action (the buttons stay focusable while busy, so clicks still arrive).
@@ -181,9 +182,15 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
             label="Public Wall"
             checked={media.is_public}
             busy={busy.has('public')}
-            describedBy={headingId}
+            describedBy={media.hidden_from_wall ? `${headingId} ${hiddenNoteId}` : headingId}
             onToggle={() => void run('public')}
           />
+          {media.hidden_from_wall && (
+            // Moderation (beyond the spec): the venue took it off the wall; the owner keeps it.
+            <p id={hiddenNoteId} className="media-hidden-note" data-testid="media-hidden-note">
+              {MEDIA_HIDDEN_FROM_WALL}
+            </p>
+          )}
           <Switch
             label="Allow Repost"
             checked={media.is_repost_allowed}

@@ -13,11 +13,7 @@ import { updateRepostAllowed } from '@/api/media/update-repost-allowed';
 import { updateMedia } from '../api/update-media';
 import { downloadMedia, shareMedia } from '@/components/media/media-files';
 import { isMobileUserAgent } from '@/components/media/media-files-model';
-import {
-  MEDIA_SCREEN_MESSAGES,
-  MEDIA_STATUS_MS,
-  captionChange,
-} from '../media-model';
+import { MEDIA_SCREEN_MESSAGES, MEDIA_STATUS_MS, captionChange } from '../media-model';
 import { MediaCard, MediaCardSkeleton, type CardAction } from './media-card';
 import './media.css';
 

@@ -21,7 +21,6 @@ import {
 } from '../organizations-model';
 import { EditOrganizationDialog } from './edit-organization-dialog';
 import { LogoUploader } from './logo-uploader';
-import { SoonButton } from '@/components/console/soon-button';
 import '@/components/console/console.css';
 import './organizations.css';
 
@@ -138,14 +137,18 @@ export function OrganizationDetailScreen({ orgId }: { orgId: number }) {
             Edit Organization
           </button>
         )}
-        <SoonButton label="View Media" />
+        <Link className="btn btn-secondary" to={paths.enterprise.organizationMedia.getHref(orgId)}>
+          View Media
+        </Link>
         <Link className="btn btn-secondary" to={paths.enterprise.organizationUsers.getHref(orgId)}>
           View Users
         </Link>
         <Link className="btn btn-secondary" to={paths.enterprise.organizationGuests.getHref(orgId)}>
           View Guests
         </Link>
-        <SoonButton label="View Statistics" />
+        <Link className="btn btn-secondary" to={paths.enterprise.organizationStats.getHref(orgId)}>
+          View Statistics
+        </Link>
         {canDelete && (
           <button
             type="button"

@@ -281,12 +281,7 @@ export function CommentsPanel({ id, mediaId, notify }: CommentsPanelProps) {
           aria-busy={comments.isFetching || undefined}
         >
           {items.map((comment) => (
-            <CommentItem
-              key={comment.id}
-              comment={comment}
-              onSave={onSave}
-              onDelete={onDelete}
-            />
+            <CommentItem key={comment.id} comment={comment} onSave={onSave} onDelete={onDelete} />
           ))}
         </ol>
       )}

@@ -1,0 +1,85 @@
+import type { Revenue } from '@flashbooth/contracts';
+import { formatMonthLabel } from '@flashbooth/contracts/rules';
+import { formatRevenue } from '../organization-stats-model';
+
+/**
+ * Revenue (beyond the spec; the server sends it only to the organization's admins and
+ * privileged staff): completed payments less refunds, per booth and per month.
+ */
+export function RevenueSection({ revenue }: { revenue: Revenue }) {
+  const { total } = revenue;
+  return (
+    <section className="stats-revenue" aria-labelledby="stats-revenue-title">
+      <h2 className="stats-section-title" id="stats-revenue-title">
+        Revenue
+      </h2>
+      <div className="stats-grid stats-grid-detail">
+        <div className="card stats-card">
+          <span className="stats-card-label">Net Revenue</span>
+          <strong className="stats-card-value">{formatRevenue(total.revenue_rupees)}</strong>
+        </div>
+        <div className="card stats-card">
+          <span className="stats-card-label">Completed Payments</span>
+          <strong className="stats-card-value">{formatRevenue(total.gross_rupees)}</strong>
+          <span className="stats-card-detail">{total.payments_count} payments</span>
+        </div>
+        <div className="card stats-card">
+          <span className="stats-card-label">Refunds</span>
+          <strong className="stats-card-value">{formatRevenue(total.refunded_rupees)}</strong>
+        </div>
+      </div>
+      {revenue.per_booth.length === 0 ? (
+        <p className="card stats-chart-empty">No payments yet.</p>
+      ) : (
+        <div className="stats-tables">
+          <div className="card stats-table-card">
+            <table className="stats-table">
+              <caption>Revenue per booth</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Booth</th>
+                  <th scope="col">Payments</th>
+                  <th scope="col">Refunds</th>
+                  <th scope="col">Net</th>
+                </tr>
+              </thead>
+              <tbody>
+                {revenue.per_booth.map((row) => (
+                  <tr key={row.device_id ?? 'none'}>
+                    <th scope="row">{row.device_name}</th>
+                    <td>{row.payments_count}</td>
+                    <td>{formatRevenue(row.refunded_rupees)}</td>
+                    <td>{formatRevenue(row.revenue_rupees)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="card stats-table-card">
+            <table className="stats-table">
+              <caption>Revenue per month (UTC)</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Month</th>
+                  <th scope="col">Payments</th>
+                  <th scope="col">Refunds</th>
+                  <th scope="col">Net</th>
+                </tr>
+              </thead>
+              <tbody>
+                {revenue.per_month.map((row) => (
+                  <tr key={row.month_start}>
+                    <th scope="row">{formatMonthLabel(row.month_start)}</th>
+                    <td>{row.payments_count}</td>
+                    <td>{formatRevenue(row.refunded_rupees)}</td>
+                    <td>{formatRevenue(row.revenue_rupees)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+import type { StaffMediaItem } from '@flashbooth/contracts';
+import { MEDIA_LIBRARY_MESSAGES as M, repostBadgeText } from '@flashbooth/contracts/rules';
+import { useId, useState } from 'react';
+import { MediaPreview } from '@/components/media/media-preview';
+import { mediaAspectRatio } from '@/components/media/media-preview-model';
+import { formatUtcTimestamp } from '@/lib/format-date';
+import { ownerName, whereLine } from '../staff-media-model';
+
+export type StaffCardAction = 'download' | 'share' | 'wall';
+
+interface StaffMediaCardProps {
+  item: StaffMediaItem;
+  /** Share is offered only on mobile user agents. */
+  canShare: boolean;
+  /** All Media shows the "Repost Allowed" / "Repost Not Allowed" badge. */
+  showRepostBadge: boolean;
+  /** Hide from wall / Show on wall, for the item's moderators. */
+  canModerate: boolean;
+  /** Resolves when the action is over (the screen shows its message). */
+  onAction: (item: StaffMediaItem, action: StaffCardAction) => Promise<void>;
+}
+
+/** One item of the staff media views (staff spec sections 2 and 3). */
+export function StaffMediaCard({
+  item,
+  canShare,
+  showRepostBadge,
+  canModerate,
+  onAction,
+}: StaffMediaCardProps) {
+  const headingId = useId();
+  const [busy, setBusy] = useState<StaffCardAction | null>(null);
+  const run = async (action: StaffCardAction) => {
+    // One action at a time (the buttons stay focusable while busy, so clicks still arrive).
+    if (busy) return;
+    setBusy(action);
+    try {
+      await onAction(item, action);
+    } finally {
+      setBusy(null);
+    }
+  };
+  const where = whereLine(item);
+
+  return (
+    <article
+      className="card media-card staff-media-card"
+      data-testid="staff-media-card"
+      data-media-id={item.id}
+      aria-labelledby={headingId}
+    >
+      <MediaPreview media={{ ...item, is_uploaded: true }} where={where} />
+      <div className="staff-media-body">
+        <div id={headingId}>
+          <h2 className="staff-media-owner">{ownerName(item)}</h2>
+          <p className="staff-media-where">{where}</p>
+          <p className="staff-media-when">
+            <time dateTime={`${item.created_at}Z`}>{formatUtcTimestamp(item.created_at)}</time>
+            <span className="visually-hidden"> UTC</span>
+          </p>
+        </div>
+        {item.caption && <p className="staff-media-caption">{item.caption}</p>}
+        {(showRepostBadge || item.hidden_from_wall) && (
+          <p className="staff-media-badges">
+            {showRepostBadge && (
+              <span
+                className={`console-badge staff-media-badge-${item.is_repost_allowed ? 'yes' : 'no'}`}
+                data-testid="repost-badge"
+              >
+                {repostBadgeText(item.is_repost_allowed)}
+              </span>
+            )}
+            {item.hidden_from_wall && (
+              <span className="console-badge console-badge-pending" data-testid="hidden-mark">
+                {M.hiddenFromWall}
+              </span>
+            )}
+          </p>
+        )}
+        <div className="staff-media-actions">
+          <button
+            type="button"
+            className="btn btn-primary"
+            aria-describedby={headingId}
+            aria-disabled={busy === 'download' || undefined}
+            onClick={() => void run('download')}
+          >
+            {busy === 'download' ? 'Downloading…' : 'Download HD'}
+          </button>
+          {canShare && (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              aria-describedby={headingId}
+              aria-disabled={busy === 'share' || undefined}
+              onClick={() => void run('share')}
+            >
+              {busy === 'share' ? 'Sharing…' : 'Share'}
+            </button>
+          )}
+          {canModerate && (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              aria-describedby={headingId}
+              aria-disabled={busy === 'wall' || undefined}
+              onClick={() => void run('wall')}
+            >
+              {busy === 'wall'
+                ? 'Saving…'
+                : item.hidden_from_wall
+                  ? 'Show on wall'
+                  : 'Hide from wall'}
+            </button>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** A placeholder card while a page loads (landscape and portrait in turn). */
+export function StaffMediaCardSkeleton({ portrait }: { portrait: boolean }) {
+  const orientation = portrait ? 'portrait' : 'landscape';
+  return (
+    <div className="card media-card staff-media-card" aria-hidden="true">
+      <div className="media-card-stage staff-media-skeleton-stage">
+        <div
+          className={`skeleton media-card-preview media-card-preview-${orientation}`}
+          style={{ aspectRatio: mediaAspectRatio(orientation) }}
+        />
+      </div>
+      <div className="staff-media-body">
+        <span className="skeleton skeleton-line" style={{ width: '55%', height: 18 }} />
+        <span className="skeleton skeleton-line" style={{ width: '75%' }} />
+        <span className="skeleton skeleton-line" style={{ width: '40%' }} />
+        <span className="skeleton staff-media-skeleton-button" />
+      </div>
+    </div>
+  );
+}

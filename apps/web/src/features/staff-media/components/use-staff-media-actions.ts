@@ -1,0 +1,46 @@
+import type { StaffMediaItem, StaffMediaPage } from '@flashbooth/contracts';
+import { MEDIA_LIBRARY_MESSAGES as M } from '@flashbooth/contracts/rules';
+import { type QueryKey, useQueryClient } from '@tanstack/react-query';
+import { downloadMedia, shareMedia } from '@/components/media/media-files';
+import type { StatusKind } from '@/components/ui/status-message';
+import { setWallHidden } from '../api/set-wall-hidden';
+import type { StaffCardAction } from './staff-media-card';
+
+/**
+ * What a card's buttons do on both views: Download HD and Share with the visitor screens' logic
+ * and messages, and Hide from wall / Show on wall, which updates the page on screen.
+ */
+export function useStaffMediaActions(
+  pageKey: QueryKey,
+  show: (kind: StatusKind, text: string) => void,
+) {
+  const queryClient = useQueryClient();
+
+  const patchItem = (id: number, change: Partial<StaffMediaItem>) => {
+    queryClient.setQueryData<StaffMediaPage>(pageKey, (current) =>
+      current
+        ? {
+            ...current,
+            items: current.items.map((entry) =>
+              entry.id === id ? { ...entry, ...change } : entry,
+            ),
+          }
+        : current,
+    );
+  };
+
+  return async (item: StaffMediaItem, action: StaffCardAction): Promise<void> => {
+    if (action === 'wall') {
+      try {
+        const state = await setWallHidden(item.id, !item.hidden_from_wall);
+        patchItem(item.id, { hidden_from_wall: state.hidden_from_wall });
+        show('success', state.hidden_from_wall ? M.hidden : M.shown);
+      } catch (error) {
+        show('error', (error instanceof Error && error.message) || M.hideFailed);
+      }
+      return;
+    }
+    const outcome = action === 'download' ? await downloadMedia(item) : await shareMedia(item);
+    if (outcome.kind !== 'silent') show(outcome.kind, outcome.text);
+  };
+}

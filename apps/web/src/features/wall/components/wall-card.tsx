@@ -1,0 +1,109 @@
+import type { Media } from '@flashbooth/contracts';
+import { useId, useState } from 'react';
+import { MediaPreview } from '@/components/media/media-preview';
+import { LineIcon } from '@/components/ui/line-icon';
+import { formatUtcTimestamp } from '@/lib/format-date';
+import { displayName, likeLabel, mediaWhere } from '../wall-model';
+import { CommentsPanel, type Notify } from './comments-panel';
+
+interface WallCardProps {
+  media: Media;
+  /** Resolves when the like is settled (or reverted). */
+  onLike: (media: Media) => Promise<void>;
+  notify: Notify;
+}
+
+/** One public photo or clip: who, where and when, the caption, likes and the comments toggle. */
+export function WallCard({ media, onLike, notify }: WallCardProps) {
+  const headingId = useId();
+  const panelId = useId();
+  const [liking, setLiking] = useState(false);
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const where = mediaWhere(media);
+
+  const like = async () => {
+    // One toggle at a time: the button keeps its focus (aria-disabled), so taps still arrive.
+    if (liking) return;
+    setLiking(true);
+    try {
+      await onLike(media);
+    } finally {
+      setLiking(false);
+    }
+  };
+
+  return (
+    <article
+      className="card wall-card"
+      data-testid="wall-card"
+      data-media-id={media.id}
+      aria-labelledby={headingId}
+    >
+      <MediaPreview media={media} where={where} />
+      <div className="wall-card-body">
+        <div id={headingId}>
+          <h2 className="wall-card-user">{displayName(media.user_name)}</h2>
+          <p className="wall-card-meta">
+            <span className="wall-card-where">{where}</span>
+            <time dateTime={`${media.created_at}Z`}>
+              {formatUtcTimestamp(media.created_at)}
+              <span className="visually-hidden"> UTC</span>
+            </time>
+          </p>
+        </div>
+        {media.caption && <p className="wall-card-caption">{media.caption}</p>}
+        <div className="wall-card-actions">
+          <button
+            type="button"
+            className="wall-action wall-like"
+            aria-pressed={media.is_liked_by_caller}
+            aria-label={likeLabel(media.likes_count)}
+            aria-describedby={headingId}
+            aria-disabled={liking || undefined}
+            onClick={() => void like()}
+          >
+            <LineIcon size={22} className="wall-like-icon">
+              <path d="M12 20.5s-7.5-4.6-9.3-9.4C1.5 7.9 3.6 4.5 7 4.5c2.1 0 3.6 1.2 5 3 1.4-1.8 2.9-3 5-3 3.4 0 5.5 3.4 4.3 6.6-1.8 4.8-9.3 9.4-9.3 9.4z" />
+            </LineIcon>
+            <span className="wall-like-count" data-testid="like-count">
+              {media.likes_count}
+            </span>
+          </button>
+          <button
+            type="button"
+            className="wall-action wall-comments-toggle"
+            aria-expanded={commentsOpen}
+            aria-controls={commentsOpen ? panelId : undefined}
+            aria-describedby={headingId}
+            onClick={() => setCommentsOpen((open) => !open)}
+          >
+            <LineIcon size={22}>
+              <path d="M4 5.5h16v10H9l-5 4z" />
+            </LineIcon>
+            <span>{commentsOpen ? 'Hide comments' : 'Comments'}</span>
+          </button>
+        </div>
+        {commentsOpen && <CommentsPanel id={panelId} mediaId={media.id} notify={notify} />}
+      </div>
+    </article>
+  );
+}
+
+/** A placeholder card while the wall loads. */
+export function WallCardSkeleton({ portrait = false }: { portrait?: boolean }) {
+  return (
+    <div className="card wall-card" data-testid="wall-skeleton" aria-hidden="true">
+      <div className="media-card-stage">
+        <div
+          className={`skeleton media-card-preview media-card-preview-${portrait ? 'portrait' : 'landscape'}`}
+          style={{ aspectRatio: portrait ? '2 / 3' : '3 / 2' }}
+        />
+      </div>
+      <div className="wall-card-body">
+        <div className="skeleton wall-skeleton-line" style={{ width: '45%' }} />
+        <div className="skeleton wall-skeleton-line" style={{ width: '70%' }} />
+        <div className="skeleton wall-skeleton-line" style={{ width: '30%' }} />
+      </div>
+    </div>
+  );
+}

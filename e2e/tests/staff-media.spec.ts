@@ -1,0 +1,216 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { startBooth, type TestBooth } from './booths';
+import { latestCode, newMobile, STAFF_PHONE, staffApi, uniqueTag } from './support';
+
+/*
+ * The staff media views (issue 13): a visitor's public photo with repost allowed, made by a real
+ * capture at a booth of the demo organization, on the organization's media page (its admin) and
+ * on All Media (a super user, filtered by Org ID and Device ID, with the repost badge); the admin
+ * hides it from the wall and it leaves GET media/public; All Media is refused to the org admin.
+ */
+
+/** The demo organization's admin: no super user or product admin flag. */
+const ORG_ADMIN_PHONE = '+919000000002';
+
+interface Rig {
+  orgId: number;
+  booth: TestBooth;
+  templateId: number;
+}
+
+let rig: Promise<Rig> | undefined;
+
+function theRig(request: APIRequestContext, serverUrl: string | undefined): Promise<Rig> {
+  rig ??= (async () => {
+    if (!serverUrl) throw new Error('baseURL is not configured');
+    const tag = uniqueTag();
+    const staff = await staffApi(request);
+    const orgId = await staff.demoOrgId();
+    const registered = await staff.createBooth(`Media Booth ${tag}`, orgId);
+    const templateId = await staff.createTemplate(orgId, `${tag} Wide`, 'landscape', { slots: 1 });
+    return { orgId, booth: await startBooth(registered, serverUrl), templateId };
+  })();
+  rig.catch(() => {
+    rig = undefined;
+  });
+  return rig;
+}
+
+test.afterAll(async () => {
+  const current = await rig?.catch(() => undefined);
+  rig = undefined;
+  if (current) await current.booth.agent.stop();
+});
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** A new visitor signed up through the API; answers the access token. */
+async function newVisitor(request: APIRequestContext, name: string): Promise<string> {
+  const phone = `+91${newMobile()}`;
+  const signUp = await request.post('/api/regular/auth/sign-up', { data: { phone, name } });
+  expect(signUp.ok(), await signUp.text()).toBe(true);
+  const code = await latestCode(request, phone);
+  const verify = await request.post('/api/regular/auth/verify', { data: { phone, code } });
+  expect(verify.ok(), await verify.text()).toBe(true);
+  return ((await verify.json()) as { access_token: string }).access_token;
+}
+
+/** A public photo with a caption (reposting is allowed by default) from a real capture. */
+async function publicPhoto(request: APIRequestContext, rig: Rig, caption: string) {
+  const token = await newVisitor(request, 'Staff Media Visitor');
+  const response = await request.post(`/api/regular/devices/${rig.booth.id}/capture`, {
+    headers: bearer(token),
+    data: { template_id: rig.templateId },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  const [id] = ((await response.json()) as { media_ids: number[] }).media_ids;
+  await rig.booth.agent.idle();
+  expect(rig.booth.errors).toEqual([]);
+  for (const data of [{ is_public: true }, { caption }]) {
+    const patch = await request.patch(`/api/regular/media/${id}`, { headers: bearer(token), data });
+    expect(patch.ok(), await patch.text()).toBe(true);
+  }
+  return id!;
+}
+
+async function newestCode(request: APIRequestContext, phone: string) {
+  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
+  return ((await response.json()) as { items: { code: string | null; created_at: string }[] })
+    .items[0];
+}
+
+/**
+ * Signs a seeded staff phone in to this browser through the page's own API context (whose
+ * refresh cookie the app then uses); workers share the phones, so a replaced code starts again.
+ */
+async function signInSeeded(page: Page, phone: string): Promise<string> {
+  let session: { access_token: string; user: unknown } | null = null;
+  for (let attempt = 0; attempt < 6 && !session; attempt += 1) {
+    const before = await newestCode(page.request, phone);
+    const signIn = await page.request.post('/api/enterprise/auth/sign-in', { data: { phone } });
+    expect(signIn.ok(), await signIn.text()).toBe(true);
+    let code: string | null = null;
+    await expect
+      .poll(async () => {
+        const item = await newestCode(page.request, phone);
+        const fresh =
+          item !== undefined &&
+          (item.created_at !== before?.created_at || item.code !== before.code);
+        code = fresh ? item.code : null;
+        return code;
+      })
+      .not.toBeNull();
+    const verify = await page.request.post('/api/enterprise/auth/verify', {
+      data: { phone, code },
+    });
+    if (verify.ok()) session = (await verify.json()) as { access_token: string; user: unknown };
+    else await page.waitForTimeout(300 + Math.random() * 900);
+  }
+  expect(session, `${phone} signed in`).toBeTruthy();
+  await page.goto('/enterprise/login');
+  await page.evaluate(
+    (record) => localStorage.setItem('user', JSON.stringify(record)),
+    session!.user,
+  );
+  return session!.access_token;
+}
+
+async function search(page: Page, text: string) {
+  const box = page.getByPlaceholder('Search user, device, captions etc.');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+async function onWall(request: APIRequestContext, tag: string): Promise<number[]> {
+  const response = await request.get(
+    `/api/regular/media/public?search=${encodeURIComponent(tag)}&limit=10&offset=0`,
+  );
+  expect(response.ok(), await response.text()).toBe(true);
+  return ((await response.json()) as { items: { id: number }[] }).items.map((item) => item.id);
+}
+
+test("the organization's admin sees the public photo and hides it from the wall", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const current = await theRig(page.request, baseURL);
+  const tag = uniqueTag();
+  const id = await publicPhoto(page.request, current, `Team photo ${tag}`);
+  expect(await onWall(page.request, tag)).toEqual([id]);
+
+  const token = await signInSeeded(page, ORG_ADMIN_PHONE);
+  await page.goto(`/enterprise/organizations/${current.orgId}`);
+  await page.getByRole('link', { name: 'View Media' }).click();
+  await expect(page).toHaveURL(new RegExp(`/enterprise/organizations/${current.orgId}/media$`));
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(crumbs.getByRole('link', { name: 'Organizations' })).toBeVisible();
+  await expect(crumbs.getByText('Media', { exact: true })).toBeVisible();
+
+  await search(page, tag);
+  const card = page.locator(`[data-testid="staff-media-card"][data-media-id="${id}"]`);
+  await expect(card).toBeVisible();
+  await expect(page.getByTestId('staff-media-card')).toHaveCount(1);
+  await expect(card.getByText(`Team photo ${tag}`)).toBeVisible();
+  await expect(card.getByText(`, ${current.booth.name}`)).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Download HD' })).toBeVisible();
+  // Share is offered on mobile user agents only (the phone project's).
+  const mobile = /Mobi|Android|iPhone/.test(await page.evaluate(() => navigator.userAgent));
+  await expect(card.getByRole('button', { name: 'Share' })).toHaveCount(mobile ? 1 : 0);
+  await expect(card.getByTestId('repost-badge')).toHaveCount(0);
+  await expect(card.locator('img')).toHaveJSProperty('complete', true);
+
+  await card.getByRole('button', { name: 'Hide from wall' }).click();
+  await expect(page.getByText('Media hidden from the wall.')).toBeVisible();
+  await expect(card.getByTestId('hidden-mark')).toHaveText('Hidden from wall');
+  await expect(card.getByRole('button', { name: 'Show on wall' })).toBeVisible();
+  expect(await onWall(page.request, tag)).toEqual([]);
+
+  // The org admin is no super user or product admin: the server refuses All Media.
+  const all = await page.request.get('/api/enterprise/media/all', { headers: bearer(token) });
+  expect(all.status()).toBe(403);
+  await page.goto('/enterprise/media/all');
+  await expect(page.getByText('You are not authorized to view this page.')).toBeVisible();
+});
+
+test('a super user filters All Media by Org ID and Device ID and sees the repost badge', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const current = await theRig(page.request, baseURL);
+  const tag = uniqueTag();
+  const id = await publicPhoto(page.request, current, `Sunset ${tag}`);
+
+  await signInSeeded(page, STAFF_PHONE);
+  await page.goto('/enterprise/media/all');
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(crumbs.getByText('Admin')).toBeVisible();
+  await expect(crumbs.getByText('All Media')).toBeVisible();
+
+  // Below the minimum of 1: refused on screen, nothing applied.
+  await page.getByLabel('Org ID').fill('0');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('Org ID must be a whole number of at least 1.')).toBeVisible();
+
+  await page.getByLabel('Org ID').fill(String(current.orgId));
+  await page.getByLabel('Device ID').fill(String(current.booth.id));
+  const applied = page.waitForResponse(
+    (response) =>
+      response.url().includes('/api/enterprise/media/all') &&
+      response.url().includes(`device_id=${current.booth.id}`) &&
+      response.url().includes(`org_id=${current.orgId}`),
+  );
+  await page.getByRole('button', { name: 'Apply' }).click();
+  expect((await applied).ok()).toBe(true);
+  await search(page, tag);
+  const card = page.locator(`[data-testid="staff-media-card"][data-media-id="${id}"]`);
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('repost-badge')).toHaveText('Repost Allowed');
+  await expect(card.getByRole('button', { name: 'Hide from wall' })).toBeVisible();
+
+  // Another booth's number: nothing of this one.
+  await page.getByLabel('Device ID').fill(String(current.booth.id + 100_000));
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('No media found.')).toBeVisible();
+});

@@ -1,0 +1,190 @@
+/**
+ * The public wall at scale (issue 13) for docs/benchmarks.md. On a fresh PostgreSQL database
+ * (TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/test; a temporary database
+ * `flashbooth_bench_…`, dropped at the end) it seeds in SQL 1,000,000 media (10% public) from
+ * 100,000 visitors with 10,000,000 likes, then measures GET /api/regular/media/public — the first
+ * page with a session, a deep page (offset 5,000) and a search — and, on the same server, a route
+ * registered only here answering a static JSON body of the same size. Each at a fixed 200 req/s
+ * (open loop) and at full speed (BENCH_CONCURRENCY in flight). Then the first page again on a
+ * 10,000-media database. Usage: npm run bench:wall  (WALL_MEDIA=… to change the big size)
+ */
+import os from 'node:os';
+import { type DatabaseHandle, rowsOf } from '../apps/server/src/db/client.js';
+import { sql as rawSql } from '../apps/server/node_modules/drizzle-orm/index.js';
+import { AccessTokens } from '../apps/server/src/security/access-tokens.js';
+import { openTemporaryPostgres } from '../apps/server/test/temporary-postgres.js';
+import {
+  benchConfig,
+  CONCURRENCY,
+  formatResult,
+  listenOnLoopback,
+  load,
+  percentile,
+  POSTGRES_URL,
+  type Result,
+} from './bench-support.js';
+
+const BIG = Number(process.env.WALL_MEDIA ?? 1_000_000);
+const SMALL = 10_000;
+const RATE = 200;
+const RATE_SECONDS = Number(process.env.WALL_RATE_SECONDS ?? 10);
+const MAX_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
+
+/** Visitors = media / 10, likes = 100 on every public item (10 per media row overall). */
+async function seed(database: DatabaseHandle, mediaCount: number): Promise<number> {
+  const db = database.db;
+  // Tagged SQL on the app's own Drizzle handle (scripts/ has no drizzle-orm of its own).
+  const sql = (strings: TemplateStringsArray, ...values: unknown[]) => rawSql(strings, ...values);
+  const visitors = Math.max(1, Math.floor(mediaCount / 10));
+  const started = performance.now();
+  await db.execute(sql`insert into organizations (name) values ('Sunrise Mall')`);
+  await db.execute(sql`
+    insert into devices (name, thing_name, secret_hash, org_id)
+    select 'Booth ' || g, 'bench-' || g, 'x', (select min(id) from organizations)
+    from generate_series(1, 10) g`);
+  await db.execute(sql`
+    insert into users (pool, phone, name)
+    select 'regular', '+91' || (7000000000 + g), 'Visitor ' || g
+    from generate_series(1, ${visitors}) g`);
+  await db.execute(sql`
+    insert into media (user_id, device_id, org_id, capture_id, s3_key, caption, is_public,
+      is_uploaded, created_at, updated_at)
+    select (select min(id) from users) + (g % ${visitors}),
+      (select min(id) from devices) + (g % 10), (select min(id) from organizations),
+      gen_random_uuid(), 'media/' || g || '.jpg',
+      case when g % 3 = 0 then 'Caption ' || g end, g % 10 = 0, true,
+      timestamptz '2025-01-01' + g * interval '1 second',
+      timestamptz '2025-01-01' + g * interval '1 second'
+    from generate_series(1, ${mediaCount}) g`);
+  // Likes in bulk with the counter trigger off, then the counters set once (exactly 100 each).
+  await db.execute(sql`alter table media_likes disable trigger media_likes_count_trigger`);
+  await db.execute(sql`
+    insert into media_likes (media_id, user_id)
+    select m.id, (select min(id) from users) + ((m.id * 31 + j) % ${visitors})
+    from media m, generate_series(1, least(100, ${visitors})) j where m.is_public`);
+  await db.execute(sql`alter table media_likes enable trigger media_likes_count_trigger`);
+  await db.execute(sql`
+    update media set likes_count = c.n
+    from (select media_id, count(*)::int n from media_likes group by media_id) c
+    where media.id = c.media_id`);
+  await db.execute(sql`vacuum analyze media`);
+  await db.execute(sql`vacuum analyze media_likes`);
+  await db.execute(sql`analyze users`);
+  const seconds = (performance.now() - started) / 1000;
+  const [likes] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int n from media_likes`),
+  );
+  console.log(
+    `seeded ${mediaCount} media (${mediaCount / 10} public), ${visitors} visitors, ${likes?.n} likes in ${seconds.toFixed(0)} s`,
+  );
+  const [first] = rowsOf<{ id: number }>(await db.execute(sql`select min(id)::int id from users`));
+  return first!.id;
+}
+
+/** `total` calls started at `rate` a second whatever the answers (open loop). */
+async function atRate(label: string, call: () => Promise<boolean>): Promise<Result> {
+  const total = RATE * RATE_SECONDS;
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < total; i += 1) {
+    const due = started + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const t = performance.now();
+    pending.push(
+      call()
+        .catch(() => false)
+        .then((ok) => {
+          latencies.push(performance.now() - t);
+          if (!ok) errors += 1;
+        }),
+    );
+  }
+  await Promise.all(pending);
+  latencies.sort((a, b) => a - b);
+  return {
+    label,
+    requests: total,
+    seconds: (performance.now() - started) / 1000,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+  };
+}
+
+async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
+  const database = await openTemporaryPostgres(POSTGRES_URL, 'flashbooth_bench');
+  try {
+    // The app migrates the new database as it starts; the seed follows.
+    const config = benchConfig({});
+    const { app, base } = await listenOnLoopback(config, database);
+    const firstVisitor = await seed(database, mediaCount);
+    const tokens = new AccessTokens(config.authSecret, 3600, () => new Date());
+    const token = await tokens.sign({ userId: firstVisitor + 7, pool: 'regular' });
+    const auth = { authorization: `Bearer ${token}` };
+    const firstUrl = `${base}/api/regular/media/public`;
+    // The static baseline: a body of the first page's size, served by a plain HTTP handler on
+    // the same process and port range (Fastify takes no routes once listening).
+    const sample = await (await fetch(firstUrl, { headers: auth })).text();
+    const { createServer } = await import('node:http');
+    const staticServer = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(sample);
+    });
+    await new Promise<void>((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
+    const staticUrl = `http://127.0.0.1:${(staticServer.address() as { port: number }).port}/`;
+    const ok =
+      (url: string, headers: Record<string, string> = auth) =>
+      async () => {
+        const response = await fetch(url, { headers });
+        await response.arrayBuffer();
+        return response.status === 200;
+      };
+    const cases: [string, () => Promise<boolean>][] = [
+      ['static JSON (same size)', ok(staticUrl, {})],
+      ['first page, session', ok(firstUrl)],
+    ];
+    if (full) {
+      cases.push(['deep page (offset 5000)', ok(`${firstUrl}?offset=5000`)]);
+      cases.push(['search "caption 12"', ok(`${firstUrl}?search=caption%2012`)]);
+    }
+    const results: Result[] = [];
+    for (const [label, call] of cases) {
+      for (let i = 0; i < 50; i += 1) await call(); // warm up
+      results.push(await atRate(`${mediaCount} media: ${label} @${RATE}/s`, call));
+      results.push(await load(`${mediaCount} media: ${label} max`, MAX_REQUESTS, call));
+    }
+    const staticMax = results[1]!;
+    for (const r of results) {
+      const ratio = r.label.endsWith('max')
+        ? r.requests / r.seconds / (staticMax.requests / staticMax.seconds)
+        : undefined;
+      console.log(
+        formatResult(r, 52) +
+          (ratio === undefined ? '' : `   ${(ratio * 100).toFixed(0)}% of static`),
+      );
+    }
+    console.log(`body size ${sample.length} bytes`);
+    staticServer.close();
+    await app.close();
+    return results;
+  } finally {
+    await database.close();
+  }
+}
+
+console.log(
+  `bench:wall on ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}, concurrency ${CONCURRENCY}`,
+);
+const big = await measure(BIG, true);
+const small = await measure(SMALL, false);
+const bigFirst = big.find((r) => r.label.includes('first page') && r.label.endsWith('max'))!;
+const smallFirst = small.find((r) => r.label.includes('first page') && r.label.endsWith('max'))!;
+console.log(
+  `first page max throughput ${BIG} vs ${SMALL}: ${(smallFirst.requests / smallFirst.seconds / (bigFirst.requests / bigFirst.seconds)).toFixed(2)}x`,
+);
