@@ -32,6 +32,7 @@ export const TemplatePreviewSlotSchema = z
       .default('none'),
   })
   .strict();
+export type TemplatePreviewSlot = z.infer<typeof TemplatePreviewSlotSchema>;
 
 /**
  * POST templates/{id}/preview: the edit panel's draft (the stored foreground is used). Answers
