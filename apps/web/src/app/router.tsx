@@ -1,7 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { PageSpinner } from '@/components/ui/spinner';
-import { COMING_SOON_PATHS, paths } from '@/config/paths';
+import { paths } from '@/config/paths';
 import { RouteGuard } from './route-guard';
 import { RouteError } from './routes/route-error';
 
@@ -9,9 +9,6 @@ import { RouteError } from './routes/route-error';
 const lazyRoute =
   (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
   async () => ({ Component: (await load()).default });
-
-/** Staff screens of later releases share one "Coming soon" screen (config/paths.ts). */
-const comingSoonRoute = lazyRoute(() => import('./routes/enterprise/coming-soon'));
 
 /** The booth's full address and its QR short link open the same screen. */
 const boothRoute = lazyRoute(() => import('./routes/regular/booth'));
@@ -147,7 +144,6 @@ export const routes: RouteObject[] = [
             path: paths.enterprise.release.path,
             lazy: lazyRoute(() => import('./routes/enterprise/software-release-detail')),
           },
-          ...COMING_SOON_PATHS.map((path) => ({ path, lazy: comingSoonRoute })),
           { path: '*', lazy: lazyRoute(() => import('./routes/not-found')) },
         ],
       },

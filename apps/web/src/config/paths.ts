@@ -99,12 +99,6 @@ export const paths = {
   },
 } as const;
 
-/**
- * Staff screens of later releases: their tabs and buttons lead to a "Coming soon" screen until
- * each gets its own route (then it leaves this list).
- */
-export const COMING_SOON_PATHS: readonly string[] = [];
-
 /** Paths an unauthenticated person may open (spec: route guard). */
 export const PUBLIC_PATHS: readonly string[] = [
   paths.home.path,
