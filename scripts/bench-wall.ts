@@ -31,7 +31,7 @@ const RATE_SECONDS = Number(process.env.WALL_RATE_SECONDS ?? 10);
 const MAX_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 
 /** Visitors = media / 10, likes = 100 on every public item (10 per media row overall). */
-async function seed(database: DatabaseHandle, mediaCount: number): Promise<number> {
+export async function seed(database: DatabaseHandle, mediaCount: number): Promise<number> {
   const db = database.db;
   // Tagged SQL on the app's own Drizzle handle (scripts/ has no drizzle-orm of its own).
   const sql = (strings: TemplateStringsArray, ...values: unknown[]) => rawSql(strings, ...values);
@@ -46,6 +46,8 @@ async function seed(database: DatabaseHandle, mediaCount: number): Promise<numbe
     insert into users (pool, phone, name)
     select 'regular', '+91' || (7000000000 + g), 'Visitor ' || g
     from generate_series(1, ${visitors}) g`);
+  // The wall's counter triggers off for the bulk insert; wall_stats is set once below.
+  await db.execute(sql`alter table media disable trigger user`);
   await db.execute(sql`
     insert into media (user_id, device_id, org_id, capture_id, s3_key, caption, is_public,
       is_uploaded, created_at, updated_at)
@@ -56,6 +58,10 @@ async function seed(database: DatabaseHandle, mediaCount: number): Promise<numbe
       timestamptz '2025-01-01' + g * interval '1 second',
       timestamptz '2025-01-01' + g * interval '1 second'
     from generate_series(1, ${mediaCount}) g`);
+  await db.execute(sql`alter table media enable trigger user`);
+  await db.execute(sql`
+    update wall_stats set media_count = (select count(*) from media
+      where is_public and is_uploaded and hidden_from_wall_at is null)`);
   // Likes in bulk with the counter trigger off, then the counters set once (exactly 100 each).
   await db.execute(sql`alter table media_likes disable trigger media_likes_count_trigger`);
   await db.execute(sql`
@@ -175,16 +181,23 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
   }
 }
 
-console.log(
-  `bench:wall on ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}, concurrency ${CONCURRENCY}`,
-);
-const big = await measure(BIG, true);
-const small = await measure(SMALL, false);
-const bigFirst = big.find((r) => r.label.includes('first page') && r.label.endsWith('max'))!;
-const smallFirst = small.find((r) => r.label.includes('first page') && r.label.endsWith('max'))!;
-console.log(
-  `first page max throughput ${BIG} vs ${SMALL}: ${(smallFirst.requests / smallFirst.seconds / (bigFirst.requests / bigFirst.seconds)).toFixed(2)}x`,
-);
+/** Run as a script (not when profile-wall.ts imports `seed`). */
+const main =
+  process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].split('/').pop()!);
+if (main) await run();
+
+async function run(): Promise<void> {
+  console.log(
+    `bench:wall on ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, concurrency ${CONCURRENCY}`,
+  );
+  const big = await measure(BIG, true);
+  const small = await measure(SMALL, false);
+  const bigFirst = big.find((r) => r.label.includes('first page') && r.label.endsWith('max'))!;
+  const smallFirst = small.find((r) => r.label.includes('first page') && r.label.endsWith('max'))!;
+  console.log(
+    `first page max throughput ${BIG} vs ${SMALL}: ${(smallFirst.requests / smallFirst.seconds / (bigFirst.requests / bigFirst.seconds)).toFixed(2)}x`,
+  );
+}

@@ -18,6 +18,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   unique,
@@ -78,19 +79,26 @@ export const users = pgTable(
     unique().on(table.pool, table.phone),
     oneOf('users_pool_check', table.pool, POOLS),
     check('users_credits_paise_check', sql`${table.creditsPaise} >= 0`),
+    // The wall's search on user names (pg_trgm, migration 0016).
+    index('users_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
   ],
 );
 export type UserRow = typeof users.$inferSelect;
 
-export const organizations = pgTable('organizations', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  email: text('email'),
-  phone: text('phone'),
-  address: text('address'),
-  logoKey: text('logo_key'),
-  createdAt: createdAt(),
-});
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    address: text('address'),
+    logoKey: text('logo_key'),
+    createdAt: createdAt(),
+  },
+  // The wall's search on organization names (pg_trgm, migration 0016).
+  (table) => [index('organizations_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops'))],
+);
 
 export const organizationMembers = pgTable(
   'organization_members',
@@ -254,6 +262,8 @@ export const devices = pgTable(
     check('devices_settings_revision_check', sql`${table.settingsRevision} >= 0`),
     index('devices_org_idx').on(table.orgId),
     index('devices_software_channel_idx').on(table.softwareChannelId),
+    // The wall's search on booth names (pg_trgm, migration 0016).
+    index('devices_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
   ],
 );
 export type DeviceRow = typeof devices.$inferSelect;
@@ -447,9 +457,29 @@ export const media = pgTable(
     index('media_wall_idx')
       .on(descending(table.createdAt), descending(table.id))
       .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
+    // The wall's search on captions, over the wall's items only (pg_trgm, migration 0016).
+    index('media_wall_caption_trgm_idx')
+      .using('gin', table.caption.op('gin_trgm_ops'))
+      .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;
+
+/**
+ * How many media are on the wall (one row, id 1): the wall's total_count without a search, kept
+ * exact by triggers on media in the changing statement's transaction (migration 0016).
+ */
+export const wallStats = pgTable(
+  'wall_stats',
+  {
+    id: smallint('id').primaryKey(),
+    mediaCount: integer('media_count').notNull(),
+  },
+  (table) => [
+    check('wall_stats_id_check', sql`${table.id} = 1`),
+    check('wall_stats_media_count_check', sql`${table.mediaCount} >= 0`),
+  ],
+);
 
 /** Wall likes (migration 0014): one per visitor and item; media.likes_count follows by trigger. */
 export const mediaLikes = pgTable(

@@ -182,8 +182,9 @@ type Catalog = Map<string, Map<string, string>>;
 async function readCatalog(db: Database, schemaName: string): Promise<Catalog> {
   return db.transaction(async (tx) => {
     // Names are printed relative to the search path: `nextval('users_id_seq'::regclass)` and
-    // `REFERENCES users(id)` read the same in both schemas.
-    await tx.execute(sql.raw(`set local search_path to ${quoted(schemaName)}`));
+    // `REFERENCES users(id)` read the same in both schemas. `public` comes after it for what
+    // extensions install there (pg_trgm's `gin_trgm_ops`), so both sides print it unqualified.
+    await tx.execute(sql.raw(`set local search_path to ${quoted(schemaName)}, public`));
     const catalog: Catalog = new Map();
     const factsOf = (table: string) => {
       let facts = catalog.get(table);
@@ -270,7 +271,9 @@ async function buildMirror(db: Database, tables: PgTable[], schemaName: string):
   const { statements, problems } = mirrorDdl(tables);
   await db.transaction(async (tx) => {
     await tx.execute(sql.raw(`create schema ${quoted(schemaName)}`));
-    await tx.execute(sql.raw(`set local search_path to ${quoted(schemaName)}`));
+    // `public` last: only for extension objects (pg_trgm's operator classes); every table of
+    // the mirror exists in the mirror before the foreign keys name them.
+    await tx.execute(sql.raw(`set local search_path to ${quoted(schemaName)}, public`));
     for (const statement of statements) {
       try {
         await tx.execute(sql.raw(statement));

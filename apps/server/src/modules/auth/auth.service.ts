@@ -477,19 +477,19 @@ export class AuthService {
     }
   }
 
-  private async issueSession(
+  /** A new refresh token of `familyId`, written through `repo` (a rotation's transaction). */
+  private async newRefreshToken(
+    repo: AuthRepository,
     pool: Pool,
     userId: number,
     familyId: string,
-    method: SignInMethod,
-  ): Promise<IssuedSession> {
-    await this.assertSignInAllowed(pool, userId, method);
-    const at = this.deps.now();
+    at: Date,
+  ) {
     const refreshToken = generateRefreshToken();
     const refreshExpiresAt = new Date(
       at.getTime() + this.deps.policy.refreshTokenTtlDays * 86_400_000,
     );
-    await this.deps.auth.insertRefreshToken({
+    await repo.insertRefreshToken({
       userId,
       pool,
       tokenHash: sha256Hex(refreshToken),
@@ -497,6 +497,20 @@ export class AuthService {
       expiresAt: refreshExpiresAt,
       at,
     });
+    return { refreshToken, refreshExpiresAt };
+  }
+
+  private async issueSession(
+    pool: Pool,
+    userId: number,
+    familyId: string,
+    method: SignInMethod,
+    rotated?: { refreshToken: string; refreshExpiresAt: Date },
+  ): Promise<IssuedSession> {
+    await this.assertSignInAllowed(pool, userId, method);
+    const at = this.deps.now();
+    const { refreshToken, refreshExpiresAt } =
+      rotated ?? (await this.newRefreshToken(this.deps.auth, pool, userId, familyId, at));
     const user = await this.deps.usersService.getDto(userId);
     return {
       accessToken: await this.deps.tokens.sign({ userId, pool }),
@@ -524,14 +538,17 @@ export class AuthService {
       }
       if (row.expiresAt.getTime() <= at.getTime()) return null;
       await repo.revokeRefreshToken(row.id, at);
-      return { userId: row.userId, familyId: row.familyId };
+      // The successor is written in the same transaction: a concurrent reuse of `presented`
+      // waits for this row lock and then revokes the family with the successor in it.
+      const next = await this.newRefreshToken(repo, pool, row.userId, row.familyId, at);
+      return { userId: row.userId, familyId: row.familyId, next };
     });
     if (result === 'reused') {
       this.deps.log.warn({ pool }, 'refresh token reuse detected; session family revoked');
     }
     if (!result || result === 'reused')
       throw new AppError('invalid_token', 'Please sign in again.');
-    return this.issueSession(pool, result.userId, result.familyId, 'refresh');
+    return this.issueSession(pool, result.userId, result.familyId, 'refresh', result.next);
   }
 
   async signOut(pool: Pool, presented: string | undefined): Promise<void> {

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
-import { allOf, type Page, type PageQuery, searchAny } from '../../db/paging.js';
+import { containing, type Page, type PageQuery } from '../../db/paging.js';
 import {
   devices,
   media,
@@ -10,6 +10,7 @@ import {
   moderationLog,
   organizations,
   users,
+  wallStats,
 } from '../../db/schema.js';
 
 /** One wall item: the media row, the names it shows and whether the caller likes it. */
@@ -43,52 +44,122 @@ export function onWall(): SQL {
   return and(eq(media.isPublic, true), eq(media.isUploaded, true), isNull(media.hiddenFromWallAt))!;
 }
 
+/** One row of the page query. */
+interface PageRow {
+  media: MediaRow;
+  orgName: string | null;
+  deviceName: string | null;
+  userName: string;
+  likedByCaller: boolean;
+  total: number;
+}
+
+/** How many media are on the wall: one row kept by trigger (migration 0016). */
+const onWallCount = sql<number>`(select ${wallStats.mediaCount} from ${wallStats} where ${wallStats.id} = 1)`;
+
 export class WallRepository {
   constructor(private readonly db: Database) {}
 
   /**
    * A page of the wall, newest first, searching caption, user, organization and booth names.
-   * `callerId` decides `likedByCaller` (false for nobody). The count is exact: without a search
-   * it counts entries of the partial index only (no joins), with one it counts the same join.
+   * `callerId` decides `likedByCaller` (false for nobody). One round trip in the common case
+   * (docs/benchmarks.md, "The public wall"):
+   * - the page's ids come from media alone (`media_wall_idx` in order, so the first page reads
+   *   10 index entries and offset 5,000 skips index entries, not joined rows); the names are
+   *   joined to those 10 rows only;
+   * - a search matches the names through the name tables' trigram indexes (`user_id = any(…)`
+   *   and so on) and the caption through `media_wall_caption_trgm_idx`, the same ILIKE as
+   *   before;
+   * - the exact total rides along in the same statement: `wall_stats` (kept by trigger) without
+   *   a search, a count of the matching media with one; asked on its own only when the page is
+   *   empty.
    */
   async listPublic(callerId: number | undefined, page: PageQuery): Promise<Page<WallRow>> {
-    const search = searchAny(page.search, [
-      media.caption,
-      users.name,
-      organizations.name,
-      devices.name,
-    ]);
-    const where = allOf(onWall(), search);
-    const liked =
-      callerId === undefined
-        ? sql<boolean>`false`
-        : sql<boolean>`exists (select 1 from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id} and ${mediaLikes.userId} = ${callerId})`;
-    const rows = await this.db
+    if (!page.search) {
+      const rows = await this.firstPages.execute({
+        callerId: callerId ?? null,
+        limit: page.limit,
+        offset: page.offset,
+      });
+      return this.toPage(rows, onWallCount);
+    }
+    const pattern = containing(page.search);
+    // Each way of matching on its own index (trigram on the caption and on each name table),
+    // the item ids united; the same ILIKE as a join with an OR would give.
+    const matching = sql`
+      select ${media.id} from ${media} where ${onWall()} and ${media.caption} ilike ${pattern}
+      union select ${media.id} from ${media} join ${users} on ${users.id} = ${media.userId}
+        where ${onWall()} and ${users.name} ilike ${pattern}
+      union select ${media.id} from ${media} join ${organizations} on ${organizations.id} = ${media.orgId}
+        where ${onWall()} and ${organizations.name} ilike ${pattern}
+      union select ${media.id} from ${media} join ${devices} on ${devices.id} = ${media.deviceId}
+        where ${onWall()} and ${devices.name} ilike ${pattern}`;
+    const total = sql<number>`(select count(*)::int from (${matching}) as matching)`;
+    const rows = await this.pageQuery(
+      and(onWall(), sql`${media.id} in (${matching})`)!,
+      total,
+      callerId === undefined ? sql`null` : sql`${callerId}`,
+      page.limit,
+      page.offset,
+    );
+    return this.toPage(rows, total);
+  }
+
+  /** The page without a search, prepared once (planning cost more than running it). */
+  private readonly firstPages = this.pageQuery(
+    onWall(),
+    onWallCount,
+    sql.placeholder('callerId'),
+    sql.placeholder('limit'),
+    sql.placeholder('offset'),
+  ).prepare('wall_page');
+
+  /**
+   * The page's ids from media alone (`media_wall_idx` in order: the first page reads 10 index
+   * entries, offset 5,000 skips index entries, not joined rows), then the names and the caller's
+   * like for those rows only, and the exact total in the same statement.
+   */
+  private pageQuery(
+    where: SQL,
+    total: SQL<number>,
+    callerId: SQL | Placeholder,
+    limit: number | Placeholder,
+    offset: number | Placeholder,
+  ) {
+    const ids = this.db
+      .select({ id: media.id })
+      .from(media)
+      .where(where)
+      .orderBy(desc(media.createdAt), desc(media.id))
+      .limit(limit)
+      .offset(offset)
+      .as('wall_page');
+    return this.db
       .select({
         media,
         orgName: organizations.name,
         deviceName: devices.name,
         userName: users.name,
-        likedByCaller: liked,
+        likedByCaller: sql<boolean>`exists (select 1 from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id} and ${mediaLikes.userId} = ${callerId})`,
+        total,
       })
-      .from(media)
+      .from(ids)
+      .innerJoin(media, eq(media.id, ids.id))
       .innerJoin(users, eq(users.id, media.userId))
       .leftJoin(organizations, eq(organizations.id, media.orgId))
       .leftJoin(devices, eq(devices.id, media.deviceId))
-      .where(where)
-      .orderBy(desc(media.createdAt), desc(media.id))
-      .limit(page.limit)
-      .offset(page.offset);
-    const counted = search
-      ? this.db
-          .select({ value: count() })
-          .from(media)
-          .innerJoin(users, eq(users.id, media.userId))
-          .leftJoin(organizations, eq(organizations.id, media.orgId))
-          .leftJoin(devices, eq(devices.id, media.deviceId))
-          .where(where)
-      : this.db.select({ value: count() }).from(media).where(where);
-    const [total] = await counted;
+      .orderBy(desc(media.createdAt), desc(media.id));
+  }
+
+  /** The rows as wall rows; the total asked on its own only when the page is empty. */
+  private async toPage(rows: PageRow[], total: SQL<number>): Promise<Page<WallRow>> {
+    let count = rows[0]?.total;
+    if (count === undefined) {
+      const [alone] = rowsOf<{ total: number }>(
+        await this.db.execute(sql`select ${total} as total`),
+      );
+      count = alone?.total ?? 0;
+    }
     return {
       rows: rows.map((row) => ({
         ...row.media,
@@ -97,7 +168,7 @@ export class WallRepository {
         userName: row.userName,
         likedByCaller: Boolean(row.likedByCaller),
       })),
-      total: total?.value ?? 0,
+      total: Number(count),
     };
   }
 

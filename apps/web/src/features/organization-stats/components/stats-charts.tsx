@@ -82,7 +82,7 @@ export function ChartCard({ title, series, emptyText, period, kind }: ChartCardP
     borderColor: BRAND_STRONG,
     backgroundColor: BRAND,
     pointBackgroundColor: BRAND_STRONG,
-    tension: 0.25,
+    cubicInterpolationMode: 'monotone' as const,
     borderRadius: 6,
     maxBarThickness: 48,
   };
