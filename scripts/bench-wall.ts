@@ -8,7 +8,9 @@
  * (open loop) and at full speed (BENCH_CONCURRENCY in flight). Then the first page again on a
  * 10,000-media database. Usage: npm run bench:wall  (WALL_MEDIA=… to change the big size)
  */
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import { buildApp } from '../apps/server/src/app.js';
 import { type DatabaseHandle, rowsOf } from '../apps/server/src/db/client.js';
 import { sql as rawSql } from '../apps/server/node_modules/drizzle-orm/index.js';
 import { AccessTokens } from '../apps/server/src/security/access-tokens.js';
@@ -17,7 +19,6 @@ import {
   benchConfig,
   CONCURRENCY,
   formatResult,
-  listenOnLoopback,
   load,
   percentile,
   POSTGRES_URL,
@@ -87,6 +88,13 @@ export async function seed(database: DatabaseHandle, mediaCount: number): Promis
   return first!.id;
 }
 
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+}
+
 /** `total` calls started at `rate` a second whatever the answers (open loop). */
 async function atRate(label: string, call: () => Promise<boolean>): Promise<Result> {
   const total = RATE * RATE_SECONDS;
@@ -123,24 +131,25 @@ async function atRate(label: string, call: () => Promise<boolean>): Promise<Resu
 async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
   const database = await openTemporaryPostgres(POSTGRES_URL, 'flashbooth_bench');
   try {
-    // The app migrates the new database as it starts; the seed follows.
+    // The app migrates the new database as it starts; the seed follows. The static baseline is a
+    // route of this same Fastify instance (same plugins: compression, security headers, request
+    // ids), registered only here before it listens; its body is set to a first page's bytes.
     const config = benchConfig({});
-    const { app, base } = await listenOnLoopback(config, database);
+    const app = await buildApp(config, { database, logger: false });
+    let staticBody = '{}';
+    app.get('/bench/static-json', (_request, reply) => {
+      void reply.type('application/json; charset=utf-8').send(staticBody);
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const firstVisitor = await seed(database, mediaCount);
     const tokens = new AccessTokens(config.authSecret, 3600, () => new Date());
     const token = await tokens.sign({ userId: firstVisitor + 7, pool: 'regular' });
     const auth = { authorization: `Bearer ${token}` };
     const firstUrl = `${base}/api/regular/media/public`;
-    // The static baseline: a body of the first page's size, served by a plain HTTP handler on
-    // the same process and port range (Fastify takes no routes once listening).
     const sample = await (await fetch(firstUrl, { headers: auth })).text();
-    const { createServer } = await import('node:http');
-    const staticServer = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(sample);
-    });
-    await new Promise<void>((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
-    const staticUrl = `http://127.0.0.1:${(staticServer.address() as { port: number }).port}/`;
+    staticBody = sample;
+    const staticUrl = `${base}/bench/static-json`;
     const ok =
       (url: string, headers: Record<string, string> = auth) =>
       async () => {
@@ -161,6 +170,7 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
       for (let i = 0; i < 50; i += 1) await call(); // warm up
       results.push(await atRate(`${mediaCount} media: ${label} @${RATE}/s`, call));
       results.push(await load(`${mediaCount} media: ${label} max`, MAX_REQUESTS, call));
+      console.log(`  (${label}: load average ${loadAverage()})`);
     }
     const staticMax = results[1]!;
     for (const r of results) {
@@ -173,7 +183,6 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
       );
     }
     console.log(`body size ${sample.length} bytes`);
-    staticServer.close();
     await app.close();
     return results;
   } finally {

@@ -150,8 +150,14 @@ test('a super user creates an organization and invites people; each role sees wh
   const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
   await expect(breadcrumb.getByRole('link', { name: 'Organizations' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Delete Organization' })).toBeVisible();
-  await expect(page.getByRole('button', { name: /View Statistics/ })).toBeDisabled();
-  await expect(page.getByRole('button', { name: /View Statistics/ })).toContainText('Coming soon');
+  await expect(page.getByRole('link', { name: 'View Statistics' })).toHaveAttribute(
+    'href',
+    /\/enterprise\/organizations\/\d+\/stats$/,
+  );
+  await expect(page.getByRole('link', { name: 'View Media' })).toHaveAttribute(
+    'href',
+    /\/enterprise\/organizations\/\d+\/media$/,
+  );
   await page.getByRole('link', { name: 'View Users' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `${orgName} Users` })).toBeVisible();
   await expect(

@@ -2,7 +2,7 @@ import { WALL_MESSAGES } from '@flashbooth/contracts';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
-import { media, mediaLikes, users } from '../../src/db/schema.js';
+import { media, mediaLikes, users, wallStats } from '../../src/db/schema.js';
 import { databaseTargets } from '../databases.js';
 import { signedInProductAdmin } from '../harness.js';
 import {
@@ -93,6 +93,46 @@ describe.each(databaseTargets)('the wall on $name', ({ open }) => {
       expect(like.statusCode).toBe(404);
       const comments = await regular(world.app, 'GET', `media/${id}/comments`, undefined);
       expect(comments.statusCode).toBe(404);
+    });
+
+    it('keeps total_count exact under concurrent public, private, hide and delete changes', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        ids.push(await photo(world, owner.userId, { isPublic: i % 3 !== 0 }));
+      }
+      const onWall = and(
+        eq(media.isPublic, true),
+        eq(media.isUploaded, true),
+        isNull(media.hiddenFromWallAt),
+      );
+      const changes: Promise<unknown>[] = [];
+      ids.forEach((id, i) => {
+        // Every item changes several times at once: owner toggles, a moderator's hide and show.
+        for (const isPublic of [true, false, i % 2 === 0]) {
+          changes.push(
+            regular(world.app, 'PATCH', `media/${id}`, owner.token, { is_public: isPublic }),
+          );
+        }
+        if (i % 4 === 1) {
+          changes.push(staff(world.app, 'POST', `media/${id}/hide`, world.orgAdmin.token));
+        }
+        if (i % 4 === 2) {
+          changes.push(staff(world.app, 'POST', `media/${id}/hide`, world.orgAdmin.token));
+          changes.push(staff(world.app, 'DELETE', `media/${id}/hide`, world.orgAdmin.token));
+        }
+      });
+      changes.push(database.db.delete(media).where(eq(media.id, ids[11]!)));
+      changes.push(
+        database.db.update(media).set({ isUploaded: false }).where(eq(media.id, ids[10]!)),
+      );
+      changes.push(photo(world, other.userId));
+      await Promise.all(changes);
+
+      const expected = await database.db.$count(media, onWall);
+      const listed = await regular(world.app, 'GET', 'media/public', undefined);
+      expect(listed.json<{ total_count: number }>().total_count).toBe(expected);
+      const [kept] = await database.db.select().from(wallStats);
+      expect(kept).toEqual({ id: 1, mediaCount: expected });
     });
 
     it('searches caption, user, organization and booth names', async () => {

@@ -58,7 +58,18 @@ interface PageRow {
 const onWallCount = sql<number>`(select ${wallStats.mediaCount} from ${wallStats} where ${wallStats.id} = 1)`;
 
 export class WallRepository {
-  constructor(private readonly db: Database) {}
+  /** The page without a search, prepared once (planning cost more than running it). */
+  private readonly firstPages;
+
+  constructor(private readonly db: Database) {
+    this.firstPages = this.pageQuery(
+      onWall(),
+      onWallCount,
+      sql.placeholder('callerId'),
+      sql.placeholder('limit'),
+      sql.placeholder('offset'),
+    ).prepare('wall_page');
+  }
 
   /**
    * A page of the wall, newest first, searching caption, user, organization and booth names.
@@ -104,15 +115,6 @@ export class WallRepository {
     );
     return this.toPage(rows, total);
   }
-
-  /** The page without a search, prepared once (planning cost more than running it). */
-  private readonly firstPages = this.pageQuery(
-    onWall(),
-    onWallCount,
-    sql.placeholder('callerId'),
-    sql.placeholder('limit'),
-    sql.placeholder('offset'),
-  ).prepare('wall_page');
 
   /**
    * The page's ids from media alone (`media_wall_idx` in order: the first page reads 10 index
