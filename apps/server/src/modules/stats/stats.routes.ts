@@ -14,7 +14,7 @@ export const staffStatsRoutes: FastifyPluginAsyncZod<{
     '/organizations/:id/stats',
     {
       schema: {
-        tags: ['enterprise organizations'],
+        tags: ['enterprise statistics'],
         security: [{ bearerAuth: [] }],
         summary: "An organization's statistics (members; rates, repeated users, revenue: admins)",
         description:
