@@ -47,14 +47,16 @@ export async function seed(database: DatabaseHandle, mediaCount: number): Promis
     insert into users (pool, phone, name)
     select 'regular', '+91' || (7000000000 + g), 'Visitor ' || g
     from generate_series(1, ${visitors}) g`);
-  // The wall's counter triggers off for the bulk insert; wall_stats is set once below.
+  // The wall's counter triggers off for the bulk insert; wall_stats is set once below. Every
+  // item has its preview already (two signed URLs per item on the wall, and the preview job
+  // finds no work to do during the measurement).
   await db.execute(sql`alter table media disable trigger user`);
   await db.execute(sql`
-    insert into media (user_id, device_id, org_id, capture_id, s3_key, caption, is_public,
-      is_uploaded, created_at, updated_at)
+    insert into media (user_id, device_id, org_id, capture_id, s3_key, lowres_key, caption,
+      is_public, is_uploaded, created_at, updated_at)
     select (select min(id) from users) + (g % ${visitors}),
       (select min(id) from devices) + (g % 10), (select min(id) from organizations),
-      gen_random_uuid(), 'media/' || g || '.jpg',
+      gen_random_uuid(), 'media/' || g || '.jpg', 'media/' || g || '-lowres.jpg',
       case when g % 3 = 0 then 'Caption ' || g end, g % 10 = 0, true,
       timestamptz '2025-01-01' + g * interval '1 second',
       timestamptz '2025-01-01' + g * interval '1 second'
@@ -76,7 +78,7 @@ export async function seed(database: DatabaseHandle, mediaCount: number): Promis
     where media.id = c.media_id`);
   await db.execute(sql`vacuum analyze media`);
   await db.execute(sql`vacuum analyze media_likes`);
-  await db.execute(sql`analyze users`);
+  await db.execute(sql`vacuum analyze users`);
   const seconds = (performance.now() - started) / 1000;
   const [likes] = rowsOf<{ n: number }>(
     await db.execute(sql`select count(*)::int n from media_likes`),
@@ -206,7 +208,10 @@ async function run(): Promise<void> {
   const small = await measure(SMALL, false);
   const bigFirst = big.find((r) => r.label.includes('first page') && r.label.endsWith('max'))!;
   const smallFirst = small.find((r) => r.label.includes('first page') && r.label.endsWith('max'))!;
+  const perSecond = (r: Result) => r.requests / r.seconds;
   console.log(
-    `first page max throughput ${BIG} vs ${SMALL}: ${(smallFirst.requests / smallFirst.seconds / (bigFirst.requests / bigFirst.seconds)).toFixed(2)}x`,
+    `first page max throughput: ${SMALL} media ${perSecond(smallFirst).toFixed(0)} req/s, ` +
+      `${BIG} media ${perSecond(bigFirst).toFixed(0)} req/s ` +
+      `(${SMALL} / ${BIG} = ${(perSecond(smallFirst) / perSecond(bigFirst)).toFixed(2)}x; goal at most 2x)`,
   );
 }

@@ -1,7 +1,10 @@
 /**
  * Where a GET media/public request spends its time (issue 13): seeds a temporary PostgreSQL
- * database like bench-wall.ts (PROFILE_MEDIA, default 100,000), prints EXPLAIN ANALYZE of the
- * wall's queries and times each step of a request on its own, then whole requests.
+ * database like bench-wall.ts (PROFILE_MEDIA, default 100,000 media), then times each step of a
+ * request on its own (PROFILE_RUNS, default 300, one after another): the wall's queries as they
+ * were before migration 0014 ("before:", raw SQL; with PROFILE_EXPLAIN=1 also their EXPLAIN
+ * ANALYZE), WallRepository.listPublic as it is now, presigning, token check, the zod serializer,
+ * JSON, Brotli, then whole HTTP requests. PROFILE_KEEP=1 keeps the database for psql.
  * Usage: node --import tsx scripts/profile-wall.ts
  */
 import { WallPageSchema } from '@flashbooth/contracts';
@@ -62,25 +65,31 @@ try {
   }
 
   const repo = new WallRepository(db);
-  await time('list query (raw SQL, first page)', () => db.execute(list(0)));
-  await time('list query (raw SQL, offset 5000)', () => db.execute(list(5000)));
-  await time('count(*) over the wall', () => db.execute(countAll));
-  await time('search list', () => db.execute(list(0, pattern)));
-  await time('search count', () => db.execute(countSearch(pattern)));
-  await time('caller lookup (users by id)', () =>
+  await time('before: join-then-page query, first page', () => db.execute(list(0)));
+  await time('before: join-then-page query, offset 5000', () => db.execute(list(5000)));
+  await time('before: count(*) over the wall', () => db.execute(countAll));
+  await time('before: search page (join + OR of ILIKEs)', () => db.execute(list(0, pattern)));
+  await time('before: search count', () => db.execute(countSearch(pattern)));
+  await time('before: caller lookup (users by id)', () =>
     db.execute(sql`select * from users where id = ${caller}`),
   );
   await time('repo.listPublic (first page, caller)', () =>
-    repo.listPublic(caller, { limit: 10, offset: 0 }),
+    repo.listPublic({ id: caller, pool: 'regular' }, { limit: 10, offset: 0 }),
   );
   await time('repo.listPublic (offset 5000, caller)', () =>
-    repo.listPublic(caller, { limit: 10, offset: 5000 }),
+    repo.listPublic({ id: caller, pool: 'regular' }, { limit: 10, offset: 5000 }),
   );
   await time('repo.listPublic (search "caption 12", caller)', () =>
-    repo.listPublic(caller, { limit: 10, offset: 0, search: 'caption 12' }),
+    repo.listPublic(
+      { id: caller, pool: 'regular' },
+      { limit: 10, offset: 0, search: 'caption 12' },
+    ),
   );
   await time('repo.listPublic (search "visitor 12", caller)', () =>
-    repo.listPublic(caller, { limit: 10, offset: 0, search: 'visitor 12' }),
+    repo.listPublic(
+      { id: caller, pool: 'regular' },
+      { limit: 10, offset: 0, search: 'visitor 12' },
+    ),
   );
   const storage = new LocalStorage({
     root: config.storage.localDir,

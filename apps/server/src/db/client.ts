@@ -65,7 +65,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     dataDir = path.join(options.dataDir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
-  // pg_trgm: the wall's search indexes (migration 0016); PostgreSQL has it as a contrib module.
+  // pg_trgm: the wall's search indexes (migration 0014); PostgreSQL has it as a contrib module.
   const client = new PGlite({ dataDir, extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Database;

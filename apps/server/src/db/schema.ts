@@ -79,7 +79,7 @@ export const users = pgTable(
     unique().on(table.pool, table.phone),
     oneOf('users_pool_check', table.pool, POOLS),
     check('users_credits_paise_check', sql`${table.creditsPaise} >= 0`),
-    // The wall's search on user names (pg_trgm, migration 0016).
+    // The wall's search on user names (pg_trgm, migration 0014).
     index('users_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
   ],
 );
@@ -96,7 +96,7 @@ export const organizations = pgTable(
     logoKey: text('logo_key'),
     createdAt: createdAt(),
   },
-  // The wall's search on organization names (pg_trgm, migration 0016).
+  // The wall's search on organization names (pg_trgm, migration 0014).
   (table) => [index('organizations_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops'))],
 );
 
@@ -262,7 +262,7 @@ export const devices = pgTable(
     check('devices_settings_revision_check', sql`${table.settingsRevision} >= 0`),
     index('devices_org_idx').on(table.orgId),
     index('devices_software_channel_idx').on(table.softwareChannelId),
-    // The wall's search on booth names (pg_trgm, migration 0016).
+    // The wall's search on booth names (pg_trgm, migration 0014).
     index('devices_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
   ],
 );
@@ -428,7 +428,7 @@ export const media = pgTable(
     previewError: text('preview_error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
-    // Migration 0014 (the wall): the exact like count (kept by a trigger on media_likes) and
+    // Migration 0013 (the wall): the exact like count (kept by a trigger on media_likes) and
     // a moderator's hide.
     likesCount: integer('likes_count').notNull().default(0),
     hiddenFromWallAt: timestamp('hidden_from_wall_at', { withTimezone: true }),
@@ -453,11 +453,11 @@ export const media = pgTable(
         sql`${table.isUploaded} and ${table.lowresKey} is null and ${table.previewError} is null`,
       ),
     check('media_likes_count_check', sql`${table.likesCount} >= 0`),
-    // The wall's pages: uploaded public items not hidden, newest first (migration 0014).
+    // The wall's pages: uploaded public items not hidden, newest first (migration 0013).
     index('media_wall_idx')
       .on(descending(table.createdAt), descending(table.id))
       .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
-    // The wall's search on captions, over the wall's items only (pg_trgm, migration 0016).
+    // The wall's search on captions, over the wall's items only (pg_trgm, migration 0014).
     index('media_wall_caption_trgm_idx')
       .using('gin', table.caption.op('gin_trgm_ops'))
       .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
@@ -467,7 +467,7 @@ export type MediaRow = typeof media.$inferSelect;
 
 /**
  * How many media are on the wall (one row, id 1): the wall's total_count without a search, kept
- * exact by triggers on media in the changing statement's transaction (migration 0016).
+ * exact by triggers on media in the changing statement's transaction (migration 0014).
  */
 export const wallStats = pgTable(
   'wall_stats',
@@ -481,7 +481,7 @@ export const wallStats = pgTable(
   ],
 );
 
-/** Wall likes (migration 0014): one per visitor and item; media.likes_count follows by trigger. */
+/** Wall likes (migration 0013): one per visitor and item; media.likes_count follows by trigger. */
 export const mediaLikes = pgTable(
   'media_likes',
   {
@@ -499,7 +499,7 @@ export const mediaLikes = pgTable(
   ],
 );
 
-/** Wall comments (migration 0014). */
+/** Wall comments (migration 0013). */
 export const mediaComments = pgTable(
   'media_comments',
   {
@@ -528,7 +528,7 @@ export type MediaCommentRow = typeof mediaComments.$inferSelect;
 
 const MODERATION_ACTIONS = ['hide_media', 'show_media', 'delete_comment'] as const;
 
-/** Every moderation action and who took it (migration 0014); plain ids, no foreign keys. */
+/** Every moderation action and who took it (migration 0013); plain ids, no foreign keys. */
 export const moderationLog = pgTable(
   'moderation_log',
   {

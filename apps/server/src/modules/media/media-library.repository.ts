@@ -90,6 +90,6 @@ export class MediaLibraryRepository {
   }
 }
 
-/** Whether the venue's moderators hid the item from the wall (migration 0014). */
+/** Whether the venue's moderators hid the item from the wall (migration 0013). */
 export const isHiddenFromWall = (row: Pick<MediaRow, 'hiddenFromWallAt'>): boolean =>
   row.hiddenFromWallAt !== null;

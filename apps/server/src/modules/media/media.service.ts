@@ -103,7 +103,7 @@ export class MediaService {
       is_downloaded: row.isDownloaded,
       is_shared: row.isShared,
       is_uploaded: row.isUploaded,
-      // The wall's count (kept exact by migration 0014's trigger); the owner's own like is not
+      // The wall's count (kept exact by migration 0013's trigger); the owner's own like is not
       // looked up here (My Media shows no like control).
       likes_count: row.likesCount,
       is_liked_by_caller: false,

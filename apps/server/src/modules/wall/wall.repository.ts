@@ -52,9 +52,22 @@ interface PageRow {
   userName: string;
   likedByCaller: boolean;
   total: number;
+  callerKnown: boolean;
 }
 
-/** How many media are on the wall: one row kept by trigger (migration 0016). */
+/** Who asks for the wall (a verified token's claims): decides `likedByCaller`. */
+export interface WallCaller {
+  id: number;
+  pool: 'regular' | 'enterprise';
+}
+
+/**
+ * A wall page; `callerKnown` says whether the caller's account exists in its pool (undefined
+ * when the page is empty: then nobody asked).
+ */
+export type WallPageRows = Page<WallRow> & { callerKnown: boolean | undefined };
+
+/** How many media are on the wall: one row kept by trigger (migration 0014). */
 const onWallCount = sql<number>`(select ${wallStats.mediaCount} from ${wallStats} where ${wallStats.id} = 1)`;
 
 export class WallRepository {
@@ -66,6 +79,7 @@ export class WallRepository {
       onWall(),
       onWallCount,
       sql.placeholder('callerId'),
+      sql.placeholder('callerPool'),
       sql.placeholder('limit'),
       sql.placeholder('offset'),
     ).prepare('wall_page');
@@ -78,17 +92,19 @@ export class WallRepository {
    * - the page's ids come from media alone (`media_wall_idx` in order, so the first page reads
    *   10 index entries and offset 5,000 skips index entries, not joined rows); the names are
    *   joined to those 10 rows only;
-   * - a search matches the names through the name tables' trigram indexes (`user_id = any(…)`
-   *   and so on) and the caption through `media_wall_caption_trgm_idx`, the same ILIKE as
-   *   before;
+   * - a search unites four index lookups (the caption through `media_wall_caption_trgm_idx`,
+   *   the user, organization and booth names through their trigram indexes), the same ILIKE as
+   *   a join with an OR would give;
    * - the exact total rides along in the same statement: `wall_stats` (kept by trigger) without
-   *   a search, a count of the matching media with one; asked on its own only when the page is
-   *   empty.
+   *   a search, `count(*) over ()` of the matching items with one (the matches are found once);
+   *   asked on its own only when the page is empty.
    */
-  async listPublic(callerId: number | undefined, page: PageQuery): Promise<Page<WallRow>> {
+  async listPublic(caller: WallCaller | undefined, page: PageQuery): Promise<WallPageRows> {
+    const callerId = caller?.id;
     if (!page.search) {
       const rows = await this.firstPages.execute({
         callerId: callerId ?? null,
+        callerPool: caller?.pool ?? null,
         limit: page.limit,
         offset: page.offset,
       });
@@ -105,15 +121,15 @@ export class WallRepository {
         where ${onWall()} and ${organizations.name} ilike ${pattern}
       union select ${media.id} from ${media} join ${devices} on ${devices.id} = ${media.deviceId}
         where ${onWall()} and ${devices.name} ilike ${pattern}`;
-    const total = sql<number>`(select count(*)::int from (${matching}) as matching)`;
     const rows = await this.pageQuery(
       and(onWall(), sql`${media.id} in (${matching})`)!,
-      total,
+      sql<number>`(count(*) over ())::int`,
       callerId === undefined ? sql`null` : sql`${callerId}`,
+      caller === undefined ? sql`null` : sql`${caller.pool}`,
       page.limit,
       page.offset,
     );
-    return this.toPage(rows, total);
+    return this.toPage(rows, sql<number>`(select count(*)::int from (${matching}) as matching)`);
   }
 
   /**
@@ -125,11 +141,12 @@ export class WallRepository {
     where: SQL,
     total: SQL<number>,
     callerId: SQL | Placeholder,
+    callerPool: SQL | Placeholder,
     limit: number | Placeholder,
     offset: number | Placeholder,
   ) {
     const ids = this.db
-      .select({ id: media.id })
+      .select({ id: media.id, total: total.as('wall_total') })
       .from(media)
       .where(where)
       .orderBy(desc(media.createdAt), desc(media.id))
@@ -143,7 +160,10 @@ export class WallRepository {
         deviceName: devices.name,
         userName: users.name,
         likedByCaller: sql<boolean>`exists (select 1 from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id} and ${mediaLikes.userId} = ${callerId})`,
-        total,
+        total: ids.total,
+        // The caller's account still exists in its pool (what UsersService.caller checks),
+        // answered here to save a round trip.
+        callerKnown: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${callerId} and ${users.pool} = ${callerPool})`,
       })
       .from(ids)
       .innerJoin(media, eq(media.id, ids.id))
@@ -153,8 +173,8 @@ export class WallRepository {
       .orderBy(desc(media.createdAt), desc(media.id));
   }
 
-  /** The rows as wall rows; the total asked on its own only when the page is empty. */
-  private async toPage(rows: PageRow[], total: SQL<number>): Promise<Page<WallRow>> {
+  /** The rows as wall rows; the total (`total`) asked on its own only when the page is empty. */
+  private async toPage(rows: PageRow[], total: SQL<number>): Promise<WallPageRows> {
     let count = rows[0]?.total;
     if (count === undefined) {
       const [alone] = rowsOf<{ total: number }>(
@@ -171,6 +191,7 @@ export class WallRepository {
         likedByCaller: Boolean(row.likedByCaller),
       })),
       total: Number(count),
+      callerKnown: rows[0] && Boolean(rows[0].callerKnown),
     };
   }
 

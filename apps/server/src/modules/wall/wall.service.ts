@@ -97,8 +97,14 @@ export class WallService {
 
   /** GET media/public: anyone; `claims` (a signed-in visitor) only decides is_liked_by_caller. */
   async list(claims: AccessClaims | undefined, query: WallQuery): Promise<WallPage> {
-    const callerId = claims ? (await this.options.users.caller(claims)).id : undefined;
-    return listBodyAsync(await this.repo.listPublic(callerId, query), (row) => this.toMedia(row));
+    const page = await this.repo.listPublic(
+      claims && { id: claims.userId, pool: claims.pool },
+      query,
+    );
+    // The page query checked the caller's account too; when it could not say (an empty page) or
+    // found none, the users module decides (and refuses a deleted account as everywhere).
+    if (claims && page.callerKnown !== true) await this.options.users.caller(claims);
+    return listBodyAsync(page, (row) => this.toMedia(row));
   }
 
   async like(claims: AccessClaims, mediaId: number): Promise<LikeState> {
