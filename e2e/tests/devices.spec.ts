@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { staffApi, STAFF_PHONE, uniqueTag } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { signInSeededStaff, staffApi, STAFF_PHONE, uniqueTag } from './support';
 
 /*
  * The staff console's device screens (staff.md section 2: Devices list, Device detail, Device
@@ -10,55 +10,6 @@ import { staffApi, STAFF_PHONE, uniqueTag } from './support';
  */
 
 const ORG_ADMIN_PHONE = '+919000000002';
-
-interface OutboxItem {
-  code: string | null;
-  created_at: string;
-}
-
-async function newestCode(request: APIRequestContext, phone: string) {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: OutboxItem[] }).items[0];
-}
-
-/**
- * Signs a seeded staff phone in to this browser and opens `path`; answers the access token.
- * Other workers sign the same phones in, so a code may be replaced before it is used: then the
- * sign-in starts again. The app then finds the session as after a reload (refresh cookie).
- */
-async function signInStaff(page: Page, phone: string, path: string): Promise<string> {
-  let verified: { user: unknown; access_token: string } | null = null;
-  for (let attempt = 0; attempt < 6 && !verified; attempt += 1) {
-    const before = await newestCode(page.request, phone);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', { data: { phone } });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page.request, phone);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone, code },
-    });
-    if (verify.ok()) verified = (await verify.json()) as { user: unknown; access_token: string };
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(verified, `${phone} signed in`).toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate(
-    (record) => localStorage.setItem('user', JSON.stringify(record)),
-    verified!.user,
-  );
-  await page.goto(path);
-  return verified!.access_token;
-}
 
 async function search(page: Page, label: string, text: string) {
   const box = page.getByRole('searchbox', { name: label });
@@ -80,7 +31,7 @@ test('a super user registers a booth, prices and restocks it, pings the demo boo
   page,
 }) => {
   const name = `Lobby ${uniqueTag()}`;
-  await signInStaff(page, STAFF_PHONE, '/enterprise/devices');
+  await signInSeededStaff(page, STAFF_PHONE, '/enterprise/devices');
   await expect(page.getByRole('heading', { level: 1, name: 'Devices' })).toBeVisible();
 
   // +Add registers the booth and shows its secret once, with the env block for the booth.
@@ -186,7 +137,7 @@ test('an organization admin sees only their organization’s devices and no priv
   const hidden = `Spare ${uniqueTag()}`;
   const spare = await staff.call<{ id: number }>('post', 'devices', { name: hidden });
 
-  const token = await signInStaff(page, ORG_ADMIN_PHONE, '/enterprise/devices');
+  const token = await signInSeededStaff(page, ORG_ADMIN_PHONE, '/enterprise/devices');
   await expect(page.getByRole('heading', { level: 1, name: 'Devices' })).toBeVisible();
   await expect(page.getByTestId('device-card').first()).toBeVisible();
   await expect(page.getByRole('button', { name: '+Add' })).toHaveCount(0);

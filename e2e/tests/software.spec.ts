@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
-import { STAFF_PHONE, uniqueTag } from './support';
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { signInSeededStaff, STAFF_PHONE, uniqueTag } from './support';
 
 /*
  * Software channels and releases (staff.md section 2): a super user (the seeded demo
@@ -11,54 +11,6 @@ import { STAFF_PHONE, uniqueTag } from './support';
 
 /** The demo organization's admin: no super user or product admin flag. */
 const ORG_ADMIN_PHONE = '+919000000002';
-
-interface OutboxItem {
-  code: string | null;
-  created_at: string;
-}
-
-async function newestCode(request: APIRequestContext, phone: string) {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: OutboxItem[] }).items[0];
-}
-
-/**
- * Signs a seeded staff phone in to this browser through the page's own API context (whose refresh
- * cookie the app then uses). Every worker signs the same phones in, so a code may be replaced
- * before it is used: then it starts again. Answers the access token.
- */
-async function signInSeeded(page: Page, phone: string): Promise<string> {
-  let session: { access_token: string; user: unknown } | null = null;
-  for (let attempt = 0; attempt < 6 && !session; attempt += 1) {
-    const before = await newestCode(page.request, phone);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', { data: { phone } });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page.request, phone);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone, code },
-    });
-    if (verify.ok()) session = (await verify.json()) as { access_token: string; user: unknown };
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(session, `${phone} signed in`).toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate(
-    (record) => localStorage.setItem('user', JSON.stringify(record)),
-    session!.user,
-  );
-  return session!.access_token;
-}
 
 async function search(page: Page, label: string, text: string) {
   const box = page.getByRole('searchbox', { name: label });
@@ -75,7 +27,7 @@ test('a super user creates a release, uploads its file with progress and links i
   const tag = uniqueTag();
   const version = `2.0.0-${tag}`;
   const channelName = `Stable ${tag}`;
-  await signInSeeded(page, STAFF_PHONE);
+  await signInSeededStaff(page, STAFF_PHONE);
 
   // Create the release record.
   await page.goto('/enterprise/software/releases');
@@ -214,7 +166,7 @@ test('a super user creates a release, uploads its file with progress and links i
 test('a super user edits and deletes a scratch channel', async ({ page }) => {
   const tag = uniqueTag();
   const name = `Scratch ${tag}`;
-  await signInSeeded(page, STAFF_PHONE);
+  await signInSeededStaff(page, STAFF_PHONE);
   await page.goto('/enterprise/software/channels');
   await page.getByRole('button', { name: '+Create Channel' }).click();
   const create = page.getByRole('dialog', { name: 'Create Software Channel' });
@@ -264,7 +216,7 @@ test('a super user edits and deletes a scratch channel', async ({ page }) => {
 test('an organization admin is not authorized: the screens fetch nothing and the server refuses', async ({
   page,
 }) => {
-  const token = await signInSeeded(page, ORG_ADMIN_PHONE);
+  const token = await signInSeededStaff(page, ORG_ADMIN_PHONE);
   const softwareRequests: string[] = [];
   const watch = (request: Request) => {
     if (request.url().includes('/api/enterprise/software')) softwareRequests.push(request.url());

@@ -1,6 +1,13 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startBooth, type TestBooth } from './booths';
-import { latestCode, newMobile, STAFF_PHONE, staffApi, uniqueTag } from './support';
+import {
+  latestCode,
+  newMobile,
+  signInSeededStaff,
+  STAFF_PHONE,
+  staffApi,
+  uniqueTag,
+} from './support';
 
 /*
  * The staff media views (issue 13): a visitor's public photo with repost allowed, made by a real
@@ -73,48 +80,6 @@ async function publicPhoto(request: APIRequestContext, rig: Rig, caption: string
   return id!;
 }
 
-async function newestCode(request: APIRequestContext, phone: string) {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  return ((await response.json()) as { items: { code: string | null; created_at: string }[] })
-    .items[0];
-}
-
-/**
- * Signs a seeded staff phone in to this browser through the page's own API context (whose
- * refresh cookie the app then uses); workers share the phones, so a replaced code starts again.
- */
-async function signInSeeded(page: Page, phone: string): Promise<string> {
-  let session: { access_token: string; user: unknown } | null = null;
-  for (let attempt = 0; attempt < 6 && !session; attempt += 1) {
-    const before = await newestCode(page.request, phone);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', { data: { phone } });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page.request, phone);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone, code },
-    });
-    if (verify.ok()) session = (await verify.json()) as { access_token: string; user: unknown };
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(session, `${phone} signed in`).toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate(
-    (record) => localStorage.setItem('user', JSON.stringify(record)),
-    session!.user,
-  );
-  return session!.access_token;
-}
-
 async function search(page: Page, text: string) {
   const box = page.getByPlaceholder('Search user, device, captions etc.');
   await box.fill(text);
@@ -139,7 +104,7 @@ test("the organization's admin sees the public photo and hides it from the wall"
   const id = await publicPhoto(page.request, current, `Team photo ${tag}`);
   expect(await onWall(page.request, tag)).toEqual([id]);
 
-  const token = await signInSeeded(page, ORG_ADMIN_PHONE);
+  const token = await signInSeededStaff(page, ORG_ADMIN_PHONE);
   await page.goto(`/enterprise/organizations/${current.orgId}`);
   await page.getByRole('link', { name: 'View Media' }).click();
   await expect(page).toHaveURL(new RegExp(`/enterprise/organizations/${current.orgId}/media$`));
@@ -182,7 +147,7 @@ test('a super user filters All Media by Org ID and Device ID and sees the repost
   const tag = uniqueTag();
   const id = await publicPhoto(page.request, current, `Sunset ${tag}`);
 
-  await signInSeeded(page, STAFF_PHONE);
+  await signInSeededStaff(page, STAFF_PHONE);
   await page.goto('/enterprise/media/all');
   const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
   await expect(crumbs.getByText('Admin')).toBeVisible();

@@ -85,44 +85,68 @@ interface StaffSession {
   token: string;
   /** When the access token stops working (ms since the epoch). */
   expiresAt: number;
+  /** The users record the verify call answers (what the app keeps in localStorage). */
+  user: unknown;
 }
 
-/** One sign-in of the staff phone through the API; null when another worker's code won. */
-async function signInStaffOnce(request: APIRequestContext): Promise<StaffSession | null> {
-  const before = await newestOutboxItem(request, STAFF_PHONE);
-  const signIn = await request.post('/api/enterprise/auth/sign-in', {
-    data: { phone: STAFF_PHONE },
-  });
+/** One sign-in of a staff phone through the API; null when another worker's code won. */
+async function signInStaffOnce(
+  request: APIRequestContext,
+  phone: string,
+): Promise<StaffSession | null> {
+  const before = await newestOutboxItem(request, phone);
+  const signIn = await request.post('/api/enterprise/auth/sign-in', { data: { phone } });
   expect(signIn.ok(), await signIn.text()).toBe(true);
   let code: string | null = null;
   await expect
     .poll(async () => {
-      const item = await newestOutboxItem(request, STAFF_PHONE);
+      const item = await newestOutboxItem(request, phone);
       const fresh =
         item !== undefined && (item.created_at !== before?.created_at || item.code !== before.code);
       code = fresh ? item.code : null;
       return code;
     })
     .not.toBeNull();
-  const verify = await request.post('/api/enterprise/auth/verify', {
-    data: { phone: STAFF_PHONE, code },
-  });
+  const verify = await request.post('/api/enterprise/auth/verify', { data: { phone, code } });
   if (!verify.ok()) return null;
-  const body = (await verify.json()) as { access_token: string; expires_in: number };
-  return { token: body.access_token, expiresAt: Date.now() + body.expires_in * 1000 };
+  const body = (await verify.json()) as { access_token: string; expires_in: number; user: unknown };
+  return {
+    token: body.access_token,
+    expiresAt: Date.now() + body.expires_in * 1000,
+    user: body.user,
+  };
 }
 
 /**
- * Workers sign in the same staff phone in parallel, so a code may be replaced by another
+ * Workers sign in the same staff phones in parallel, so a code may be replaced by another
  * worker's before it is used: then sign in again.
  */
-async function signInStaff(request: APIRequestContext): Promise<StaffSession> {
+async function signInStaff(
+  request: APIRequestContext,
+  phone: string = STAFF_PHONE,
+): Promise<StaffSession> {
   for (let attempt = 0; attempt < 6; attempt += 1) {
-    const session = await signInStaffOnce(request);
+    const session = await signInStaffOnce(request, phone);
     if (session) return session;
     await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 900));
   }
-  throw new Error('Could not sign in the staff user for test setup.');
+  throw new Error(`Could not sign in the staff phone ${phone}.`);
+}
+
+/**
+ * Signs a seeded staff phone in to this browser (the refresh cookie lands in the page's context,
+ * the user record in localStorage, as after a reload) and opens `path` when given. Answers the
+ * access token.
+ */
+export async function signInSeededStaff(page: Page, phone: string, path?: string): Promise<string> {
+  const session = await signInStaff(page.request, phone);
+  await page.goto('/enterprise/login');
+  await page.evaluate(
+    (record) => localStorage.setItem('user', JSON.stringify(record)),
+    session.user,
+  );
+  if (path) await page.goto(path);
+  return session.token;
 }
 
 let staffSession: Promise<StaffSession> | undefined;

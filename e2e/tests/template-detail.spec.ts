@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { staffApi, STAFF_PHONE, staffToken, uniqueTag } from './support';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { signInSeededStaff, staffApi, STAFF_PHONE, staffToken, uniqueTag } from './support';
 
 /*
  * Template detail (staff.md sections 2 and 4): a super user edits a template's slots in the edit
@@ -31,46 +31,6 @@ interface TemplateBody {
   images: Slot[];
   sample_s3_url: string | null;
   foreground_s3_url: string | null;
-}
-
-async function newestCode(request: APIRequestContext, phone: string) {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: { code: string | null; created_at: string }[] })
-    .items[0];
-}
-
-/** Signs a seeded staff phone in to this browser and opens `path` (retries a replaced code). */
-async function signInStaff(page: Page, phone: string, path: string) {
-  let verified: { user: unknown } | null = null;
-  for (let attempt = 0; attempt < 6 && !verified; attempt += 1) {
-    const before = await newestCode(page.request, phone);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', { data: { phone } });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page.request, phone);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone, code },
-    });
-    if (verify.ok()) verified = (await verify.json()) as { user: unknown };
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(verified, `${phone} signed in`).toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate(
-    (record) => localStorage.setItem('user', JSON.stringify(record)),
-    verified!.user,
-  );
-  await page.goto(path);
 }
 
 async function readTemplate(request: APIRequestContext, id: number): Promise<TemplateBody> {
@@ -116,7 +76,7 @@ test('a super user edits slots, uploads images, previews the print and deletes',
   const name = `Detail ${uniqueTag()}`;
   const { id, first, second } = await newTemplate(page.request, name);
   try {
-    await signInStaff(page, STAFF_PHONE, `/enterprise/templates/${id}`);
+    await signInSeededStaff(page, STAFF_PHONE, `/enterprise/templates/${id}`);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveText(
       /Templates.*Detail/,
@@ -264,7 +224,7 @@ test('an organization admin sees the template without edit, upload or delete', a
   const name = `Viewed ${uniqueTag()}`;
   const { id } = await newTemplate(page.request, name);
   try {
-    await signInStaff(page, ORG_ADMIN_PHONE, `/enterprise/templates/${id}`);
+    await signInSeededStaff(page, ORG_ADMIN_PHONE, `/enterprise/templates/${id}`);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page.getByText(String(id), { exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'View Organizations' })).toBeVisible();

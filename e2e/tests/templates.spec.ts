@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import {
   newMobile,
+  signInSeededStaff,
   signInThroughUi,
   staffApi,
   STAFF_PHONE,
@@ -17,55 +18,6 @@ import {
 
 const ORG_ADMIN_PHONE = '+919000000002';
 
-interface OutboxItem {
-  code: string | null;
-  created_at: string;
-}
-
-async function newestCode(request: APIRequestContext, phone: string) {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: OutboxItem[] }).items[0];
-}
-
-/**
- * Signs a seeded staff phone in to this browser and opens `path`; answers the access token.
- * Other workers sign the same phones in, so a code may be replaced before it is used: then the
- * sign-in starts again.
- */
-async function signInStaff(page: Page, phone: string, path: string): Promise<string> {
-  let verified: { user: unknown; access_token: string } | null = null;
-  for (let attempt = 0; attempt < 6 && !verified; attempt += 1) {
-    const before = await newestCode(page.request, phone);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', { data: { phone } });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page.request, phone);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone, code },
-    });
-    if (verify.ok()) verified = (await verify.json()) as { user: unknown; access_token: string };
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(verified, `${phone} signed in`).toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate(
-    (record) => localStorage.setItem('user', JSON.stringify(record)),
-    verified!.user,
-  );
-  await page.goto(path);
-  return verified!.access_token;
-}
-
 async function deleteTemplate(request: APIRequestContext, id: number) {
   const response = await request.delete(`/api/enterprise/templates/${id}`, {
     headers: { Authorization: `Bearer ${await staffToken(request)}` },
@@ -81,7 +33,7 @@ test('a super user creates a template, finds it and offers it to the demo organi
   const api = await staffApi(page.request);
   const orgId = await api.demoOrgId();
   const { name: orgName } = await api.call<{ name: string }>('get', `organizations/${orgId}`);
-  await signInStaff(page, STAFF_PHONE, '/enterprise/templates');
+  await signInSeededStaff(page, STAFF_PHONE, '/enterprise/templates');
   await expect(page.getByRole('heading', { level: 1, name: 'Templates' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveText(/Home.*Templates/);
 
@@ -187,7 +139,7 @@ test('an organization admin views templates without changing them, and the serve
   const orgId = await api.demoOrgId();
   const templateId = await api.createTemplate(orgId, name, 'portrait');
   try {
-    const token = await signInStaff(page, ORG_ADMIN_PHONE, '/enterprise/templates');
+    const token = await signInSeededStaff(page, ORG_ADMIN_PHONE, '/enterprise/templates');
     const box = page.getByRole('searchbox', { name: 'Search templates' });
     await box.fill(name);
     await box.press('Enter');
