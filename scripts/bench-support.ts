@@ -1,7 +1,7 @@
 /**
- * What the HTTP benchmarks (bench.ts, bench-payments.ts) share: the request budget, a load
- * runner that measures every call, the app on 127.0.0.1, one printed line per figure, and the
- * run on PGlite and then on PostgreSQL (skipped when unreachable).
+ * What the HTTP benchmarks (bench.ts, bench-payments.ts, bench-wall.ts) share: the load runners
+ * of load.ts, the app on 127.0.0.1 with a quiet configuration, and the run on PGlite and then on
+ * PostgreSQL (skipped when unreachable).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -17,57 +17,12 @@ import {
   postgresReachable,
 } from '../apps/server/test/temporary-postgres.js';
 
-export const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-export const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+import { formatResult, type Result } from './load.js';
+
+export { CONCURRENCY, formatResult, load, percentile, REQUESTS, type Result } from './load.js';
+
 export const POSTGRES_URL =
   process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-export interface Result {
-  label: string;
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-/** The value at index floor(p% × n) of an ascending list (the figures in docs/benchmarks.md). */
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-/** Runs `total` calls with `CONCURRENCY` in flight and measures each call. */
-export async function load(
-  label: string,
-  total: number,
-  call: (i: number) => Promise<boolean>,
-): Promise<Result> {
-  const latencies: number[] = [];
-  let next = 0;
-  let errors = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t = performance.now();
-        const ok = await call(i).catch(() => false);
-        latencies.push(performance.now() - t);
-        if (!ok) errors += 1;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    label,
-    requests: total,
-    seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    errors,
-  };
-}
 
 /** A quiet test configuration with a fresh secret and data folder, plus the benchmark's own settings. */
 export function benchConfig(env: Record<string, string>): Config {
@@ -91,10 +46,6 @@ export async function listenOnLoopback(
   const app = await buildApp(config, { database, logger: false, ...deps });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
-}
-
-export function formatResult(r: Result, labelWidth: number): string {
-  return `${r.label.padEnd(labelWidth)} ${(r.requests / r.seconds).toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   errors ${r.errors}`;
 }
 
 /**

@@ -5,9 +5,12 @@
  * 100,000 visitors with 10,000,000 likes, then measures GET /api/regular/media/public — the first
  * page with a session, a deep page (offset 5,000) and a search — and, on the same server, a route
  * registered only here answering a static JSON body of the same size. Each at a fixed 200 req/s
- * (open loop) and at full speed (BENCH_CONCURRENCY in flight). Then the first page again on a
- * 10,000-media database. Usage: npm run bench:wall  (WALL_MEDIA=… to change the big size)
+ * (open loop) and at full speed (BENCH_CONCURRENCY in flight), the requests sent by
+ * bench-wall-client.ts in a process of its own, with the server's CPU time per request. Then the
+ * first page again on a 10,000-media database.
+ * Usage: npm run bench:wall  (WALL_MEDIA=… to change the big size)
  */
+import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { buildApp } from '../apps/server/src/app.js';
@@ -19,11 +22,10 @@ import {
   benchConfig,
   CONCURRENCY,
   formatResult,
-  load,
-  percentile,
   POSTGRES_URL,
   type Result,
 } from './bench-support.js';
+import type { WallLoadJob, WallLoadResults } from './bench-wall-client.js';
 
 const BIG = Number(process.env.WALL_MEDIA ?? 1_000_000);
 const SMALL = 10_000;
@@ -97,37 +99,26 @@ function loadAverage(): string {
     .join(' ');
 }
 
-/** `total` calls started at `rate` a second whatever the answers (open loop). */
-async function atRate(label: string, call: () => Promise<boolean>): Promise<Result> {
-  const total = RATE * RATE_SECONDS;
-  const latencies: number[] = [];
-  let errors = 0;
-  const started = performance.now();
-  const pending: Promise<void>[] = [];
-  for (let i = 0; i < total; i += 1) {
-    const due = started + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const t = performance.now();
-    pending.push(
-      call()
-        .catch(() => false)
-        .then((ok) => {
-          latencies.push(performance.now() - t);
-          if (!ok) errors += 1;
-        }),
-    );
-  }
-  await Promise.all(pending);
-  latencies.sort((a, b) => a - b);
-  return {
-    label,
-    requests: total,
-    seconds: (performance.now() - started) / 1000,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    errors,
-  };
+/**
+ * Runs one case in bench-wall-client.ts (a process of its own) and measures this process's CPU
+ * time during the full-speed part: the server's cost per request, apart from the load
+ * generator's.
+ */
+async function runClient(job: WallLoadJob): Promise<{ results: WallLoadResults; cpuMs: number }> {
+  const child = fork(new URL('./bench-wall-client.ts', import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+  });
+  let cpuBefore = process.cpuUsage();
+  child.send(job);
+  const results = await new Promise<WallLoadResults>((resolve, reject) => {
+    child.on('message', (message) => {
+      if (message === 'max') cpuBefore = process.cpuUsage();
+      else resolve(message as WallLoadResults);
+    });
+    child.once('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
+  });
+  const cpu = process.cpuUsage(cpuBefore);
+  return { results, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
@@ -152,26 +143,27 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
     const sample = await (await fetch(firstUrl, { headers: auth })).text();
     staticBody = sample;
     const staticUrl = `${base}/bench/static-json`;
-    const ok =
-      (url: string, headers: Record<string, string> = auth) =>
-      async () => {
-        const response = await fetch(url, { headers });
-        await response.arrayBuffer();
-        return response.status === 200;
-      };
-    const cases: [string, () => Promise<boolean>][] = [
-      ['static JSON (same size)', ok(staticUrl, {})],
-      ['first page, session', ok(firstUrl)],
+    const cases: [string, string, Record<string, string>][] = [
+      ['static JSON (same size)', staticUrl, {}],
+      ['first page, session', firstUrl, auth],
     ];
     if (full) {
-      cases.push(['deep page (offset 5000)', ok(`${firstUrl}?offset=5000`)]);
-      cases.push(['search "caption 12"', ok(`${firstUrl}?search=caption%2012`)]);
+      cases.push(['deep page (offset 5000)', `${firstUrl}?offset=5000`, auth]);
+      cases.push(['search "caption 12"', `${firstUrl}?search=caption%2012`, auth]);
     }
     const results: Result[] = [];
-    for (const [label, call] of cases) {
-      for (let i = 0; i < 50; i += 1) await call(); // warm up
-      results.push(await atRate(`${mediaCount} media: ${label} @${RATE}/s`, call));
-      results.push(await load(`${mediaCount} media: ${label} max`, MAX_REQUESTS, call));
+    const cpuPerRequest = new Map<Result, number>();
+    for (const [label, url, headers] of cases) {
+      const { results: pair, cpuMs } = await runClient({
+        label: `${mediaCount} media: ${label}`,
+        url,
+        headers,
+        rate: RATE,
+        rateSeconds: RATE_SECONDS,
+        maxRequests: MAX_REQUESTS,
+      });
+      results.push(...pair);
+      cpuPerRequest.set(pair[1], cpuMs / pair[1].requests);
       console.log(`  (${label}: load average ${loadAverage()})`);
     }
     const staticMax = results[1]!;
@@ -179,9 +171,11 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
       const ratio = r.label.endsWith('max')
         ? r.requests / r.seconds / (staticMax.requests / staticMax.seconds)
         : undefined;
+      const cpu = cpuPerRequest.get(r);
       console.log(
         formatResult(r, 52) +
-          (ratio === undefined ? '' : `   ${(ratio * 100).toFixed(0)}% of static`),
+          (ratio === undefined ? '' : `   ${(ratio * 100).toFixed(0)}% of static`) +
+          (cpu === undefined ? '' : `   server CPU ${cpu.toFixed(2)} ms/request`),
       );
     }
     console.log(`body size ${sample.length} bytes`);

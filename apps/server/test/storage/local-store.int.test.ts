@@ -23,6 +23,11 @@ describe('local object store', () => {
   let app: FastifyInstance;
   let clock: TestClock;
   let config: Config;
+  /** Seconds until a signed link's `expires`, by the app clock. */
+  const secondsLeft = (url: string) =>
+    Number(new URL(url, 'http://x').searchParams.get('expires')) -
+    Math.floor(clock.now().getTime() / 1000);
+
   /** Signs with the same configuration (secret, folder, clock) as the app's own store. */
   let storage: LocalStorage;
 
@@ -59,12 +64,17 @@ describe('local object store', () => {
     expect((await put(presigned.url, JPEG, 'image/jpeg')).statusCode).toBe(204);
     expect(await storage.head(key)).toEqual({ size: JPEG.length, contentType: 'image/jpeg' });
 
-    const download = await app.inject(await storage.presignDownload(key, 120));
+    const downloadUrl = await storage.presignDownload(key, 120);
+    const download = await app.inject(downloadUrl);
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(JPEG)).toBe(true);
     expect(download.headers['content-type']).toBe('image/jpeg');
     expect(download.headers['content-length']).toBe(String(JPEG.length));
-    expect(download.headers['cache-control']).toBe('private, max-age=120');
+    // Signed per 12 s window (storage.ts downloadWindow): 120 to 132 s left, as the link says.
+    const lifetime = secondsLeft(downloadUrl);
+    expect(lifetime).toBeGreaterThanOrEqual(120);
+    expect(lifetime).toBeLessThanOrEqual(132);
+    expect(download.headers['cache-control']).toBe(`private, max-age=${lifetime}`);
     expect(download.headers['content-disposition']).toBeUndefined();
     expect(tempFiles()).toEqual([]);
   });
@@ -118,12 +128,13 @@ describe('local object store', () => {
   it('refuses an expired link with 403 (the app clock decides)', async () => {
     const key = await upload();
     const download = await storage.presignDownload(key, 60);
+    const lifetime = secondsLeft(download);
     const presigned = await storage.presignUpload(newObjectKey('media', 'jpg'), 'image/jpeg', 60);
     clock.advance(30);
     const halfway = await app.inject(download);
     expect(halfway.statusCode).toBe(200);
-    expect(halfway.headers['cache-control']).toBe('private, max-age=30');
-    clock.advance(31);
+    expect(halfway.headers['cache-control']).toBe(`private, max-age=${lifetime - 30}`);
+    clock.advance(lifetime - 30 + 1);
     const late = await app.inject(download);
     expect(late.statusCode).toBe(403);
     expect(late.json()).toEqual({ message: 'This link has expired.', code: 'forbidden' });

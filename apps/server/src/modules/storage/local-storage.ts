@@ -9,6 +9,8 @@ import { toApiTimestamp } from '../../lib/time.js';
 import {
   assertContentType,
   assertUrlLifetime,
+  DownloadLinkMemo,
+  downloadWindow,
   assertValidObjectKey,
   contentTypeForKey,
   type ObjectInfo,
@@ -65,6 +67,7 @@ export type { OpenedObject } from './storage.js';
 export class LocalStorage implements ObjectStorage {
   readonly kind = 'local';
   private readonly tempDir: string;
+  private readonly downloadLinks = new DownloadLinkMemo();
 
   constructor(private readonly options: LocalStorageOptions) {
     this.tempDir = path.join(options.root, '.tmp');
@@ -123,15 +126,17 @@ export class LocalStorage implements ObjectStorage {
   ): Promise<string> {
     assertValidObjectKey(key);
     assertUrlLifetime(expiresInSeconds);
-    const expires = this.nowSeconds() + expiresInSeconds;
+    const { signedAt, expires } = downloadWindow(this.nowSeconds(), expiresInSeconds);
     const fileName = downloadFileName ?? null;
-    const query = new URLSearchParams({ expires: String(expires) });
-    if (fileName !== null) query.set('dl', fileName);
-    query.set(
-      'sig',
-      this.sign({ method: 'GET', key, expires, contentType: null, maxBytes: null, fileName }),
-    );
-    return this.url(key, query);
+    return this.downloadLinks.get({ key, signedAt, expires, fileName: downloadFileName }, () => {
+      const query = new URLSearchParams({ expires: String(expires) });
+      if (fileName !== null) query.set('dl', fileName);
+      query.set(
+        'sig',
+        this.sign({ method: 'GET', key, expires, contentType: null, maxBytes: null, fileName }),
+      );
+      return this.url(key, query);
+    });
   }
 
   /** Checks an upload URL; returns what it allows. Any doubt is a 403. */

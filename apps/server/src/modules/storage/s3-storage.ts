@@ -14,6 +14,8 @@ import { toApiTimestamp } from '../../lib/time.js';
 import {
   assertContentType,
   assertUrlLifetime,
+  DownloadLinkMemo,
+  downloadWindow,
   assertValidObjectKey,
   attachmentDisposition,
   type ObjectInfo,
@@ -41,6 +43,7 @@ export class S3Storage implements ObjectStorage {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly now: () => Date;
+  private readonly downloadLinks = new DownloadLinkMemo();
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
@@ -93,16 +96,20 @@ export class S3Storage implements ObjectStorage {
   ): Promise<string> {
     assertValidObjectKey(key);
     assertUrlLifetime(expiresInSeconds);
-    return getSignedUrl(
-      this.client,
-      new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        ...(downloadFileName !== undefined
-          ? { ResponseContentDisposition: attachmentDisposition(downloadFileName) }
-          : {}),
-      }),
-      { expiresIn: expiresInSeconds, signingDate: this.now() },
+    const nowSeconds = Math.floor(this.now().getTime() / 1000);
+    const { signedAt, expires } = downloadWindow(nowSeconds, expiresInSeconds);
+    return this.downloadLinks.get({ key, signedAt, expires, fileName: downloadFileName }, () =>
+      getSignedUrl(
+        this.client,
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(downloadFileName !== undefined
+            ? { ResponseContentDisposition: attachmentDisposition(downloadFileName) }
+            : {}),
+        }),
+        { expiresIn: expires - signedAt, signingDate: new Date(signedAt * 1000) },
+      ),
     );
   }
 

@@ -134,6 +134,47 @@ export function newObjectKey(prefix: string, extension: ObjectExtension): string
 /** Presigned URLs live at most 7 days, S3's own limit, so both drivers behave alike. */
 export const MAX_URL_LIFETIME_SECONDS = 7 * 24 * 3600;
 
+/**
+ * When a download link signed at `nowSeconds` counts as signed, and when it expires. Links are
+ * signed per window of a tenth of their lifetime (5 minutes at most): within one window the same
+ * object gets the same URL, so browsers reuse a cached image across page loads and
+ * `DownloadLinkMemo` signs each object once per window instead of on every request. A link lives
+ * at least the asked lifetime and at most one window longer (and never past S3's 7 days from its
+ * signing time).
+ */
+export function downloadWindow(
+  nowSeconds: number,
+  lifetimeSeconds: number,
+): { signedAt: number; expires: number } {
+  const width = Math.max(1, Math.min(300, Math.floor(lifetimeSeconds / 10)));
+  const signedAt = Math.floor(nowSeconds / width) * width;
+  const expires = Math.min(signedAt + width + lifetimeSeconds, signedAt + MAX_URL_LIFETIME_SECONDS);
+  return { signedAt, expires };
+}
+
+/** Signed download links by window (`downloadWindow`), the oldest forgotten first. */
+export class DownloadLinkMemo {
+  private readonly links = new Map<string, string>();
+
+  constructor(private readonly capacity = 20_000) {}
+
+  async get(
+    link: { key: string; signedAt: number; expires: number; fileName: string | undefined },
+    sign: () => Promise<string> | string,
+  ): Promise<string> {
+    const id = `${link.signedAt} ${link.expires} ${link.fileName ?? ''}\n${link.key}`;
+    const known = this.links.get(id);
+    if (known !== undefined) return known;
+    const url = await sign();
+    if (this.links.size >= this.capacity) {
+      const oldest = this.links.keys().next();
+      if (!oldest.done) this.links.delete(oldest.value);
+    }
+    this.links.set(id, url);
+    return url;
+  }
+}
+
 export function assertUrlLifetime(expiresInSeconds: number): void {
   if (
     !Number.isInteger(expiresInSeconds) ||

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
 import { containing, type Page, type PageQuery } from '../../db/paging.js';
 import {
@@ -12,14 +12,6 @@ import {
   users,
   wallStats,
 } from '../../db/schema.js';
-
-/** One wall item: the media row, the names it shows and whether the caller likes it. */
-export type WallRow = MediaRow & {
-  orgName: string | null;
-  deviceName: string | null;
-  userName: string;
-  likedByCaller: boolean;
-};
 
 /** One comment with its author's name. */
 export interface CommentRow {
@@ -39,21 +31,39 @@ export interface ModeratedMedia {
   hiddenFromWallBy: number | null;
 }
 
-/** On the wall: made public by its owner, uploaded, not hidden by a moderator (media_wall_idx). */
+/**
+ * On the wall: made public by its owner, uploaded, not hidden by a moderator. Written with no
+ * parameters so that a cached (generic) plan still matches the partial index `media_wall_idx`.
+ */
 export function onWall(): SQL {
-  return and(eq(media.isPublic, true), eq(media.isUploaded, true), isNull(media.hiddenFromWallAt))!;
+  return sql`(${media.isPublic} and ${media.isUploaded} and ${media.hiddenFromWallAt} is null)`;
 }
 
-/** One row of the page query. */
-interface PageRow {
-  media: MediaRow;
+/** The columns of an item the wall shows. */
+const wallColumns = {
+  id: media.id,
+  mediaType: media.mediaType,
+  s3Key: media.s3Key,
+  lowresKey: media.lowresKey,
+  orientation: media.orientation,
+  caption: media.caption,
+  isPublic: media.isPublic,
+  isRepostAllowed: media.isRepostAllowed,
+  isDownloaded: media.isDownloaded,
+  isShared: media.isShared,
+  isUploaded: media.isUploaded,
+  likesCount: media.likesCount,
+  createdAt: media.createdAt,
+  updatedAt: media.updatedAt,
+};
+
+/** One wall item: what it shows of the media row, the names and whether the caller likes it. */
+export type WallRow = { [K in keyof typeof wallColumns]: MediaRow[K] } & {
   orgName: string | null;
   deviceName: string | null;
   userName: string;
   likedByCaller: boolean;
-  total: number;
-  callerKnown: boolean;
-}
+};
 
 /** Who asks for the wall (a verified token's claims): decides `likedByCaller`. */
 export interface WallCaller {
@@ -70,124 +80,140 @@ export type WallPageRows = Page<WallRow> & { callerKnown: boolean | undefined };
 /** How many media are on the wall: one row kept by trigger (migration 0014). */
 const onWallCount = sql<number>`(select ${wallStats.mediaCount} from ${wallStats} where ${wallStats.id} = 1)`;
 
-export class WallRepository {
-  /** The page without a search, prepared once (planning cost more than running it). */
-  private readonly firstPages;
+/** Newest first, the order of `media_wall_idx`. */
+const newestFirst = sql`order by ${media.createdAt} desc, ${media.id} desc`;
 
-  constructor(private readonly db: Database) {
-    this.firstPages = this.pageQuery(
-      onWall(),
-      onWallCount,
-      sql.placeholder('callerId'),
-      sql.placeholder('callerPool'),
-      sql.placeholder('limit'),
-      sql.placeholder('offset'),
-    ).prepare('wall_page');
-  }
+/**
+ * A page size as SQL text. The limit is a literal, not a parameter: with `limit $n` PostgreSQL's
+ * cached plan guesses a tenth of the wall and hash-joins every media row (hundreds of
+ * milliseconds at 1M); with the literal it reads 10 index entries.
+ */
+function literalCount(value: number): SQL {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
+  return sql.raw(String(value));
+}
+
+export class WallRepository {
+  /** The first page (offset 0) per page size, each a prepared statement with a cached plan. */
+  private readonly firstPages = new Map<number, ReturnType<WallRepository['prepareFirstPage']>>();
+
+  constructor(private readonly db: Database) {}
 
   /**
    * A page of the wall, newest first, searching caption, user, organization and booth names.
-   * `callerId` decides `likedByCaller` (false for nobody). One round trip in the common case
+   * `caller` decides `likedByCaller` (false for nobody). One round trip in the common case
    * (docs/benchmarks.md, "The public wall"):
    * - the page's ids come from media alone (`media_wall_idx` in order, so the first page reads
-   *   10 index entries and offset 5,000 skips index entries, not joined rows); the names are
-   *   joined to those 10 rows only;
+   *   10 index entries and offset 5,000 skips index entries, not joined rows); the names and the
+   *   caller's like are looked up for those 10 rows only;
+   * - the first page is a prepared statement whose plan PostgreSQL keeps (no planning per
+   *   request); other pages and searches are planned each time;
    * - a search unites four index lookups (the caption through `media_wall_caption_trgm_idx`,
    *   the user, organization and booth names through their trigram indexes), the same ILIKE as
-   *   a join with an OR would give;
-   * - the exact total rides along in the same statement: `wall_stats` (kept by trigger) without
-   *   a search, `count(*) over ()` of the matching items with one (the matches are found once);
-   *   asked on its own only when the page is empty.
+   *   a join with an OR would give; the matches are found once (a CTE read twice is
+   *   materialized) for both the page and the count;
+   * - the exact total rides along: `wall_stats` (kept by trigger) without a search, the count of
+   *   the matches with one; asked on its own only when the page is empty.
    */
   async listPublic(caller: WallCaller | undefined, page: PageQuery): Promise<WallPageRows> {
-    const callerId = caller?.id;
+    const callerParams = { callerId: caller?.id ?? null, callerPool: caller?.pool ?? null };
     if (!page.search) {
-      const rows = await this.firstPages.execute({
-        callerId: callerId ?? null,
-        callerPool: caller?.pool ?? null,
-        limit: page.limit,
-        offset: page.offset,
-      });
-      return this.toPage(rows, onWallCount);
+      if (page.offset === 0) {
+        let prepared = this.firstPages.get(page.limit);
+        if (!prepared) {
+          prepared = this.prepareFirstPage(page.limit);
+          this.firstPages.set(page.limit, prepared);
+        }
+        return this.toPage(await prepared.execute(callerParams), () => this.wallCount());
+      }
+      const ids = sql`select ${media.id} from ${media} where ${onWall()} ${newestFirst}
+        limit ${literalCount(page.limit)} offset ${page.offset}`;
+      const rows = await this.pageQuery(ids, onWallCount, callerParams);
+      return this.toPage(rows, () => this.wallCount());
     }
     const pattern = containing(page.search);
     // Each way of matching on its own index (trigram on the caption and on each name table),
     // the item ids united; the same ILIKE as a join with an OR would give.
-    const matching = sql`
-      select ${media.id} from ${media} where ${onWall()} and ${media.caption} ilike ${pattern}
-      union select ${media.id} from ${media} join ${users} on ${users.id} = ${media.userId}
-        where ${onWall()} and ${users.name} ilike ${pattern}
-      union select ${media.id} from ${media} join ${organizations} on ${organizations.id} = ${media.orgId}
-        where ${onWall()} and ${organizations.name} ilike ${pattern}
-      union select ${media.id} from ${media} join ${devices} on ${devices.id} = ${media.deviceId}
-        where ${onWall()} and ${devices.name} ilike ${pattern}`;
-    const rows = await this.pageQuery(
-      and(onWall(), sql`${media.id} in (${matching})`)!,
-      sql<number>`(count(*) over ())::int`,
-      callerId === undefined ? sql`null` : sql`${callerId}`,
-      caller === undefined ? sql`null` : sql`${caller.pool}`,
-      page.limit,
-      page.offset,
+    const matching = this.db.$with('matching', { id: media.id, createdAt: media.createdAt }).as(
+      sql`select ${media.id}, ${media.createdAt} from ${media}
+          where ${onWall()} and ${media.caption} ilike ${pattern}
+        union select ${media.id}, ${media.createdAt} from ${media}
+          join ${users} on ${users.id} = ${media.userId}
+          where ${onWall()} and ${users.name} ilike ${pattern}
+        union select ${media.id}, ${media.createdAt} from ${media}
+          join ${organizations} on ${organizations.id} = ${media.orgId}
+          where ${onWall()} and ${organizations.name} ilike ${pattern}
+        union select ${media.id}, ${media.createdAt} from ${media}
+          join ${devices} on ${devices.id} = ${media.deviceId}
+          where ${onWall()} and ${devices.name} ilike ${pattern}`,
     );
-    return this.toPage(rows, sql<number>`(select count(*)::int from (${matching}) as matching)`);
+    const ids = sql`select id from matching order by created_at desc, id desc
+      limit ${literalCount(page.limit)} offset ${page.offset}`;
+    const total = sql<number>`(select count(*)::int from matching)`;
+    const rows = await this.pageQuery(ids, total, callerParams, matching);
+    return this.toPage(rows, async () => {
+      const [alone] = await this.db.with(matching).select({ total: count() }).from(matching);
+      return alone?.total ?? 0;
+    });
+  }
+
+  private prepareFirstPage(limit: number) {
+    const ids = sql`select ${media.id} from ${media} where ${onWall()} ${newestFirst}
+      limit ${literalCount(limit)}`;
+    return this.pageQuery(ids, onWallCount, {
+      callerId: sql.placeholder('callerId'),
+      callerPool: sql.placeholder('callerPool'),
+    }).prepare(`wall_first_page_${limit}`);
   }
 
   /**
-   * The page's ids from media alone (`media_wall_idx` in order: the first page reads 10 index
-   * entries, offset 5,000 skips index entries, not joined rows), then the names and the caller's
-   * like for those rows only, and the exact total in the same statement.
+   * The items whose ids `ids` selects (in its order), with the names, the caller's like
+   * (a primary-key probe per item), the total and whether the caller's account exists.
    */
   private pageQuery(
-    where: SQL,
+    ids: SQL,
     total: SQL<number>,
-    callerId: SQL | Placeholder,
-    callerPool: SQL | Placeholder,
-    limit: number | Placeholder,
-    offset: number | Placeholder,
+    caller: { callerId: unknown; callerPool: unknown },
+    withCte?: ReturnType<Database['$with']>,
   ) {
-    const ids = this.db
-      .select({ id: media.id, total: total.as('wall_total') })
-      .from(media)
-      .where(where)
-      .orderBy(desc(media.createdAt), desc(media.id))
-      .limit(limit)
-      .offset(offset)
-      .as('wall_page');
-    return this.db
+    const builder = withCte ? this.db.with(withCte) : this.db;
+    return builder
       .select({
-        media,
+        ...wallColumns,
         orgName: organizations.name,
         deviceName: devices.name,
         userName: users.name,
-        likedByCaller: sql<boolean>`exists (select 1 from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id} and ${mediaLikes.userId} = ${callerId})`,
-        total: ids.total,
+        likedByCaller: sql<boolean>`exists (select 1 from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id} and ${mediaLikes.userId} = ${caller.callerId})`,
+        total: sql<number>`${total}`,
         // The caller's account still exists in its pool (what UsersService.caller checks),
         // answered here to save a round trip.
-        callerKnown: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${callerId} and ${users.pool} = ${callerPool})`,
+        callerKnown: sql<boolean>`exists (select 1 from ${users} where ${users.id} = ${caller.callerId} and ${users.pool} = ${caller.callerPool})`,
       })
-      .from(ids)
-      .innerJoin(media, eq(media.id, ids.id))
+      .from(media)
       .innerJoin(users, eq(users.id, media.userId))
       .leftJoin(organizations, eq(organizations.id, media.orgId))
       .leftJoin(devices, eq(devices.id, media.deviceId))
+      .where(sql`${media.id} = any(array(${ids}))`)
       .orderBy(desc(media.createdAt), desc(media.id));
   }
 
-  /** The rows as wall rows; the total (`total`) asked on its own only when the page is empty. */
-  private async toPage(rows: PageRow[], total: SQL<number>): Promise<WallPageRows> {
-    let count = rows[0]?.total;
-    if (count === undefined) {
-      const [alone] = rowsOf<{ total: number }>(
-        await this.db.execute(sql`select ${total} as total`),
-      );
-      count = alone?.total ?? 0;
-    }
+  private async wallCount(): Promise<number> {
+    const [row] = await this.db
+      .select({ total: wallStats.mediaCount })
+      .from(wallStats)
+      .where(eq(wallStats.id, 1));
+    return row?.total ?? 0;
+  }
+
+  /** The rows as wall rows; the total asked on its own (`total`) only when the page is empty. */
+  private async toPage(
+    rows: (WallRow & { total: number; callerKnown: boolean })[],
+    total: () => Promise<number>,
+  ): Promise<WallPageRows> {
+    const count = rows[0]?.total ?? (await total());
     return {
-      rows: rows.map((row) => ({
-        ...row.media,
-        orgName: row.orgName,
-        deviceName: row.deviceName,
-        userName: row.userName,
+      rows: rows.map(({ total: _total, callerKnown: _known, ...row }) => ({
+        ...row,
         likedByCaller: Boolean(row.likedByCaller),
       })),
       total: Number(count),
