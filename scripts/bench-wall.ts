@@ -22,6 +22,7 @@ import {
   benchConfig,
   CONCURRENCY,
   formatResult,
+  percentile,
   POSTGRES_URL,
   type Result,
 } from './bench-support.js';
@@ -179,10 +180,60 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
       );
     }
     console.log(`body size ${sample.length} bytes`);
+    if (full) await staffViews(database, base, tokens);
     await app.close();
     return results;
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * The staff media views and the statistics on the same database (one organization holds every
+ * item): each asked 10 times one after another by a super user; median and slowest.
+ */
+async function staffViews(
+  database: DatabaseHandle,
+  base: string,
+  tokens: AccessTokens,
+): Promise<void> {
+  const [staff] = rowsOf<{ id: number }>(
+    await database.db.execute(rawSql`
+      insert into users (pool, phone, name, is_super_user)
+      values ('enterprise', '+919999999999', 'Bench Admin', true) returning id`),
+  );
+  const [org] = rowsOf<{ id: number }>(
+    await database.db.execute(rawSql`select min(id)::int id from organizations`),
+  );
+  const [device] = rowsOf<{ id: number }>(
+    await database.db.execute(rawSql`select min(id)::int id from devices`),
+  );
+  const headers = {
+    authorization: `Bearer ${await tokens.sign({ userId: staff!.id, pool: 'enterprise' })}`,
+  };
+  const paths = [
+    '/api/enterprise/media/all',
+    '/api/enterprise/media/all?offset=5000',
+    '/api/enterprise/media/all?search=caption%2012',
+    `/api/enterprise/media/all?device_id=${device!.id}`,
+    `/api/enterprise/organizations/${org!.id}/media/repost_allowed`,
+    `/api/enterprise/organizations/${org!.id}/media/repost_allowed?search=visitor%2012`,
+    `/api/enterprise/organizations/${org!.id}/stats`,
+  ];
+  console.log('staff views, 10 requests each one after another:');
+  for (const path of paths) {
+    const times: number[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      const started = performance.now();
+      const response = await fetch(`${base}${path}`, { headers });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+      if (i > 0) times.push(performance.now() - started); // the first warms up
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `  ${path.padEnd(72)} median ${percentile(times, 50).toFixed(1).padStart(7)} ms   slowest ${times.at(-1)!.toFixed(1).padStart(7)} ms`,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { type AnyColumn, and, ilike, or, type SQL } from 'drizzle-orm';
+import { type AnyColumn, and, ilike, or, type SQL, sql } from 'drizzle-orm';
 
 /** What a list call asks for: optional search text and an offset page. */
 export interface PageQuery {
@@ -17,6 +17,17 @@ export interface Page<Row> {
 export interface ListBody<Item> {
   items: Item[];
   total_count: number;
+}
+
+/**
+ * A page size as SQL text, not a parameter: with `limit $n` a plan PostgreSQL caches guesses a
+ * tenth of the table and can pick a plan that reads all of it (the wall's first page took
+ * hundreds of milliseconds at a million media, docs/benchmarks.md); with the literal it reads as
+ * many index entries as the page holds. The limit is checked to be a whole number first.
+ */
+export function literalLimit(limit: number): SQL {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new Error(`not a page size: ${limit}`);
+  return sql.raw(String(limit));
 }
 
 /** `%text%` for ILIKE with the pattern characters taken literally. */

@@ -461,6 +461,20 @@ export const media = pgTable(
     index('media_wall_caption_trgm_idx')
       .using('gin', table.caption.op('gin_trgm_ops'))
       .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
+    // The staff media views (migration 0015): uploaded items newest first, in all, of an
+    // organization, of a booth, and their search on captions.
+    index('media_uploaded_idx')
+      .on(descending(table.createdAt), descending(table.id))
+      .where(sql`${table.isUploaded}`),
+    index('media_org_uploaded_idx')
+      .on(table.orgId, descending(table.createdAt), descending(table.id))
+      .where(sql`${table.isUploaded}`),
+    index('media_device_uploaded_idx')
+      .on(table.deviceId, descending(table.createdAt), descending(table.id))
+      .where(sql`${table.isUploaded}`),
+    index('media_caption_trgm_idx')
+      .using('gin', table.caption.op('gin_trgm_ops'))
+      .where(sql`${table.isUploaded}`),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;

@@ -37,7 +37,8 @@ const int = (value: unknown) => Number(value ?? 0);
  * organization's media are the uploaded media rows whose `org_id` is the organization (the
  * organization of the booth when the photo was taken; it stays with it when a booth moves); its
  * captures are their distinct `capture_id`s. Each figure is one aggregate over the
- * `media_org_user_idx` range of the organization; periods are `date_trunc` in UTC.
+ * `media_org_user_idx` range of the organization; periods are `date_trunc` in UTC. The service
+ * runs them side by side (docs/benchmarks.md, "Staff media views and statistics").
  */
 export class StatsRepository {
   constructor(private readonly db: Database) {}
@@ -92,19 +93,30 @@ export class StatsRepository {
     return row ? { name: row.name, usageCount: int(row.usage_count) } : null;
   }
 
-  /** Media per week (Monday, UTC) or month, only the periods that have media, oldest first. */
-  async mediaPer(orgId: number, unit: 'week' | 'month'): Promise<PeriodCount[]> {
-    const trunc = unit === 'week' ? sql`'week'` : sql`'month'`;
+  /**
+   * Media per week (Monday, UTC) and per month, only the periods that have media, oldest first.
+   * One pass over the organization's media counts them per day; weeks and months are sums of
+   * those days (a day lies in one week and one month).
+   */
+  async mediaPerPeriod(orgId: number): Promise<{ week: PeriodCount[]; month: PeriodCount[] }> {
     const result = await this.db.execute(sql`
-      select to_char(date_trunc(${trunc}, created_at at time zone 'UTC'), 'YYYY-MM-DD') as start, count(*) as count
-        from media
-       where org_id = ${orgId} and is_uploaded
-       group by 1
-       order by 1`);
-    return rowsOf<{ start: unknown; count: unknown }>(result).map((row) => ({
-      start: String(row.start),
-      count: int(row.count),
-    }));
+      with days as (
+        select date_trunc('day', created_at at time zone 'UTC') as day, count(*) as n
+          from media
+         where org_id = ${orgId} and is_uploaded
+         group by 1
+      )
+      select 'week' as unit, to_char(date_trunc('week', day), 'YYYY-MM-DD') as start, sum(n) as count
+        from days group by 2
+      union all
+      select 'month', to_char(date_trunc('month', day), 'YYYY-MM-DD'), sum(n)
+        from days group by 2
+      order by 1, 2`);
+    const periods = { week: [] as PeriodCount[], month: [] as PeriodCount[] };
+    for (const row of rowsOf<{ unit: 'week' | 'month'; start: unknown; count: unknown }>(result)) {
+      periods[row.unit].push({ start: String(row.start), count: int(row.count) });
+    }
+    return periods;
   }
 
   /**

@@ -96,10 +96,14 @@ export class StatsService {
     if (!can(principal, 'organization.viewStats', orgId)) throw forbidden(STATS_MESSAGES.forbidden);
     const restricted = can(principal, 'organization.viewRestrictedStats', orgId);
 
-    const totals = await repository.totals(orgId);
-    const template = await repository.mostUsedTemplate(orgId);
-    const weeks = await repository.mediaPer(orgId, 'week');
-    const months = await repository.mediaPer(orgId, 'month');
+    // Independent aggregates, each on its own pooled connection (a PGlite database runs them
+    // one after another anyway).
+    const [totals, template, periods, revenue] = await Promise.all([
+      repository.totals(orgId),
+      repository.mostUsedTemplate(orgId),
+      repository.mediaPerPeriod(orgId),
+      restricted ? repository.revenue(orgId) : undefined,
+    ]);
     const stats: OrganizationStats = {
       total_captures: totals.totalCaptures,
       total_media: totals.totalMedia,
@@ -109,16 +113,16 @@ export class StatsService {
       ...(template
         ? { most_used_template: { name: template.name, usage_count: template.usageCount } }
         : {}),
-      media_per_week: weeks.map((w) => ({ week_start: w.start, count: w.count })),
-      media_per_month: months.map((m) => ({ month_start: m.start, count: m.count })),
+      media_per_week: periods.week.map((w) => ({ week_start: w.start, count: w.count })),
+      media_per_month: periods.month.map((m) => ({ month_start: m.start, count: m.count })),
     };
-    if (!restricted) return stats;
+    if (!revenue) return stats;
     return {
       ...stats,
       share_rate: fraction(totals.sharedMedia, totals.totalMedia),
       download_rate: fraction(totals.downloadedMedia, totals.totalMedia),
       repeated_users: totals.repeatedUsers,
-      revenue: revenueFrom(await repository.revenue(orgId)),
+      revenue: revenueFrom(revenue),
     };
   }
 }

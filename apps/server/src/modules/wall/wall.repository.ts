@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
-import { containing, type Page, type PageQuery } from '../../db/paging.js';
+import { mediaMatching } from '../../db/media-search.js';
+import { literalLimit, type Page, type PageQuery } from '../../db/paging.js';
 import {
   devices,
   media,
@@ -83,16 +84,6 @@ const onWallCount = sql<number>`(select ${wallStats.mediaCount} from ${wallStats
 /** Newest first, the order of `media_wall_idx`. */
 const newestFirst = sql`order by ${media.createdAt} desc, ${media.id} desc`;
 
-/**
- * A page size as SQL text. The limit is a literal, not a parameter: with `limit $n` PostgreSQL's
- * cached plan guesses a tenth of the wall and hash-joins every media row (hundreds of
- * milliseconds at 1M); with the literal it reads 10 index entries.
- */
-function literalCount(value: number): SQL {
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a row count: ${value}`);
-  return sql.raw(String(value));
-}
-
 export class WallRepository {
   /** The first page (offset 0) per page size, each a prepared statement with a cached plan. */
   private readonly firstPages = new Map<number, ReturnType<WallRepository['prepareFirstPage']>>();
@@ -108,10 +99,9 @@ export class WallRepository {
    *   caller's like are looked up for those 10 rows only;
    * - the first page is a prepared statement whose plan PostgreSQL keeps (no planning per
    *   request); other pages and searches are planned each time;
-   * - a search unites four index lookups (the caption through `media_wall_caption_trgm_idx`,
-   *   the user, organization and booth names through their trigram indexes), the same ILIKE as
-   *   a join with an OR would give; the matches are found once (a CTE read twice is
-   *   materialized) for both the page and the count;
+   * - a search is `mediaMatching`'s four index lookups (the caption through
+   *   `media_wall_caption_trgm_idx`), found once (a CTE read twice is materialized) for both the
+   *   page and the count;
    * - the exact total rides along: `wall_stats` (kept by trigger) without a search, the count of
    *   the matches with one; asked on its own only when the page is empty.
    */
@@ -127,28 +117,15 @@ export class WallRepository {
         return this.toPage(await prepared.execute(callerParams), () => this.wallCount());
       }
       const ids = sql`select ${media.id} from ${media} where ${onWall()} ${newestFirst}
-        limit ${literalCount(page.limit)} offset ${page.offset}`;
+        limit ${literalLimit(page.limit)} offset ${page.offset}`;
       const rows = await this.pageQuery(ids, onWallCount, callerParams);
       return this.toPage(rows, () => this.wallCount());
     }
-    const pattern = containing(page.search);
-    // Each way of matching on its own index (trigram on the caption and on each name table),
-    // the item ids united; the same ILIKE as a join with an OR would give.
-    const matching = this.db.$with('matching', { id: media.id, createdAt: media.createdAt }).as(
-      sql`select ${media.id}, ${media.createdAt} from ${media}
-          where ${onWall()} and ${media.caption} ilike ${pattern}
-        union select ${media.id}, ${media.createdAt} from ${media}
-          join ${users} on ${users.id} = ${media.userId}
-          where ${onWall()} and ${users.name} ilike ${pattern}
-        union select ${media.id}, ${media.createdAt} from ${media}
-          join ${organizations} on ${organizations.id} = ${media.orgId}
-          where ${onWall()} and ${organizations.name} ilike ${pattern}
-        union select ${media.id}, ${media.createdAt} from ${media}
-          join ${devices} on ${devices.id} = ${media.deviceId}
-          where ${onWall()} and ${devices.name} ilike ${pattern}`,
-    );
+    const matching = this.db
+      .$with('matching', { id: media.id, createdAt: media.createdAt })
+      .as(mediaMatching(page.search, onWall()));
     const ids = sql`select id from matching order by created_at desc, id desc
-      limit ${literalCount(page.limit)} offset ${page.offset}`;
+      limit ${literalLimit(page.limit)} offset ${page.offset}`;
     const total = sql<number>`(select count(*)::int from matching)`;
     const rows = await this.pageQuery(ids, total, callerParams, matching);
     return this.toPage(rows, async () => {
@@ -159,7 +136,7 @@ export class WallRepository {
 
   private prepareFirstPage(limit: number) {
     const ids = sql`select ${media.id} from ${media} where ${onWall()} ${newestFirst}
-      limit ${literalCount(limit)}`;
+      limit ${literalLimit(limit)}`;
     return this.pageQuery(ids, onWallCount, {
       callerId: sql.placeholder('callerId'),
       callerPool: sql.placeholder('callerPool'),
