@@ -699,6 +699,10 @@ export const paymentTransactions = pgTable(
     index('payment_transactions_reconcile_idx')
       .on(table.nextCheckAt)
       .where(sql`${table.state} = 'PENDING'`),
+    // Revenue statistics: an organization's completed payments (migration 0015).
+    index('payment_transactions_org_completed_idx')
+      .on(table.orgId, table.completedAt)
+      .where(sql`${table.completedAt} is not null`),
   ],
 );
 export type PaymentTransactionRow = typeof paymentTransactions.$inferSelect;
