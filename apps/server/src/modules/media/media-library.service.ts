@@ -18,7 +18,7 @@ import {
   type LibraryRow,
   type MediaLibraryRepository,
 } from './media-library.repository.js';
-import { MEDIA_DOWNLOAD_URL_SECONDS } from './media.service.js';
+import { mediaLinks } from './media-items.js';
 
 export interface MediaLibraryServiceOptions {
   library: MediaLibraryRepository;
@@ -36,17 +36,14 @@ export class MediaLibraryService {
   constructor(private readonly options: MediaLibraryServiceOptions) {}
 
   private async toItem(row: LibraryRow): Promise<StaffMediaItem> {
-    const { storage } = this.options;
-    const hdUrl = await storage.presignDownload(row.s3Key, MEDIA_DOWNLOAD_URL_SECONDS);
+    // Only uploaded items are listed, so both links are there.
+    const links = await mediaLinks(this.options.storage, row);
     return {
       id: row.id,
       media_type: row.mediaType,
       orientation: row.orientation,
-      // Until its preview is made (or when it cannot be), an item shows its HD image.
-      lowres_s3_url: row.lowresKey
-        ? await storage.presignDownload(row.lowresKey, MEDIA_DOWNLOAD_URL_SECONDS)
-        : hdUrl,
-      s3_url: hdUrl,
+      lowres_s3_url: links.lowres!,
+      s3_url: links.hd!,
       s3_key: row.s3Key,
       user_name: row.userName,
       org_id: row.orgId,

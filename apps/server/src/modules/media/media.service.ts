@@ -12,10 +12,8 @@ import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import type { UsersService } from '../users/users.service.js';
+import { toVisitorMedia } from './media-items.js';
 import type { MediaChanges, MediaListRow, MediaRepository } from './media.repository.js';
-
-/** Media links in responses live one hour. */
-export const MEDIA_DOWNLOAD_URL_SECONDS = 3600;
 
 export interface MediaServiceOptions {
   media: MediaRepository;
@@ -76,40 +74,15 @@ export class MediaService {
     return this.options.media;
   }
 
-  private async toDto(row: MediaListRow): Promise<Media> {
-    const { storage } = this.options;
-    const hdUrl = row.isUploaded
-      ? await storage.presignDownload(row.s3Key, MEDIA_DOWNLOAD_URL_SECONDS)
-      : null;
-    return {
-      id: row.id,
-      media_type: row.mediaType,
-      // Until its preview is made (or when it cannot be), an uploaded item shows its HD image.
-      lowres_s3_url:
-        row.isUploaded && row.lowresKey
-          ? await storage.presignDownload(row.lowresKey, MEDIA_DOWNLOAD_URL_SECONDS)
-          : hdUrl,
-      s3_url: hdUrl,
-      s3_key: row.s3Key,
-      org_name: row.orgName,
-      device_name: row.deviceName,
-      user_name: row.userName,
-      created_at: toApiTimestamp(row.createdAt),
-      updated_at: toApiTimestamp(row.updatedAt),
-      orientation: row.orientation,
-      caption: row.caption,
-      is_public: row.isPublic,
-      is_repost_allowed: row.isRepostAllowed,
-      is_downloaded: row.isDownloaded,
-      is_shared: row.isShared,
-      is_uploaded: row.isUploaded,
-      // The wall's count (kept exact by migration 0013's trigger); the owner's own like is not
-      // looked up here (My Media shows no like control).
-      likes_count: row.likesCount,
-      is_liked_by_caller: false,
-      // Hidden by the venue's moderators (the wall module): the owner still sees it, marked.
-      hidden_from_wall: row.hiddenFromWallAt !== null,
-    };
+  /**
+   * An item of My Media: the owner's own like is not looked up (My Media shows no like control);
+   * an item the venue's moderators hid from the wall is marked for its owner.
+   */
+  private toDto(row: MediaListRow): Promise<Media> {
+    return toVisitorMedia(this.options.storage, row, {
+      likedByCaller: false,
+      hiddenFromWall: row.hiddenFromWallAt !== null,
+    });
   }
 
   async list(

@@ -15,11 +15,9 @@ import { listBody, listBodyAsync } from '../../db/paging.js';
 import { forbidden, notFound } from '../../errors.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
+import { toVisitorMedia } from '../media/media-items.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import type { CommentRow, ModeratedMedia, WallRepository, WallRow } from './wall.repository.js';
-
-/** Wall links live one hour, like My Media's. */
-const WALL_URL_SECONDS = 3600;
 
 /** What the wall needs of the users module: the caller's id, and a staff caller's roles. */
 export interface WallUsers {
@@ -56,33 +54,12 @@ export class WallService {
     return this.options.wall;
   }
 
-  private async toMedia(row: WallRow): Promise<Media> {
-    const { storage } = this.options;
-    const hdUrl = await storage.presignDownload(row.s3Key, WALL_URL_SECONDS);
-    return {
-      id: row.id,
-      media_type: row.mediaType,
-      lowres_s3_url: row.lowresKey
-        ? await storage.presignDownload(row.lowresKey, WALL_URL_SECONDS)
-        : hdUrl,
-      s3_url: hdUrl,
-      s3_key: row.s3Key,
-      org_name: row.orgName,
-      device_name: row.deviceName,
-      user_name: row.userName,
-      created_at: toApiTimestamp(row.createdAt),
-      updated_at: toApiTimestamp(row.updatedAt),
-      orientation: row.orientation,
-      caption: row.caption,
-      is_public: row.isPublic,
-      is_repost_allowed: row.isRepostAllowed,
-      is_downloaded: row.isDownloaded,
-      is_shared: row.isShared,
-      is_uploaded: row.isUploaded,
-      likes_count: row.likesCount,
-      is_liked_by_caller: row.likedByCaller,
-      hidden_from_wall: false,
-    };
+  /** A wall item: the caller's like from the page query; nothing on the wall is hidden. */
+  private toMedia(row: WallRow): Promise<Media> {
+    return toVisitorMedia(this.options.storage, row, {
+      likedByCaller: row.likedByCaller,
+      hiddenFromWall: false,
+    });
   }
 
   private toComment(row: CommentRow, canEdit: boolean): Comment {

@@ -1,0 +1,77 @@
+import type { Media } from '@flashbooth/contracts';
+import type { MediaRow } from '../../db/schema.js';
+import { toApiTimestamp } from '../../lib/time.js';
+import type { ObjectStorage } from '../storage/storage.js';
+
+/** Media links in responses live one hour (My Media, the wall, the staff media views). */
+export const MEDIA_DOWNLOAD_URL_SECONDS = 3600;
+
+/**
+ * An item's HD link and its preview's. Until its preview is made (or when it cannot be), an
+ * uploaded item shows its HD image; an item not uploaded has neither.
+ */
+export async function mediaLinks(
+  storage: Pick<ObjectStorage, 'presignDownload'>,
+  row: Pick<MediaRow, 'isUploaded' | 's3Key' | 'lowresKey'>,
+): Promise<{ hd: string | null; lowres: string | null }> {
+  if (!row.isUploaded) return { hd: null, lowres: null };
+  const hd = await storage.presignDownload(row.s3Key, MEDIA_DOWNLOAD_URL_SECONDS);
+  const lowres = row.lowresKey
+    ? await storage.presignDownload(row.lowresKey, MEDIA_DOWNLOAD_URL_SECONDS)
+    : hd;
+  return { hd, lowres };
+}
+
+/** What the visitor spec's Media item shows of a row, with the names it is shown with. */
+export type VisitorMediaRow = Pick<
+  MediaRow,
+  | 'id'
+  | 'mediaType'
+  | 's3Key'
+  | 'lowresKey'
+  | 'orientation'
+  | 'caption'
+  | 'isPublic'
+  | 'isRepostAllowed'
+  | 'isDownloaded'
+  | 'isShared'
+  | 'isUploaded'
+  | 'likesCount'
+  | 'createdAt'
+  | 'updatedAt'
+> & { orgName: string | null; deviceName: string | null; userName: string };
+
+/**
+ * The visitor spec's Media item (My Media and the wall). `likes_count` is the wall's count
+ * (kept exact by migration 0013's trigger); whether the caller likes it and whether the venue's
+ * moderators hid it are the caller's to say.
+ */
+export async function toVisitorMedia(
+  storage: Pick<ObjectStorage, 'presignDownload'>,
+  row: VisitorMediaRow,
+  state: { likedByCaller: boolean; hiddenFromWall: boolean },
+): Promise<Media> {
+  const links = await mediaLinks(storage, row);
+  return {
+    id: row.id,
+    media_type: row.mediaType,
+    lowres_s3_url: links.lowres,
+    s3_url: links.hd,
+    s3_key: row.s3Key,
+    org_name: row.orgName,
+    device_name: row.deviceName,
+    user_name: row.userName,
+    created_at: toApiTimestamp(row.createdAt),
+    updated_at: toApiTimestamp(row.updatedAt),
+    orientation: row.orientation,
+    caption: row.caption,
+    is_public: row.isPublic,
+    is_repost_allowed: row.isRepostAllowed,
+    is_downloaded: row.isDownloaded,
+    is_shared: row.isShared,
+    is_uploaded: row.isUploaded,
+    likes_count: row.likesCount,
+    is_liked_by_caller: state.likedByCaller,
+    hidden_from_wall: state.hiddenFromWall,
+  };
+}
