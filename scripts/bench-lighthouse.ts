@@ -12,13 +12,10 @@
  * (WEB_DIST_DIR serves and sizes another build folder; BENCH_PAGES=/,/b/1 measures only those; BENCH_VERBOSE=1 prints every run, the audits below
  * full marks and the largest contentful paint element.)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { startServer, waitFor } from './app-process.js';
 import { webSizes } from './web-sizes.js';
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -34,7 +31,6 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const ROOT = path.resolve(import.meta.dirname, '..');
 
 interface Session {
   /** The refresh cookie as set by verify. */
@@ -68,70 +64,6 @@ interface Figures {
   bytes: number;
   /** Audits below full marks outside performance, and the largest contentful paint element. */
   notes: string[];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor<T>(what: string, attempt: () => Promise<T | undefined>, ms = 90_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await attempt().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-/** `npm start`'s server (`npm run serve`) on a free port of 127.0.0.1 with a fresh data folder. */
-async function startServer(): Promise<{ base: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-lighthouse-'));
-  // `npm run serve` (what `npm start` runs after the build), without npm in between.
-  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: { serve: string };
-  };
-  const [node, ...args] = scripts.serve.split(/\s+/);
-  if (node !== 'node') throw new Error(`unexpected serve script: ${scripts.serve}`);
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      MQTT_PORT: '0',
-      // Every session of the run signs in from 127.0.0.1.
-      OTP_SEND_LIMIT_PER_IP: '100000',
-      OTP_SEND_LIMIT_PER_PHONE: '1000',
-    },
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const state = await waitFor('the server', async () => {
-    if (child.exitCode !== null) return 'exited';
-    return (await fetch(`${base}/api/health`)).ok ? 'up' : undefined;
-  });
-  if (state === 'exited') throw new Error('the server exited before it answered');
-  return {
-    base,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function json<T>(response: Response): Promise<T> {
@@ -283,7 +215,11 @@ function median(values: number[]): number {
 
 const server = process.env.BENCH_URL
   ? { base: process.env.BENCH_URL.replace(/\/$/, ''), stop: async () => {} }
-  : await startServer();
+  : await startServer({
+      // Every session of the run signs in from 127.0.0.1.
+      OTP_SEND_LIMIT_PER_IP: '100000',
+      OTP_SEND_LIMIT_PER_PHONE: '1000',
+    });
 try {
   console.log(`Lighthouse mobile preset, ${RUNS} runs per page, medians; server ${server.base}`);
   const phone = `+9170${String(Date.now() % 100_000_000).padStart(8, '0')}`;

@@ -10,78 +10,17 @@
  * SMS outbox and demo data). The seeded super user (+919000000001) signs in through the API.
  * Usage: npm run build && npm run bench:studio
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import sharp from 'sharp';
+import { startServer } from './app-process.js';
 
 const RUNS = Number(process.env.BENCH_STUDIO_RUNS ?? 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ROOT = path.resolve(import.meta.dirname, '..');
 const STAFF_PHONE = '+919000000001';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor<T>(what: string, attempt: () => Promise<T | undefined>, ms = 90_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await attempt().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-/** `npm run serve` on a free port of 127.0.0.1 with a fresh data folder. */
-async function startServer(): Promise<{ base: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-bench-studio-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'apps/launcher/src/main.ts'],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        MQTT_PORT: String(await freePort()),
-      },
-    },
-  );
-  const base = `http://127.0.0.1:${port}`;
-  const state = await waitFor('the server', async () => {
-    if (child.exitCode !== null) return 'exited';
-    return (await fetch(`${base}/api/health`)).ok ? 'up' : undefined;
-  });
-  if (state === 'exited') throw new Error('the server exited before it answered');
-  return {
-    base,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A design like a real one: a gradient, shapes and text (PNG, a few hundred KB). */
 function benchDesign(): Promise<Buffer> {
