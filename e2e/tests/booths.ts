@@ -8,7 +8,8 @@ import {
   SimulatedPrinter,
   type AgentLog,
 } from '@flashbooth/booth-agent';
-import type { RegisteredBooth } from './support';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { staffApi, uniqueTag, type RegisteredBooth } from './support';
 
 /*
  * Real booths for the tests: a booth registered through the staff API, run in the test process
@@ -72,4 +73,77 @@ export async function startBooth(
   });
   await agent.start();
   return { ...registered, agent, errors };
+}
+
+/**
+ * What a spec file's tests share in a worker (booths, templates): made by the first test that
+ * asks, made again after a failed attempt, and stopped after the file's last test. Call it at the
+ * top of the spec file.
+ */
+export function sharedRig<T>(
+  make: (request: APIRequestContext, serverUrl: string) => Promise<T>,
+  stop: (rig: T) => Promise<unknown>,
+): (request: APIRequestContext, serverUrl: string | undefined) => Promise<T> {
+  let rig: Promise<T> | undefined;
+  test.afterAll(async () => {
+    const current = await rig?.catch(() => undefined);
+    rig = undefined;
+    if (current) await stop(current);
+  });
+  return (request, serverUrl) => {
+    rig ??= (async () => {
+      if (!serverUrl) throw new Error('baseURL is not configured');
+      return make(request, serverUrl);
+    })();
+    rig.catch(() => {
+      rig = undefined;
+    });
+    return rig;
+  };
+}
+
+/** A running booth of the demo organization and a one-photo landscape template it offers. */
+export interface DemoRig {
+  orgId: number;
+  booth: TestBooth;
+  templateId: number;
+}
+
+/** A spec file's {@link DemoRig} (see {@link sharedRig}); `name` tells its booth and template apart. */
+export function demoRig(name: string) {
+  return sharedRig<DemoRig>(
+    async (request, serverUrl) => {
+      const tag = uniqueTag();
+      const staff = await staffApi(request);
+      const orgId = await staff.demoOrgId();
+      const registered = await staff.createBooth(`${name} Booth ${tag}`, orgId);
+      const templateId = await staff.createTemplate(orgId, `${tag} ${name}`, 'landscape', {
+        slots: 1,
+      });
+      return { orgId, booth: await startBooth(registered, serverUrl), templateId };
+    },
+    (rig) => rig.booth.agent.stop(),
+  );
+}
+
+/**
+ * A real capture for the visitor of `token` at the booth; answers the media id once the booth is
+ * idle again (the photo uploaded and confirmed) and has logged no error.
+ */
+export async function captureAt(
+  request: APIRequestContext,
+  token: string,
+  booth: TestBooth,
+  templateId: number,
+): Promise<number> {
+  const response = await request.post(`/api/regular/devices/${booth.id}/capture`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { template_id: templateId },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  const { media_ids } = (await response.json()) as { media_ids: number[] };
+  expect(media_ids).toHaveLength(1);
+  await booth.agent.idle();
+  expect(booth.errors, `booth ${booth.name} reported errors`).toEqual([]);
+  return media_ids[0]!;
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { startBooth, type TestBooth } from './booths';
-import { newMobile, signInThroughUi, staffApi, uniqueTag } from './support';
+import { captureAt, sharedRig, startBooth, type TestBooth } from './booths';
+import { signInNewVisitor, staffApi, uniqueTag } from './support';
 
 /*
  * My Media against real captures. Each worker registers two booths of its own and runs them with
@@ -48,12 +48,9 @@ const MESSAGES = {
   shareUnsupported: 'Sharing is not supported on this browser. Please download the image manually.',
 };
 
-let rig: Promise<Rig> | undefined;
-
 /** The worker's booths and templates, made by the first test that needs them. */
-function theRig(request: APIRequestContext, serverUrl: string | undefined): Promise<Rig> {
-  rig ??= (async () => {
-    if (!serverUrl) throw new Error('baseURL is not configured');
+const theRig = sharedRig<Rig>(
+  async (request, serverUrl) => {
     const tag = uniqueTag();
     const staff = await staffApi(request);
     const orgId = await staff.demoOrgId();
@@ -72,34 +69,11 @@ function theRig(request: APIRequestContext, serverUrl: string | undefined): Prom
       landscapeTemplate,
       portraitTemplate,
     };
-  })();
-  rig.catch(() => {
-    rig = undefined;
-  });
-  return rig;
-}
-
-test.afterAll(async () => {
-  const current = await rig?.catch(() => undefined);
-  rig = undefined;
-  if (current) await Promise.all([current.lobby.agent.stop(), current.rooftop.agent.stop()]);
-});
+  },
+  (rig) => Promise.all([rig.lobby.agent.stop(), rig.rooftop.agent.stop()]),
+);
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-/** A new visitor signed in through the login screen; returns their access token for the API. */
-async function signInNewVisitor(page: Page, name = 'Media Visitor'): Promise<string> {
-  const verified = page.waitForResponse(
-    (response) =>
-      response.url().endsWith('/api/regular/auth/verify') &&
-      response.request().method() === 'POST' &&
-      response.ok(),
-  );
-  await signInThroughUi(page, 'regular', newMobile(), name);
-  const { access_token } = (await (await verified).json()) as { access_token: string };
-  await expect(page).not.toHaveURL(/\/login$/);
-  return access_token;
-}
 
 /** A real capture at the booth for the visitor; resolves once the photo is uploaded. */
 async function capture(
@@ -108,28 +82,32 @@ async function capture(
   booth: TestBooth,
   templateId: number,
 ): Promise<number> {
-  const response = await request.post(`/api/regular/devices/${booth.id}/capture`, {
-    headers: bearer(token),
-    data: { template_id: templateId },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  const { media_ids } = (await response.json()) as { media_ids: number[] };
-  expect(media_ids).toHaveLength(1);
-  // The command was accepted, so the session is running: wait for its upload and confirmation.
-  await booth.agent.idle();
-  expect(booth.errors, `booth ${booth.name} reported errors`).toEqual([]);
-  const uploaded = await request.get(`/api/regular/media/uploaded?media_ids=${media_ids[0]}`, {
+  const id = await captureAt(request, token, booth, templateId);
+  const uploaded = await request.get(`/api/regular/media/uploaded?media_ids=${id}`, {
     headers: bearer(token),
   });
-  expect(await uploaded.json()).toEqual({ media_items: [{ id: media_ids[0], is_uploaded: true }] });
+  expect(await uploaded.json()).toEqual({ media_items: [{ id, is_uploaded: true }] });
   // The server makes the low-resolution preview just after the confirmation (until then the
   // item's lowres link is the HD image): wait for it, so the cards show the real preview.
   await expect
-    .poll(async () => (await mediaItem(request, token, media_ids[0]!)).lowres_s3_url ?? '', {
+    .poll(async () => (await mediaItem(request, token, id)).lowres_s3_url ?? '', {
       timeout: 20_000,
     })
     .toContain('/lowres/');
-  return media_ids[0]!;
+  return id;
+}
+
+/** A new visitor signed in to the page with one real capture; answers their token and its id. */
+async function visitorWithCapture(
+  page: Page,
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  booth: 'lobby' | 'rooftop' = 'lobby',
+  template: 'landscapeTemplate' | 'portraitTemplate' = 'landscapeTemplate',
+) {
+  const rig = await theRig(request, baseURL);
+  const token = await signInNewVisitor(page);
+  return { token, id: await capture(request, token, rig[booth], rig[template]) };
 }
 
 async function myMedia(request: APIRequestContext, token: string): Promise<MediaItem[]> {
@@ -274,9 +252,7 @@ test.describe('My Media', () => {
     request,
     baseURL,
   }) => {
-    const { lobby, landscapeTemplate } = await theRig(request, baseURL);
-    const token = await signInNewVisitor(page);
-    const id = await capture(request, token, lobby, landscapeTemplate);
+    const { token, id } = await visitorWithCapture(page, request, baseURL);
     await openMyMedia(page);
 
     const item = card(page, id);
@@ -341,9 +317,13 @@ test.describe('My Media', () => {
     request,
     baseURL,
   }) => {
-    const { lobby, portraitTemplate } = await theRig(request, baseURL);
-    const token = await signInNewVisitor(page);
-    const id = await capture(request, token, lobby, portraitTemplate);
+    const { token, id } = await visitorWithCapture(
+      page,
+      request,
+      baseURL,
+      'lobby',
+      'portraitTemplate',
+    );
     await openMyMedia(page);
 
     const item = card(page, id);
@@ -397,9 +377,7 @@ test.describe('My Media', () => {
     request,
     baseURL,
   }) => {
-    const { rooftop, landscapeTemplate } = await theRig(request, baseURL);
-    const token = await signInNewVisitor(page);
-    const id = await capture(request, token, rooftop, landscapeTemplate);
+    const { token, id } = await visitorWithCapture(page, request, baseURL, 'rooftop');
     const before = await mediaItem(request, token, id);
     expect(before.is_downloaded).toBe(false);
     await openMyMedia(page);
@@ -429,7 +407,6 @@ test.describe('My Media', () => {
     isMobile,
     baseURL,
   }) => {
-    const { lobby, landscapeTemplate } = await theRig(request, baseURL);
     // Chromium on Linux has no share sheet: stand in for the phone's, recording what it is given.
     await page.addInitScript(() => {
       const calls: { text?: string; url?: string; files: { name: string; type: string }[] }[] = [];
@@ -455,8 +432,7 @@ test.describe('My Media', () => {
         },
       });
     });
-    const token = await signInNewVisitor(page);
-    const id = await capture(request, token, lobby, landscapeTemplate);
+    const { token, id } = await visitorWithCapture(page, request, baseURL);
     await openMyMedia(page);
     const item = card(page, id);
     await expect(item.getByRole('button', { name: 'Download HD' })).toBeVisible();
@@ -513,9 +489,7 @@ test.describe('My Media', () => {
     request,
     baseURL,
   }) => {
-    const { lobby, landscapeTemplate } = await theRig(request, baseURL);
-    const token = await signInNewVisitor(page);
-    const id = await capture(request, token, lobby, landscapeTemplate);
+    const { id } = await visitorWithCapture(page, request, baseURL);
 
     // Booths do not make clips yet: record a short one in the browser and present this
     // capture as a video whose low-resolution copy is that clip.

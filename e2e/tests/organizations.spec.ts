@@ -1,14 +1,7 @@
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Page,
-  type TestInfo,
-} from '@playwright/test';
+import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import sharp from 'sharp';
-import { startBooth } from './booths';
-import { newMobile, signInThroughUi, staffApi, STAFF_PHONE, uniqueTag } from './support';
+import { captureAt, demoRig } from './booths';
+import { newMobile, signInSeededStaff, signInThroughUi, STAFF_PHONE, uniqueTag } from './support';
 
 /*
  * The staff console's organizations (staff.md section 2): a super user (the seeded demo
@@ -17,53 +10,8 @@ import { newMobile, signInThroughUi, staffApi, STAFF_PHONE, uniqueTag } from './
  * has just captured at a booth of the demo organization.
  */
 
-interface OutboxItem {
-  code: string | null;
-  created_at: string;
-}
-
-async function newestCode(request: APIRequestContext, phone: string) {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: OutboxItem[] }).items[0];
-}
-
-/**
- * Signs the seeded demo administrator in to this browser. Every worker signs the same phone in
- * (other tests through the API), so a code may be replaced before it is used: the sign-in runs
- * through the page's own API context (whose refresh cookie the app then uses) and starts again
- * when its code lost; the app then finds the session as after a reload.
- */
-async function signInDemoAdmin(page: Page, path: string) {
-  let user: unknown = null;
-  for (let attempt = 0; attempt < 6 && !user; attempt += 1) {
-    const before = await newestCode(page.request, STAFF_PHONE);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', {
-      data: { phone: STAFF_PHONE },
-    });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page.request, STAFF_PHONE);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone: STAFF_PHONE, code },
-    });
-    if (verify.ok()) user = ((await verify.json()) as { user: unknown }).user;
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(user, 'the demo administrator signed in').toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate((record) => localStorage.setItem('user', JSON.stringify(record)), user);
-  await page.goto(path);
-}
+/** A booth of the demo organization where the guest captures. */
+const theRig = demoRig('Guest');
 
 /** A second browser of the same kind (phone or desktop) for another person. */
 async function newPerson(browser: Browser, testInfo: TestInfo): Promise<Page> {
@@ -129,7 +77,7 @@ test('a super user creates an organization and invites people; each role sees wh
   const memberMobile = newMobile();
 
   // The super user creates the organization.
-  await signInDemoAdmin(page, '/enterprise/organizations');
+  await signInSeededStaff(page, STAFF_PHONE, '/enterprise/organizations');
   await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
   await page.getByRole('button', { name: '+Create' }).click();
   const create = page.getByRole('dialog', { name: 'Create Organization' });
@@ -254,35 +202,20 @@ test('the guests screen lists a visitor who has just captured at the organizatio
   baseURL,
 }, testInfo) => {
   test.setTimeout(120_000);
-  if (!baseURL) throw new Error('baseURL is not configured');
+  const { orgId, booth, templateId } = await theRig(request, baseURL);
   const tag = uniqueTag();
-  const staff = await staffApi(request);
-  const orgId = await staff.demoOrgId();
-  const registered = await staff.createBooth(`Guest Booth ${tag}`, orgId);
-  const templateId = await staff.createTemplate(orgId, `${tag} Guest`, 'landscape', { slots: 1 });
-  const booth = await startBooth(registered, baseURL);
   const visitorName = `Guest ${tag}`;
   const visitorMobile = newMobile();
-  try {
-    const visitor = await newPerson(browser, testInfo);
-    const verified = visitor.waitForResponse(
-      (response) => response.url().endsWith('/api/regular/auth/verify') && response.ok(),
-    );
-    await signInThroughUi(visitor, 'regular', visitorMobile, visitorName);
-    const { access_token } = (await (await verified).json()) as { access_token: string };
-    const capture = await request.post(`/api/regular/devices/${booth.id}/capture`, {
-      headers: { Authorization: `Bearer ${access_token}` },
-      data: { template_id: templateId },
-    });
-    expect(capture.ok(), await capture.text()).toBe(true);
-    await booth.agent.idle();
-    expect(booth.errors).toEqual([]);
-    await visitor.context().close();
-  } finally {
-    await booth.agent.stop();
-  }
+  const visitor = await newPerson(browser, testInfo);
+  const verified = visitor.waitForResponse(
+    (response) => response.url().endsWith('/api/regular/auth/verify') && response.ok(),
+  );
+  await signInThroughUi(visitor, 'regular', visitorMobile, visitorName);
+  const { access_token } = (await (await verified).json()) as { access_token: string };
+  await captureAt(request, access_token, booth, templateId);
+  await visitor.context().close();
 
-  await signInDemoAdmin(page, `/enterprise/organizations/${orgId}/guests`);
+  await signInSeededStaff(page, STAFF_PHONE, `/enterprise/organizations/${orgId}/guests`);
   await expect(page.getByRole('heading', { level: 1, name: /Guests$/ })).toBeVisible();
   const box = page.getByRole('searchbox', { name: 'Search guests' });
   await expect(box).toHaveAttribute('placeholder', 'Search guests...');

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
-import { staffApi, STAFF_PHONE, uniqueTag } from './support';
+import { signInSeededStaff, staffApi, STAFF_PHONE, uniqueTag } from './support';
 
 /*
  * The booth's QR poster (issue 11): the demo administrator (a super user) opens the poster of a
@@ -10,52 +10,6 @@ import { staffApi, STAFF_PHONE, uniqueTag } from './support';
  * the booth's short link) and the SVG, and prints only the sheet. A booth without an organization
  * has no poster, only an explanation and the way back.
  */
-
-interface OutboxItem {
-  code: string | null;
-  created_at: string;
-}
-
-async function newestCode(page: Page): Promise<OutboxItem | undefined> {
-  const response = await page.request.get(`/api/dev/sms?phone=${encodeURIComponent(STAFF_PHONE)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: OutboxItem[] }).items[0];
-}
-
-/**
- * Signs the demo administrator in to this browser through its own API context (the refresh
- * cookie is then the app's). Other workers sign the same phone in, so a code may be replaced
- * before it is used: then sign in again.
- */
-async function signInDemoAdmin(page: Page) {
-  let user: unknown = null;
-  for (let attempt = 0; attempt < 6 && !user; attempt += 1) {
-    const before = await newestCode(page);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', {
-      data: { phone: STAFF_PHONE },
-    });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone: STAFF_PHONE, code },
-    });
-    if (verify.ok()) user = ((await verify.json()) as { user: unknown }).user;
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(user, 'the demo administrator signed in').toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate((record) => localStorage.setItem('user', JSON.stringify(record)), user);
-}
 
 async function downloaded(
   page: Page,
@@ -78,8 +32,7 @@ test('a super user prints and downloads the QR poster of a demo organization boo
   const booth = await api.createBooth(`Poster Booth ${uniqueTag()}`, await api.demoOrgId());
   const shortLink = `${new URL(baseURL!).origin}/b/${booth.id}`;
 
-  await signInDemoAdmin(page);
-  await page.goto(`/enterprise/devices/${booth.id}/poster`);
+  await signInSeededStaff(page, STAFF_PHONE, `/enterprise/devices/${booth.id}/poster`);
 
   await expect(page.getByRole('heading', { level: 1, name: 'QR Poster' })).toBeVisible();
   const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
@@ -159,8 +112,7 @@ test('a booth without an organization has no poster, only the way back', async (
     name: `Unlinked Booth ${uniqueTag()}`,
   });
 
-  await signInDemoAdmin(page);
-  await page.goto(`/enterprise/devices/${device.id}/poster`);
+  await signInSeededStaff(page, STAFF_PHONE, `/enterprise/devices/${device.id}/poster`);
   await expect(page.getByText(/not linked to an organization/)).toBeVisible();
   await expect(page.getByRole('link', { name: '← Back to Device' })).toHaveAttribute(
     'href',

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startBooth, type TestBooth } from './booths';
-import { STAFF_PHONE, staffApi, uniqueTag } from './support';
+import { signInSeededStaff, STAFF_PHONE, staffApi, uniqueTag } from './support';
 
 /*
  * Staged rollout (issue 11): a super user links a release with a real file to a fresh channel
@@ -12,51 +12,6 @@ import { STAFF_PHONE, staffApi, uniqueTag } from './support';
  * SHA-256 and installs), presses "Roll out {version}", confirms, and sees every booth reach
  * "Updated" with the new version without reloading the page.
  */
-
-interface OutboxItem {
-  code: string | null;
-  created_at: string;
-}
-
-async function newestCode(request: APIRequestContext, phone: string) {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: OutboxItem[] }).items[0];
-}
-
-/**
- * Signs the seeded super user in through the page's own API context, whose refresh cookie the
- * app then uses. Other workers sign the same phone in, so a replaced code means another try.
- */
-async function signInStaff(page: Page): Promise<void> {
-  let user: unknown = null;
-  for (let attempt = 0; attempt < 6 && !user; attempt += 1) {
-    const before = await newestCode(page.request, STAFF_PHONE);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', {
-      data: { phone: STAFF_PHONE },
-    });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page.request, STAFF_PHONE);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone: STAFF_PHONE, code },
-    });
-    if (verify.ok()) user = ((await verify.json()) as { user: unknown }).user;
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(user, 'the super user signed in').toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate((record) => localStorage.setItem('user', JSON.stringify(record)), user);
-}
 
 const booths: TestBooth[] = [];
 test.afterEach(async () => {
@@ -105,8 +60,7 @@ test('a super user rolls a release out to a channel and sees each booth update l
     );
   }
 
-  await signInStaff(page);
-  await page.goto(`/enterprise/software/channels/${channel.id}`);
+  await signInSeededStaff(page, STAFF_PHONE, `/enterprise/software/channels/${channel.id}`);
   const panel = page.getByRole('region', { name: /Staged Rollout/ });
   await expect(panel.getByText(/^No rollout yet\./)).toBeVisible();
 

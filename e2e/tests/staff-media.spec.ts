@@ -1,13 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { startBooth, type TestBooth } from './booths';
-import {
-  latestCode,
-  newMobile,
-  signInSeededStaff,
-  STAFF_PHONE,
-  staffApi,
-  uniqueTag,
-} from './support';
+import { captureAt, demoRig, type DemoRig } from './booths';
+import { signInSeededStaff, signUpThroughApi, STAFF_PHONE, uniqueTag } from './support';
 
 /*
  * The staff media views (issue 13): a visitor's public photo with repost allowed, made by a real
@@ -19,65 +12,19 @@ import {
 /** The demo organization's admin: no super user or product admin flag. */
 const ORG_ADMIN_PHONE = '+919000000002';
 
-interface Rig {
-  orgId: number;
-  booth: TestBooth;
-  templateId: number;
-}
-
-let rig: Promise<Rig> | undefined;
-
-function theRig(request: APIRequestContext, serverUrl: string | undefined): Promise<Rig> {
-  rig ??= (async () => {
-    if (!serverUrl) throw new Error('baseURL is not configured');
-    const tag = uniqueTag();
-    const staff = await staffApi(request);
-    const orgId = await staff.demoOrgId();
-    const registered = await staff.createBooth(`Media Booth ${tag}`, orgId);
-    const templateId = await staff.createTemplate(orgId, `${tag} Wide`, 'landscape', { slots: 1 });
-    return { orgId, booth: await startBooth(registered, serverUrl), templateId };
-  })();
-  rig.catch(() => {
-    rig = undefined;
-  });
-  return rig;
-}
-
-test.afterAll(async () => {
-  const current = await rig?.catch(() => undefined);
-  rig = undefined;
-  if (current) await current.booth.agent.stop();
-});
+const theRig = demoRig('Media');
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-/** A new visitor signed up through the API; answers the access token. */
-async function newVisitor(request: APIRequestContext, name: string): Promise<string> {
-  const phone = `+91${newMobile()}`;
-  const signUp = await request.post('/api/regular/auth/sign-up', { data: { phone, name } });
-  expect(signUp.ok(), await signUp.text()).toBe(true);
-  const code = await latestCode(request, phone);
-  const verify = await request.post('/api/regular/auth/verify', { data: { phone, code } });
-  expect(verify.ok(), await verify.text()).toBe(true);
-  return ((await verify.json()) as { access_token: string }).access_token;
-}
-
 /** A public photo with a caption (reposting is allowed by default) from a real capture. */
-async function publicPhoto(request: APIRequestContext, rig: Rig, caption: string) {
-  const token = await newVisitor(request, 'Staff Media Visitor');
-  const response = await request.post(`/api/regular/devices/${rig.booth.id}/capture`, {
-    headers: bearer(token),
-    data: { template_id: rig.templateId },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  const [id] = ((await response.json()) as { media_ids: number[] }).media_ids;
-  await rig.booth.agent.idle();
-  expect(rig.booth.errors).toEqual([]);
+async function publicPhoto(request: APIRequestContext, rig: DemoRig, caption: string) {
+  const token = await signUpThroughApi(request, 'regular', 'Staff Media Visitor');
+  const id = await captureAt(request, token, rig.booth, rig.templateId);
   for (const data of [{ is_public: true }, { caption }]) {
     const patch = await request.patch(`/api/regular/media/${id}`, { headers: bearer(token), data });
     expect(patch.ok(), await patch.text()).toBe(true);
   }
-  return id!;
+  return id;
 }
 
 async function search(page: Page, text: string) {

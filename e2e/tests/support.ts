@@ -64,6 +64,38 @@ export async function signInThroughUi(
   return code;
 }
 
+/**
+ * Signs a new visitor up through the login screen and waits until it has left the login page.
+ * Answers the access token of the sign-in the page made, for API checks.
+ */
+export async function signInNewVisitor(page: Page, name = 'Test Visitor'): Promise<string> {
+  const verified = page.waitForResponse(
+    (response) =>
+      response.url().endsWith('/api/regular/auth/verify') &&
+      response.request().method() === 'POST' &&
+      response.ok(),
+  );
+  await signInThroughUi(page, 'regular', newMobile(), name);
+  const { access_token } = (await (await verified).json()) as { access_token: string };
+  await expect(page).not.toHaveURL(/\/login$/);
+  return access_token;
+}
+
+/** Signs a new phone up in `pool` through the API with `request`; answers the access token. */
+export async function signUpThroughApi(
+  request: APIRequestContext,
+  pool: Pool,
+  name: string,
+  phone = `+91${newMobile()}`,
+): Promise<string> {
+  const signUp = await request.post(`/api/${pool}/auth/sign-up`, { data: { phone, name } });
+  expect(signUp.ok(), await signUp.text()).toBe(true);
+  const code = await latestCode(request, phone);
+  const verify = await request.post(`/api/${pool}/auth/verify`, { data: { phone, code } });
+  expect(verify.ok(), await verify.text()).toBe(true);
+  return ((await verify.json()) as { access_token: string }).access_token;
+}
+
 /** The seeded demo administrator: a super user and a member of the demo organization. */
 export const STAFF_PHONE = '+919000000001';
 
@@ -134,9 +166,9 @@ async function signInStaff(
 }
 
 /**
- * Signs a seeded staff phone in to this browser (the refresh cookie lands in the page's context,
- * the user record in localStorage, as after a reload) and opens `path` when given. Answers the
- * access token.
+ * Signs a staff phone with an account (seeded, or signed up earlier) in to this browser (the
+ * refresh cookie lands in the page's context, the user record in localStorage, as after a reload)
+ * and opens `path` when given. Answers the access token.
  */
 export async function signInSeededStaff(page: Page, phone: string, path?: string): Promise<string> {
   const session = await signInStaff(page.request, phone);

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
-import { STAFF_PHONE, uniqueTag } from './support';
+import { signInSeededStaff, STAFF_PHONE, uniqueTag } from './support';
 
 /** landscape3 (packages/contracts layouts): its three 1620×1080 photo openings. */
 const LANDSCAPE3_SLOTS = [
@@ -14,59 +14,8 @@ const LANDSCAPE3_SLOTS = [
 const LANDSCAPE3_QR = { x: 3250, y: 2090, w: 230, h: 230 };
 const DESIGN_RGB = { r: 40, g: 90, b: 200 };
 
-interface OutboxItem {
-  code: string | null;
-  created_at: string;
-}
-
-async function newestCode(request: APIRequestContext, phone: string) {
-  const response = await request.get(`/api/dev/sms?phone=${encodeURIComponent(phone)}`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { items: OutboxItem[] }).items[0];
-}
-
-/**
- * Signs the seeded super user in to this browser through the page's API context (whose refresh
- * cookie the app then uses); workers share the phone, so a replaced code starts again.
- * Answers the access token.
- */
-async function signInStaff(page: Page): Promise<string> {
-  let session: { access_token: string; user: unknown } | null = null;
-  for (let attempt = 0; attempt < 6 && !session; attempt += 1) {
-    const before = await newestCode(page.request, STAFF_PHONE);
-    const signIn = await page.request.post('/api/enterprise/auth/sign-in', {
-      data: { phone: STAFF_PHONE },
-    });
-    expect(signIn.ok(), await signIn.text()).toBe(true);
-    let code: string | null = null;
-    await expect
-      .poll(async () => {
-        const item = await newestCode(page.request, STAFF_PHONE);
-        const fresh =
-          item !== undefined &&
-          (item.created_at !== before?.created_at || item.code !== before.code);
-        code = fresh ? item.code : null;
-        return code;
-      })
-      .not.toBeNull();
-    const verify = await page.request.post('/api/enterprise/auth/verify', {
-      data: { phone: STAFF_PHONE, code },
-    });
-    if (verify.ok()) session = (await verify.json()) as { access_token: string; user: unknown };
-    else await page.waitForTimeout(300 + Math.random() * 900);
-  }
-  expect(session, 'the staff phone signed in').toBeTruthy();
-  await page.goto('/enterprise/login');
-  await page.evaluate(
-    (record) => localStorage.setItem('user', JSON.stringify(record)),
-    session!.user,
-  );
-  return session!.access_token;
-}
-
 async function openStudio(page: Page): Promise<string> {
-  const token = await signInStaff(page);
-  await page.goto('/enterprise/template-studio');
+  const token = await signInSeededStaff(page, STAFF_PHONE, '/enterprise/template-studio');
   await expect(page.getByRole('heading', { name: 'Template Studio' })).toBeVisible();
   await expect(page.getByTestId('studio-idle')).toBeVisible();
   return token;

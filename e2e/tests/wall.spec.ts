@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { startBooth, type TestBooth } from './booths';
-import { newMobile, signInThroughUi, staffApi, uniqueTag } from './support';
+import { captureAt, demoRig, type DemoRig } from './booths';
+import { signInNewVisitor, uniqueTag } from './support';
 
 /*
  * The public wall against a real capture: visitor A's photo (taken at a booth run by the real
@@ -8,62 +8,13 @@ import { newMobile, signInThroughUi, staffApi, uniqueTag } from './support';
  * of their own, finds it on the wall, likes it and comments on it.
  */
 
-interface Rig {
-  booth: TestBooth;
-  template: number;
-}
-
-let rig: Promise<Rig> | undefined;
-
-function theRig(request: APIRequestContext, serverUrl: string | undefined): Promise<Rig> {
-  rig ??= (async () => {
-    if (!serverUrl) throw new Error('baseURL is not configured');
-    const tag = uniqueTag();
-    const staff = await staffApi(request);
-    const orgId = await staff.demoOrgId();
-    const booth = await staff.createBooth(`Wall Booth ${tag}`, orgId);
-    const template = await staff.createTemplate(orgId, `${tag} Wall`, 'landscape', { slots: 1 });
-    return { booth: await startBooth(booth, serverUrl), template };
-  })();
-  rig.catch(() => {
-    rig = undefined;
-  });
-  return rig;
-}
-
-test.afterAll(async () => {
-  const current = await rig?.catch(() => undefined);
-  rig = undefined;
-  if (current) await current.booth.agent.stop();
-});
+const theRig = demoRig('Wall');
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-/** A new visitor signed in through the login screen; returns their access token. */
-async function signInNewVisitor(page: Page, name: string): Promise<string> {
-  const verified = page.waitForResponse(
-    (response) =>
-      response.url().endsWith('/api/regular/auth/verify') &&
-      response.request().method() === 'POST' &&
-      response.ok(),
-  );
-  await signInThroughUi(page, 'regular', newMobile(), name);
-  const { access_token } = (await (await verified).json()) as { access_token: string };
-  await expect(page).not.toHaveURL(/\/login$/);
-  return access_token;
-}
-
 /** A real capture at the booth; resolves with the media id once the photo is uploaded. */
-async function capture(request: APIRequestContext, token: string, rig: Rig): Promise<number> {
-  const response = await request.post(`/api/regular/devices/${rig.booth.id}/capture`, {
-    headers: bearer(token),
-    data: { template_id: rig.template },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  const { media_ids } = (await response.json()) as { media_ids: number[] };
-  await rig.booth.agent.idle();
-  expect(rig.booth.errors).toEqual([]);
-  const id = media_ids[0]!;
+async function capture(request: APIRequestContext, token: string, rig: DemoRig): Promise<number> {
+  const id = await captureAt(request, token, rig.booth, rig.templateId);
   await expect
     .poll(async () => {
       const uploaded = await request.get(`/api/regular/media/uploaded?media_ids=${id}`, {
