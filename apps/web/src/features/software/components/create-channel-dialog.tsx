@@ -3,14 +3,10 @@ import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
 import { useCreateChannel } from '../api/create-channel';
-import {
-  createChannelBody,
-  EMPTY_CHANNEL_FORM,
-  failureText,
-  SOFTWARE_SCREEN_TEXT,
-} from '../software-model';
+import { createChannelBody, EMPTY_CHANNEL_FORM, SOFTWARE_SCREEN_TEXT } from '../software-model';
 import { ReleaseSelect } from './release-select';
 import { ChannelFields } from './software-fields';
+import { useFormSubmit } from './use-form-submit';
 
 interface CreateChannelDialogProps {
   onClose: () => void;
@@ -21,21 +17,12 @@ interface CreateChannelDialogProps {
 export function CreateChannelDialog({ onClose, onCreated }: CreateChannelDialogProps) {
   const id = useId();
   const [values, setValues] = useState(EMPTY_CHANNEL_FORM);
-  const [error, setError] = useState<string | null>(null);
-  const create = useCreateChannel();
-
-  const submit = () => {
-    const outcome = createChannelBody(values);
-    if (outcome.kind !== 'ok') {
-      setError(outcome.message);
-      return;
-    }
-    setError(null);
-    create.mutate(outcome.body, {
-      onSuccess: onCreated,
-      onError: (failure) => setError(failureText(failure, SOFTWARE_MESSAGES.createChannelFailed)),
-    });
-  };
+  const submit = useFormSubmit(
+    useCreateChannel(),
+    () => createChannelBody(values),
+    SOFTWARE_MESSAGES.createChannelFailed,
+    onCreated,
+  );
 
   return (
     <FormDialog
@@ -43,17 +30,11 @@ export function CreateChannelDialog({ onClose, onCreated }: CreateChannelDialogP
       title="Create Software Channel"
       submitLabel="Create Channel"
       busyLabel="Creating..."
-      busy={create.isPending}
-      error={error}
       submitDisabled={!values.name.trim()}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
-      <ChannelFields
-        id={id}
-        values={values}
-        onChange={(fields) => setValues({ ...values, ...fields })}
-      />
+      <ChannelFields id={id} values={values} onChange={setValues} />
       <ReleaseSelect
         id={`${id}-release`}
         label="Link Release (optional)"

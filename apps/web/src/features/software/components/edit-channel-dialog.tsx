@@ -3,8 +3,9 @@ import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
 import { useUpdateChannel } from '../api/update-channel';
-import { channelForm, channelPatch, failureText } from '../software-model';
+import { channelForm, channelPatch } from '../software-model';
 import { ChannelFields } from './software-fields';
+import { useFormSubmit } from './use-form-submit';
 
 interface EditChannelDialogProps {
   channel: SoftwareChannel;
@@ -16,27 +17,12 @@ interface EditChannelDialogProps {
 export function EditChannelDialog({ channel, onClose, onSaved }: EditChannelDialogProps) {
   const id = useId();
   const [values, setValues] = useState(() => channelForm(channel));
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const update = useUpdateChannel(channel.id, 'edit');
-
-  const submit = () => {
-    const outcome = channelPatch(channel, values);
-    setError(null);
-    setNotice(null);
-    if (outcome.kind === 'unchanged') {
-      setNotice(outcome.message);
-      return;
-    }
-    if (outcome.kind === 'invalid') {
-      setError(outcome.message);
-      return;
-    }
-    update.mutate(outcome.body, {
-      onSuccess: onSaved,
-      onError: (failure) => setError(failureText(failure, SOFTWARE_MESSAGES.updateChannelFailed)),
-    });
-  };
+  const submit = useFormSubmit(
+    useUpdateChannel(channel.id, 'edit'),
+    () => channelPatch(channel, values),
+    SOFTWARE_MESSAGES.updateChannelFailed,
+    onSaved,
+  );
 
   return (
     <FormDialog
@@ -44,18 +30,11 @@ export function EditChannelDialog({ channel, onClose, onSaved }: EditChannelDial
       title="Edit Channel"
       submitLabel="Save Changes"
       busyLabel="Saving..."
-      busy={update.isPending}
-      error={error}
-      notice={notice}
       submitDisabled={!values.name.trim()}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
-      <ChannelFields
-        id={id}
-        values={values}
-        onChange={(fields) => setValues({ ...values, ...fields })}
-      />
+      <ChannelFields id={id} values={values} onChange={setValues} />
     </FormDialog>
   );
 }

@@ -3,8 +3,9 @@ import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
 import { useUpdateRelease } from '../api/update-release';
-import { failureText, releaseForm, releasePatch } from '../software-model';
+import { releaseForm, releasePatch } from '../software-model';
 import { ReleaseFields } from './software-fields';
+import { useFormSubmit } from './use-form-submit';
 
 interface EditReleaseDialogProps {
   release: SoftwareRelease;
@@ -16,27 +17,12 @@ interface EditReleaseDialogProps {
 export function EditReleaseDialog({ release, onClose, onSaved }: EditReleaseDialogProps) {
   const id = useId();
   const [values, setValues] = useState(() => releaseForm(release));
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const update = useUpdateRelease(release.id);
-
-  const submit = () => {
-    const outcome = releasePatch(release, values);
-    setError(null);
-    setNotice(null);
-    if (outcome.kind === 'unchanged') {
-      setNotice(outcome.message);
-      return;
-    }
-    if (outcome.kind === 'invalid') {
-      setError(outcome.message);
-      return;
-    }
-    update.mutate(outcome.body, {
-      onSuccess: onSaved,
-      onError: (failure) => setError(failureText(failure, SOFTWARE_MESSAGES.updateReleaseFailed)),
-    });
-  };
+  const submit = useFormSubmit(
+    useUpdateRelease(release.id),
+    () => releasePatch(release, values),
+    SOFTWARE_MESSAGES.updateReleaseFailed,
+    onSaved,
+  );
 
   return (
     <FormDialog
@@ -44,12 +30,9 @@ export function EditReleaseDialog({ release, onClose, onSaved }: EditReleaseDial
       title="Edit Release Details"
       submitLabel="Save Changes"
       busyLabel="Saving..."
-      busy={update.isPending}
-      error={error}
-      notice={notice}
       submitDisabled={!values.version.trim()}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
       <ReleaseFields id={id} values={values} onChange={setValues} />
     </FormDialog>

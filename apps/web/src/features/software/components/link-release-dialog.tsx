@@ -3,8 +3,9 @@ import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
 import { useUpdateChannel } from '../api/update-channel';
-import { failureText, releaseIdValue, SOFTWARE_SCREEN_TEXT } from '../software-model';
+import { releaseIdValue, SOFTWARE_SCREEN_TEXT } from '../software-model';
 import { ReleaseSelect } from './release-select';
+import { useFormSubmit } from './use-form-submit';
 
 interface LinkReleaseDialogProps {
   channel: SoftwareChannel;
@@ -16,20 +17,13 @@ interface LinkReleaseDialogProps {
 export function LinkReleaseDialog({ channel, onClose, onSaved }: LinkReleaseDialogProps) {
   const id = useId();
   const [value, setValue] = useState(channel.release_id === null ? '' : String(channel.release_id));
-  const [error, setError] = useState<string | null>(null);
-  const update = useUpdateChannel(channel.id, 'link');
+  const submit = useFormSubmit(
+    useUpdateChannel(channel.id, 'link'),
+    () => ({ kind: 'ok', body: { release_id: releaseIdValue(value) } }),
+    SOFTWARE_MESSAGES.linkReleaseFailed,
+    onSaved,
+  );
   const title = channel.release_id === null ? 'Link Release' : 'Change Release';
-
-  const submit = () => {
-    setError(null);
-    update.mutate(
-      { release_id: releaseIdValue(value) },
-      {
-        onSuccess: onSaved,
-        onError: (failure) => setError(failureText(failure, SOFTWARE_MESSAGES.linkReleaseFailed)),
-      },
-    );
-  };
 
   return (
     <FormDialog
@@ -37,10 +31,8 @@ export function LinkReleaseDialog({ channel, onClose, onSaved }: LinkReleaseDial
       title={title}
       submitLabel="Save"
       busyLabel="Saving..."
-      busy={update.isPending}
-      error={error}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
       <p className="software-dialog-note">
         Booths on “{channel.name}” install the linked release when they are updated.

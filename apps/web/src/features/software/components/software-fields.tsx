@@ -87,15 +87,15 @@ function TextArea({ id, label, value, onChange, maxLength, rows = 3 }: TextAreaP
   );
 }
 
-/** Name* and Description: Create Channel and Edit Channel. */
-export function ChannelFields({
+/** Name* and Description: Create Channel (its form also holds the link) and Edit Channel. */
+export function ChannelFields<T extends { name: string; description: string }>({
   id,
   values,
   onChange,
 }: {
   id: string;
-  values: { name: string; description: string };
-  onChange: (values: { name: string; description: string }) => void;
+  values: T;
+  onChange: (values: T) => void;
 }) {
   return (
     <>
