@@ -4,27 +4,14 @@ import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { PermissionGate } from '@/components/console/permission-gate';
 import type { StaffPermissions } from '@/components/console/permissions';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
-import { isMobileUserAgent } from '@/components/media/media-files-model';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
-import { ListPage } from '@/components/ui/list-page';
 import type { StatusKind } from '@/components/ui/status-message';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { allMediaQueryOptions, useAllMedia } from '../api/get-all-media';
-import {
-  type AllMediaFilters,
-  canModerate,
-  readFilters,
-  STAFF_MEDIA_SKELETONS,
-  STAFF_MEDIA_STATUS_MS,
-} from '../staff-media-model';
-import { StaffMediaCard, StaffMediaCardSkeleton } from './staff-media-card';
-import { useStaffMediaActions } from './use-staff-media-actions';
-import '@/components/console/console.css';
-import './staff-media.css';
+import { type AllMediaFilters, readFilters, STAFF_MEDIA_STATUS_MS } from '../staff-media-model';
+import { StaffMediaListPage } from './staff-media-list-page';
 
-const onMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent);
 const TITLE = 'All Media';
 
 const breadcrumbs = <Breadcrumbs items={[{ label: 'Admin' }, { label: TITLE }]} />;
@@ -98,7 +85,6 @@ function AllMediaList({
   const params = { search, page, ...filters };
   const media = useAllMedia(params);
   const { items, totalPages } = usePagedView(paging, media, STAFF_MEDIA_PAGE_SIZE);
-  const onAction = useStaffMediaActions(allMediaQueryOptions(params).queryKey, show);
 
   const apply = (next: AllMediaFilters) => {
     const same = next.orgId === filters.orgId && next.deviceId === filters.deviceId;
@@ -108,51 +94,25 @@ function AllMediaList({
   };
 
   return (
-    <ListPage
-      className="console-page staff-media-page"
+    <StaffMediaListPage
       title={TITLE}
       breadcrumbs={breadcrumbs}
+      searchLabel="Search all media"
+      listLabel="All media"
       paging={paging}
       query={media}
-      searchLabel="Search all media"
-      searchPlaceholder={M.searchPlaceholder}
+      queryKey={allMediaQueryOptions(params).queryKey}
+      items={items}
       totalPages={totalPages}
-      pagesLabel="Media pages"
-      after={<Toast status={status} ms={STAFF_MEDIA_STATUS_MS} />}
+      permissions={permissions}
+      status={status}
+      show={show}
+      showRepostBadge
+      loadFailed={M.loadAllMediaFailed}
+      emptyText={M.noMedia}
     >
       <FilterForm onApply={apply} />
-      <ListBody
-        query={media}
-        items={items}
-        listClassName="card-grid staff-media-grid"
-        listLabel="All media"
-        itemKey={(item) => item.id}
-        renderItem={(item) => (
-          <StaffMediaCard
-            item={item}
-            canShare={onMobile}
-            showRepostBadge
-            canModerate={canModerate(permissions.principal, item)}
-            onAction={onAction}
-          />
-        )}
-        loadingLabel="Loading media…"
-        skeletonCount={STAFF_MEDIA_SKELETONS}
-        renderSkeleton={(index) => <StaffMediaCardSkeleton portrait={index % 2 === 1} />}
-        error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={M.loadAllMediaFailed}
-            query={media}
-          />
-        }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>{M.noMedia}</p>
-          </EmptyPanel>
-        }
-      />
-    </ListPage>
+    </StaffMediaListPage>
   );
 }
 
