@@ -2,14 +2,11 @@ import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { mediaMatching } from '../../db/media-search.js';
 import { allOf, literalLimit, type Page, type PageQuery } from '../../db/paging.js';
-import { devices, media, type MediaRow, organizations, users } from '../../db/schema.js';
+import { media, type MediaRow, organizations } from '../../db/schema.js';
+import { type MediaListRow, selectMediaWithNames, withNames } from './media.repository.js';
 
 /** One item of the staff media views with the names it is shown with. */
-export type LibraryRow = MediaRow & {
-  orgName: string | null;
-  deviceName: string | null;
-  userName: string;
-};
+export type LibraryRow = MediaListRow;
 
 /** What All Media narrows to besides the search. */
 export interface LibraryFilter {
@@ -87,26 +84,10 @@ export class MediaLibraryRepository {
 
   /** The items whose ids `ids` selects, with their names, newest first. */
   private async rowsOf(ids: SQL, withCte?: ReturnType<Database['$with']>): Promise<LibraryRow[]> {
-    const builder = withCte ? this.db.with(withCte) : this.db;
-    const rows = await builder
-      .select({
-        media,
-        orgName: organizations.name,
-        deviceName: devices.name,
-        userName: users.name,
-      })
-      .from(media)
-      .innerJoin(users, eq(users.id, media.userId))
-      .leftJoin(organizations, eq(organizations.id, media.orgId))
-      .leftJoin(devices, eq(devices.id, media.deviceId))
+    const rows = await selectMediaWithNames(withCte ? this.db.with(withCte) : this.db)
       .where(sql`${media.id} = any(array(${ids}))`)
       .orderBy(desc(media.createdAt), desc(media.id));
-    return rows.map((row) => ({
-      ...row.media,
-      orgName: row.orgName,
-      deviceName: row.deviceName,
-      userName: row.userName,
-    }));
+    return withNames(rows);
   }
 }
 

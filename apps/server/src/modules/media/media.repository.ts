@@ -11,11 +11,33 @@ import {
 } from '../../db/schema.js';
 import { mediaVisibleToOwner } from './captures.repository.js';
 
+/** An item's row with the names it is shown with. */
 export type MediaListRow = MediaRow & {
   orgName: string | null;
   deviceName: string | null;
   userName: string;
 };
+
+/**
+ * Media rows with the names they are shown with: the owner (every item has one), the
+ * organization and the booth (either may be gone). Narrow it with `.where`; `withNames` makes the
+ * answer `MediaListRow`s. `db` may be a `db.with(cte)` builder.
+ */
+export function selectMediaWithNames(db: Database | ReturnType<Database['with']>) {
+  return db
+    .select({ media, orgName: organizations.name, deviceName: devices.name, userName: users.name })
+    .from(media)
+    .innerJoin(users, eq(users.id, media.userId))
+    .leftJoin(organizations, eq(organizations.id, media.orgId))
+    .leftJoin(devices, eq(devices.id, media.deviceId));
+}
+
+/** `selectMediaWithNames`'s rows as `MediaListRow`s. */
+export function withNames(
+  rows: { media: MediaRow; orgName: string | null; deviceName: string | null; userName: string }[],
+): MediaListRow[] {
+  return rows.map(({ media: row, ...names }) => ({ ...row, ...names }));
+}
 
 export interface MediaChanges {
   isPublic?: boolean;
@@ -90,19 +112,7 @@ export class MediaRepository {
     );
     const found = await fetchPage(
       page,
-      this.db
-        .select({
-          media,
-          orgName: organizations.name,
-          deviceName: devices.name,
-          userName: users.name,
-        })
-        .from(media)
-        .innerJoin(users, eq(users.id, media.userId))
-        .leftJoin(organizations, eq(organizations.id, media.orgId))
-        .leftJoin(devices, eq(devices.id, media.deviceId))
-        .where(where)
-        .orderBy(desc(media.createdAt), desc(media.id)),
+      selectMediaWithNames(this.db).where(where).orderBy(desc(media.createdAt), desc(media.id)),
       this.db
         .select({ value: count() })
         .from(media)
@@ -110,15 +120,7 @@ export class MediaRepository {
         .leftJoin(devices, eq(devices.id, media.deviceId))
         .where(where),
     );
-    return {
-      rows: found.rows.map((row) => ({
-        ...row.media,
-        orgName: row.orgName,
-        deviceName: row.deviceName,
-        userName: row.userName,
-      })),
-      total: found.total,
-    };
+    return { rows: withNames(found.rows), total: found.total };
   }
 
   /** Changes one of the caller's items; undefined when it is not theirs (or does not exist). */
