@@ -475,6 +475,10 @@ export const media = pgTable(
     index('media_caption_trgm_idx')
       .using('gin', table.caption.op('gin_trgm_ops'))
       .where(sql`${table.isUploaded}`),
+    // The statistics' totals: an organization's visitors, their captures and the flags, in order.
+    index('media_org_captures_idx')
+      .on(table.orgId, table.userId, table.captureId, table.isShared, table.isDownloaded)
+      .where(sql`${table.isUploaded}`),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;

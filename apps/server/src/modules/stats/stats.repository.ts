@@ -36,9 +36,10 @@ const int = (value: unknown) => Number(value ?? 0);
  * The statistics queries (definitions in docs/architecture.md, "Organization statistics"). An
  * organization's media are the uploaded media rows whose `org_id` is the organization (the
  * organization of the booth when the photo was taken; it stays with it when a booth moves); its
- * captures are their distinct `capture_id`s. Each figure is one aggregate over the
- * `media_org_user_idx` range of the organization; periods are `date_trunc` in UTC. The service
- * runs them side by side (docs/benchmarks.md, "Staff media views and statistics").
+ * captures are their distinct `capture_id`s. Each query reads the organization's range of one
+ * index (`media_org_captures_idx` for the totals, `media_org_uploaded_idx` for the periods);
+ * periods are `date_trunc` in UTC. The service runs them side by side (docs/benchmarks.md,
+ * "Staff media views and statistics").
  */
 export class StatsRepository {
   constructor(private readonly db: Database) {}
@@ -48,23 +49,31 @@ export class StatsRepository {
     return rowsOf(result).length > 0;
   }
 
+  /**
+   * The totals in one pass over `media_org_captures_idx` (the organization's uploaded media by
+   * visitor and capture): per visitor their distinct captures and their media, then the sums. A
+   * capture belongs to one visitor, so the visitors' distinct captures add up to the
+   * organization's.
+   */
   async totals(orgId: number): Promise<StatsTotals> {
     const result = await this.db.execute(sql`
-      with org_media as (
-        select user_id, capture_id, is_shared, is_downloaded
+      with per_user as (
+        select user_id,
+               count(distinct capture_id) as captures,
+               count(*) as media,
+               count(*) filter (where is_shared) as shared,
+               count(*) filter (where is_downloaded) as downloaded
           from media
          where org_id = ${orgId} and is_uploaded
-      ), per_user as (
-        select user_id, count(distinct capture_id) as captures
-          from org_media
          group by user_id
       )
-      select (select count(distinct capture_id) from org_media) as total_captures,
-             (select count(*) from org_media) as total_media,
-             (select count(*) filter (where is_shared) from org_media) as shared_media,
-             (select count(*) filter (where is_downloaded) from org_media) as downloaded_media,
-             (select count(*) from per_user) as users_who_captured,
-             (select count(*) filter (where captures >= 2) from per_user) as repeated_users`);
+      select coalesce(sum(captures), 0) as total_captures,
+             coalesce(sum(media), 0) as total_media,
+             coalesce(sum(shared), 0) as shared_media,
+             coalesce(sum(downloaded), 0) as downloaded_media,
+             count(*) as users_who_captured,
+             count(*) filter (where captures >= 2) as repeated_users
+        from per_user`);
     const [row] = rowsOf<Record<string, unknown>>(result);
     return {
       totalCaptures: int(row?.total_captures),
