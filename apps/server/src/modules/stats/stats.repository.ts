@@ -36,9 +36,9 @@ const int = (value: unknown) => Number(value ?? 0);
  * The statistics queries (definitions in docs/architecture.md, "Organization statistics"). An
  * organization's media are the uploaded media rows whose `org_id` is the organization (the
  * organization of the booth when the photo was taken; it stays with it when a booth moves); its
- * captures are their distinct `capture_id`s. Each query reads the organization's range of one
- * index (`media_org_captures_idx` for the totals, `media_org_uploaded_idx` for the periods);
- * periods are `date_trunc` in UTC. The service runs them side by side (docs/benchmarks.md,
+ * captures are their distinct `capture_id`s. The totals read the organization's range of
+ * `media_org_captures_idx` in order; the periods are one pass over its media, `date_trunc` in
+ * UTC. The service runs them side by side (docs/benchmarks.md,
  * "Staff media views and statistics").
  */
 export class StatsRepository {
