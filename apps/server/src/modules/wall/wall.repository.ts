@@ -242,14 +242,6 @@ export class WallRepository {
     return row;
   }
 
-  async isLikedBy(mediaId: number, userId: number): Promise<boolean> {
-    const [row] = await this.db
-      .select({ mediaId: mediaLikes.mediaId })
-      .from(mediaLikes)
-      .where(and(eq(mediaLikes.mediaId, mediaId), eq(mediaLikes.userId, userId)));
-    return row !== undefined;
-  }
-
   /** An item's comments, newest first. */
   async listComments(
     mediaId: number,

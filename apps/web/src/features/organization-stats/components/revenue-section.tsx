@@ -32,54 +32,71 @@ export function RevenueSection({ revenue }: { revenue: Revenue }) {
         <p className="card stats-chart-empty">No payments yet.</p>
       ) : (
         <div className="stats-tables">
-          <div className="card stats-table-card">
-            <table className="stats-table">
-              <caption>Revenue per booth</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Booth</th>
-                  <th scope="col">Payments</th>
-                  <th scope="col">Refunds</th>
-                  <th scope="col">Net</th>
-                </tr>
-              </thead>
-              <tbody>
-                {revenue.per_booth.map((row) => (
-                  <tr key={row.device_id ?? 'none'}>
-                    <th scope="row">{row.device_name}</th>
-                    <td>{row.payments_count}</td>
-                    <td>{formatRevenue(row.refunded_rupees)}</td>
-                    <td>{formatRevenue(row.revenue_rupees)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="card stats-table-card">
-            <table className="stats-table">
-              <caption>Revenue per month (UTC)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Month</th>
-                  <th scope="col">Payments</th>
-                  <th scope="col">Refunds</th>
-                  <th scope="col">Net</th>
-                </tr>
-              </thead>
-              <tbody>
-                {revenue.per_month.map((row) => (
-                  <tr key={row.month_start}>
-                    <th scope="row">{formatMonthLabel(row.month_start)}</th>
-                    <td>{row.payments_count}</td>
-                    <td>{formatRevenue(row.refunded_rupees)}</td>
-                    <td>{formatRevenue(row.revenue_rupees)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RevenueTable
+            caption="Revenue per booth"
+            heading="Booth"
+            rows={revenue.per_booth.map((row) => ({
+              key: String(row.device_id ?? 'none'),
+              label: row.device_name,
+              ...row,
+            }))}
+          />
+          <RevenueTable
+            caption="Revenue per month (UTC)"
+            heading="Month"
+            rows={revenue.per_month.map((row) => ({
+              key: row.month_start,
+              label: formatMonthLabel(row.month_start),
+              ...row,
+            }))}
+          />
         </div>
       )}
     </section>
+  );
+}
+
+interface RevenueRow {
+  key: string;
+  label: string;
+  payments_count: number;
+  refunded_rupees: number;
+  revenue_rupees: number;
+}
+
+/** One revenue table: a row per booth or month with its payments, refunds and net. */
+function RevenueTable({
+  caption,
+  heading,
+  rows,
+}: {
+  caption: string;
+  heading: string;
+  rows: RevenueRow[];
+}) {
+  return (
+    <div className="card stats-table-card">
+      <table className="stats-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{heading}</th>
+            <th scope="col">Payments</th>
+            <th scope="col">Refunds</th>
+            <th scope="col">Net</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <th scope="row">{row.label}</th>
+              <td>{row.payments_count}</td>
+              <td>{formatRevenue(row.refunded_rupees)}</td>
+              <td>{formatRevenue(row.revenue_rupees)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
