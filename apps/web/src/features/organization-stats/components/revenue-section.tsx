@@ -1,4 +1,4 @@
-import type { Revenue } from '@flashbooth/contracts';
+import type { Revenue, RevenueTotal } from '@flashbooth/contracts';
 import { formatMonthLabel } from '@flashbooth/contracts/rules';
 import { formatRevenue } from '../organization-stats-model';
 
@@ -56,13 +56,8 @@ export function RevenueSection({ revenue }: { revenue: Revenue }) {
   );
 }
 
-interface RevenueRow {
-  key: string;
-  label: string;
-  payments_count: number;
-  refunded_rupees: number;
-  revenue_rupees: number;
-}
+/** A booth's or a month's sums, with its React key and the label of its row. */
+type RevenueTableRow = RevenueTotal & { key: string; label: string };
 
 /** One revenue table: a row per booth or month with its payments, refunds and net. */
 function RevenueTable({
@@ -72,7 +67,7 @@ function RevenueTable({
 }: {
   caption: string;
   heading: string;
-  rows: RevenueRow[];
+  rows: RevenueTableRow[];
 }) {
   return (
     <div className="card stats-table-card">
