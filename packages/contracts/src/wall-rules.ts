@@ -21,6 +21,8 @@ export const WALL_MESSAGES = {
   signInToLike: 'Please sign in to like media.',
   signInToComment: 'Please sign in to comment.',
   notModerator: 'Only the venue’s admins can moderate this media.',
+  hideNotPublic:
+    'This media is not on the wall: its owner has not made it public, so there is nothing to hide.',
   // The screen's texts (visitor spec section 8, Wall).
   loadFailed: 'Failed to load public media. Please try again.',
   likeFailed: 'Failed to toggle like. Please try again.',

@@ -377,6 +377,31 @@ describe.each(databaseTargets)('the wall on $name', ({ open }) => {
       ]);
     });
 
+    it('refuses to hide an item that is not public (409, nothing logged), but shows a hidden one', async () => {
+      const id = await photo(world, owner.userId, { isPublic: false });
+      const refused = await staff(world.app, 'POST', `media/${id}/hide`, world.orgAdmin.token);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        message: WALL_MESSAGES.hideNotPublic,
+        code: 'conflict',
+      });
+      const [row] = await database.db.select().from(media).where(eq(media.id, id));
+      expect(row!.hiddenFromWallAt).toBeNull();
+      expect(await logOf(database, id)).toEqual([]);
+
+      // Hidden while public, then made private by its owner: hiding again changes nothing, and
+      // a moderator can still take the hide back.
+      const once = await photo(world, owner.userId);
+      await staff(world.app, 'POST', `media/${once}/hide`, world.orgAdmin.token);
+      await regular(world.app, 'PATCH', `media/${once}`, owner.token, { is_public: false });
+      const again = await staff(world.app, 'POST', `media/${once}/hide`, world.orgAdmin.token);
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ id: once, hidden_from_wall: true });
+      const shown = await staff(world.app, 'DELETE', `media/${once}/hide`, world.orgAdmin.token);
+      expect(shown.statusCode).toBe(200);
+      expect(shown.json()).toMatchObject({ id: once, hidden_from_wall: false });
+    });
+
     it('lets moderators read and delete any comment, logged; others are refused', async () => {
       const id = await photo(world, owner.userId);
       const posted = await regular(world.app, 'POST', `media/${id}/comments`, other.token, {

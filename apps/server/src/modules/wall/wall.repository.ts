@@ -28,6 +28,8 @@ export interface CommentRow {
 export interface ModeratedMedia {
   id: number;
   orgId: number | null;
+  /** Its owner made it public (only then is there something on the wall to hide). */
+  isPublic: boolean;
   hiddenFromWallAt: Date | null;
   hiddenFromWallBy: number | null;
 }
@@ -352,6 +354,7 @@ export class WallRepository {
       .select({
         id: media.id,
         orgId: media.orgId,
+        isPublic: media.isPublic,
         hiddenFromWallAt: media.hiddenFromWallAt,
         hiddenFromWallBy: media.hiddenFromWallBy,
       })
@@ -381,7 +384,11 @@ export class WallRepository {
         .where(
           and(
             eq(media.id, mediaId),
-            hide ? isNull(media.hiddenFromWallAt) : sql`${media.hiddenFromWallAt} is not null`,
+            // Only a public item can be hidden; checked here so an owner's concurrent
+            // "make private" cannot slip between a check and the change.
+            hide
+              ? and(isNull(media.hiddenFromWallAt), eq(media.isPublic, true))
+              : sql`${media.hiddenFromWallAt} is not null`,
           ),
         )
         .returning({ id: media.id });
@@ -397,6 +404,7 @@ export class WallRepository {
         .select({
           id: media.id,
           orgId: media.orgId,
+          isPublic: media.isPublic,
           hiddenFromWallAt: media.hiddenFromWallAt,
           hiddenFromWallBy: media.hiddenFromWallBy,
         })

@@ -12,7 +12,7 @@ import {
   type WallQuery,
 } from '@flashbooth/contracts';
 import { listBody, listBodyAsync } from '../../db/paging.js';
-import { forbidden, notFound } from '../../errors.js';
+import { AppError, forbidden, notFound } from '../../errors.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import { toVisitorMedia } from '../media/media-items.js';
@@ -160,11 +160,18 @@ export class WallService {
     };
   }
 
-  /** Hides an item from the wall (`hide`) or shows it again; logged with the moderator. */
+  /**
+   * Hides a public item from the wall (`hide`; 409 for one that is not public) or shows it
+   * again; logged with the moderator.
+   */
   async setHidden(claims: AccessClaims, mediaId: number, hide: boolean): Promise<WallHideState> {
     const { user } = await this.moderator(claims, mediaId);
     const item = await this.repo.setHidden(mediaId, hide, user.id, this.options.now());
     if (!item) throw mediaNotFound();
+    // Nothing of a private item is on the wall; hiding it would only mislead (issue 20, item 13).
+    if (hide && item.hiddenFromWallAt === null && !item.isPublic) {
+      throw new AppError('conflict', WALL_MESSAGES.hideNotPublic);
+    }
     return this.toHideState(item);
   }
 
