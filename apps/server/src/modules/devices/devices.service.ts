@@ -17,7 +17,7 @@ import { isForeignKeyViolation } from '../../db/postgres-errors.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
-import type { DeviceLink } from '../mqtt/device-link.js';
+import { type DeviceLink, noAnswer } from '../mqtt/device-link.js';
 import type { StaffCaller, UsersService } from '../users/users.service.js';
 import {
   hashDeviceSecret,
@@ -416,11 +416,15 @@ export class DevicesService {
     if (report.capture_id) await captures.releaseReported(device.id, report);
   }
 
-  /** Pings the booth; records its answer, or `offline` when it does not answer in time. */
+  /**
+   * Pings the booth; records its answer, or `offline` when it does not answer in time. A booth
+   * the broker knows to be away gets the same answer at once, without waiting for the timeout.
+   */
   private async askStatus(row: DeviceWithOrg): Promise<DeviceWithOrg> {
     const { link, commandTimeoutMs, now } = this.options;
     let reply;
     try {
+      if (link.isAway?.(row.thingName)) throw noAnswer();
       reply = await link.request(row.thingName, 'ping', {}, commandTimeoutMs);
     } catch (error) {
       if (error instanceof AppError && error.code === 'service_unavailable') {

@@ -46,6 +46,12 @@ export interface DeviceLink {
     payload: Record<string, unknown>,
     timeoutMs: number,
   ): Promise<DeviceReplyMessage>;
+  /**
+   * Whether the broker knows the booth is away, so a command cannot reach it: no connection of
+   * that client id (embedded broker), or its last status was `offline` (its last will). A ping
+   * then answers at once instead of after the timeout. Links that cannot tell leave it out.
+   */
+  isAway?(thingName: string): boolean;
   /** Called for every status report (retained ones included, so a restart catches up). */
   onStatus(handler: StatusHandler): void;
   /** Called for every well-formed error report (possibly twice: QoS 1). */

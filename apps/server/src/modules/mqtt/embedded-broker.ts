@@ -23,6 +23,8 @@ export class EmbeddedBroker {
   private server: Server | undefined;
   /** The user name each connection authenticated with. */
   private readonly usernames = new WeakMap<Client, string>();
+  /** The open connections by client id (a booth's is its thing name). */
+  private readonly connected = new Map<string, Client>();
 
   constructor(private readonly options: EmbeddedBrokerOptions) {}
 
@@ -81,6 +83,11 @@ export class EmbeddedBroker {
         done(null, null);
       },
     });
+    broker.on('client', (client) => this.connected.set(client.id, client));
+    broker.on('clientDisconnect', (client) => {
+      // A client that took over the id (a booth reconnecting) already replaced this one.
+      if (this.connected.get(client.id) === client) this.connected.delete(client.id);
+    });
     broker.on('clientError', (client, error) => {
       log.debug({ clientId: client.id, err: error }, 'MQTT client error');
     });
@@ -107,11 +114,17 @@ export class EmbeddedBroker {
     log.info({ url: this.url }, 'embedded MQTT broker listening');
   }
 
+  /** Whether a client with this id (a booth: its thing name) has a connection open now. */
+  isConnected(clientId: string): boolean {
+    return this.connected.has(clientId);
+  }
+
   async stop(): Promise<void> {
     const { broker, server } = this;
     this.broker = undefined;
     if (broker) await new Promise<void>((resolve) => broker.close(() => resolve()));
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
     this.server = undefined;
+    this.connected.clear();
   }
 }

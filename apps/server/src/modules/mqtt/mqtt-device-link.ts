@@ -56,6 +56,8 @@ export class MqttDeviceLink implements DeviceLink {
   private readonly errorHandlers: ErrorReportHandler[] = [];
   private stopped = false;
   private subscribed = false;
+  /** Each booth's last reported status (retained ones and last wills included). */
+  private readonly lastStatus = new Map<string, string>();
 
   constructor(private readonly options: MqttDeviceLinkOptions) {
     this.kind = options.broker ? 'embedded' : 'external';
@@ -76,6 +78,14 @@ export class MqttDeviceLink implements DeviceLink {
   /** The embedded broker's URL with the port it bound, or MQTT_URL. */
   get brokerUrl(): string {
     return this.url;
+  }
+
+  isAway(thingName: string): boolean {
+    const { broker } = this.options;
+    // The embedded broker sees the connections themselves; an external one tells us only what
+    // the booth last published, its last will included.
+    if (broker) return !broker.isConnected(thingName);
+    return this.lastStatus.get(thingName)?.toLowerCase() === 'offline';
   }
 
   onStatus(handler: StatusHandler): void {
@@ -265,6 +275,7 @@ export class MqttDeviceLink implements DeviceLink {
       return;
     }
     const thingName = match[1]!;
+    this.lastStatus.set(thingName, status.data.status);
     for (const handler of this.handlers) {
       Promise.resolve()
         .then(() => handler(thingName, status.data))
