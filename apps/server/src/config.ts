@@ -183,6 +183,11 @@ const EnvSchema = z.object({
   PAYMENT_EXPIRE_AFTER_SECONDS: z.coerce.number().int().min(300).max(3600).default(900),
   /** How often pending payments are checked with the provider; 0 = never (tests call it). */
   PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /**
+   * A completed payment no capture used this long after it completed (the booth went offline,
+   * the visitor left) becomes credit, so a payment never ends in nothing.
+   */
+  PAYMENT_UNUSED_CREDIT_MINUTES: z.coerce.number().int().min(1).max(10_080).default(15),
   /** Origins besides this server's own (and PUBLIC_URL's) that a payment may return to. */
   PAYMENT_RETURN_ORIGINS: z
     .string()
@@ -283,6 +288,8 @@ export interface Config {
     expireAfterSeconds: number;
     /** 0 = the reconciler does not run by itself. */
     reconcileIntervalSeconds: number;
+    /** A completed payment still unused this long after completing becomes credit. */
+    unusedCreditMinutes: number;
     /** Origins a payment may return to besides this server's own and PUBLIC_URL's. */
     returnOrigins: string[];
     /** Present when the provider is phonepe; hosts undefined = PhonePe's own for `env`. */
@@ -469,6 +476,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       provider: e.PAYMENT_PROVIDER ?? 'sandbox',
       expireAfterSeconds: e.PAYMENT_EXPIRE_AFTER_SECONDS,
       reconcileIntervalSeconds: e.PAYMENT_RECONCILE_INTERVAL_SECONDS,
+      unusedCreditMinutes: e.PAYMENT_UNUSED_CREDIT_MINUTES,
       returnOrigins: e.PAYMENT_RETURN_ORIGINS,
       phonepe:
         e.PAYMENT_PROVIDER === 'phonepe'

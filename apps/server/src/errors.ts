@@ -13,6 +13,10 @@ const STATUS_BY_CODE = {
   conflict: 409,
   // A capture the visitor's credit does not cover (paid checkout comes with payments).
   payment_required: 409,
+  // A booth that cannot take a visitor now (payments and captures refuse before money moves).
+  booth_offline: 409,
+  booth_busy: 409,
+  booth_updating: 409,
   payload_too_large: 413,
   unprocessable: 422,
   too_many_attempts: 429,

@@ -246,6 +246,7 @@ export function createServices(
     log,
     expireAfterSeconds: config.payments.expireAfterSeconds,
     reconcileIntervalSeconds: config.payments.reconcileIntervalSeconds,
+    unusedCreditMinutes: config.payments.unusedCreditMinutes,
     returnOrigins: [
       ...config.payments.returnOrigins,
       ...(config.publicUrl ? [config.publicUrl] : []),

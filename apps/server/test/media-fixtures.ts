@@ -89,7 +89,14 @@ let thingCounter = 0;
 export async function createBooth(
   db: Database,
   link: ScriptedLink,
-  options: { orgId: number | null; pricePaise?: number; name?: string; behaviour?: BoothBehaviour },
+  options: {
+    orgId: number | null;
+    pricePaise?: number;
+    name?: string;
+    behaviour?: BoothBehaviour;
+    /** The recorded status; a scripted booth is connected and idle unless a test says not. */
+    status?: string;
+  },
 ) {
   thingCounter += 1;
   const thingName = `fb-test${process.pid % 1000}x${thingCounter}`;
@@ -102,6 +109,7 @@ export async function createBooth(
       thingName,
       secretHash: hashDeviceSecret(secret),
       pricePaise: options.pricePaise ?? 0,
+      status: options.status ?? 'idle',
     })
     .returning({ id: devices.id });
   link.behaviour.set(thingName, options.behaviour ?? 'accept');

@@ -50,6 +50,22 @@ export const CaptureResultSchema = z.object({
 });
 export type CaptureResult = z.infer<typeof CaptureResultSchema>;
 
+/** How a capture at a booth would be paid: free booth, an unused payment, or credit. */
+export const CaptureEntitlementKindSchema = z.enum(['free', 'payment', 'credit']);
+
+/**
+ * GET devices/{id}/entitlement?template_id= : what Capture would do for the caller now, so the
+ * capture screen knows before the press. `entitlement` null: nothing covers the price (pay
+ * first); `availability` is the booth's recorded status as a visitor's chance to use it.
+ */
+export const CaptureEntitlementSchema = z.object({
+  entitlement: CaptureEntitlementKindSchema.nullable(),
+  price_rupees: z.number(),
+  credits_rupees: z.number(),
+  availability: z.enum(['available', 'busy', 'updating', 'offline']),
+});
+export type CaptureEntitlement = z.infer<typeof CaptureEntitlementSchema>;
+
 /** The spec's Media. URLs are presigned downloads (1 h), null until the file is uploaded. */
 export const MediaSchema = z.object({
   id: z.number().int(),

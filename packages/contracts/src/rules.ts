@@ -26,6 +26,28 @@ export function normalizePhoneInput(countryCode: string, number: string): string
   return `${countryCode}${number}`.replace(/[^\d+]/g, '');
 }
 
+/** The spec's one message for a phone that is not one (login, invitations, organizations). */
+export const PHONE_INVALID_MESSAGE = 'Please enter a valid phone number.';
+
+/**
+ * Whether text holds only what phone numbers are written with: digits, spaces, plus signs and
+ * the separators - . ( ). Stripping everything but digits and plus (the spec's rule) must not
+ * turn "98765abc43210" into a phone.
+ */
+export function isPhoneText(text: string): boolean {
+  return /^[\d\s+().-]*$/.test(text);
+}
+
+/**
+ * The E.164 phone written in `text` ("+91 80 4000-1234" → "+918040001234"), or null when it is
+ * not one: other characters than a phone's, no country code, too few or too many digits.
+ */
+export function phoneFromText(text: string): string | null {
+  if (!isPhoneText(text)) return null;
+  const phone = text.replace(/[^\d+]/g, '');
+  return E164_PATTERN.test(phone) ? phone : null;
+}
+
 export const PROFILE_MESSAGES = {
   email: 'Please enter a valid email address',
   dobFormat: 'Please enter the date in dd/mm/yyyy format',
@@ -120,11 +142,34 @@ export const DEVICE_MESSAGES = {
   lowRoll: 'Warning: Media roll is critically low. Restock immediately!',
 } as const;
 
-/** A booth's status: idle and ready (any case) mean free; anything else is busy for visitors. */
-export function isDeviceFree(status: string): boolean {
-  const value = status.toLowerCase();
-  return value === 'idle' || value === 'ready';
+/** Why a booth cannot take a visitor now, or `available` when it is idle. */
+export type BoothAvailability = 'available' | 'busy' | 'updating' | 'offline';
+
+/**
+ * A booth's raw status as a visitor's chance to use it: only an idle booth takes a new visitor
+ * (the capture flow's "idle shows Capture"); `ready`, `processing` and `uploading` are another
+ * visitor's session; `updating` installs software; offline (or no status yet) cannot be reached.
+ * The server refuses payments and captures at a booth that is not available, before any money
+ * moves, and the booth page says why.
+ */
+export function boothAvailability(status: string | null | undefined): BoothAvailability {
+  const value = (status ?? '').trim().toLowerCase();
+  if (value === 'idle') return 'available';
+  if (value === '' || value === 'offline') return 'offline';
+  if (value === 'updating') return 'updating';
+  return 'busy';
 }
+
+/** What a visitor is told about a booth that cannot take them now (page, payment, capture). */
+export const BOOTH_AVAILABILITY_MESSAGES: Record<
+  Exclude<BoothAvailability, 'available'>,
+  string
+> = {
+  offline:
+    'This photobooth is offline right now, so it cannot take photos or payments. Please wait until it is back online, or ask the venue staff for help.',
+  busy: 'The photobooth is busy with another visitor. Please wait a moment, then try again.',
+  updating: 'The photobooth is installing an update. Please wait a few minutes, then try again.',
+};
 
 /** Templates (staff spec sections 5 and 9; visitor spec section 9). */
 export const TEMPLATE_ORIENTATIONS = ['portrait', 'landscape'] as const;
@@ -185,6 +230,9 @@ export * from './layouts.js';
 
 // The filters a booth applies and the print preview's bounds (template detail).
 export * from './template-filters.js';
+
+// Image slots must lie inside the template's print canvas (server and editor).
+export * from './template-slot-rules.js';
 
 export * from './software-rules.js';
 

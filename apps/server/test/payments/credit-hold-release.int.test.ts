@@ -30,6 +30,7 @@ describe.each(databaseTargets)('held credit given back on $name', ({ open }) => 
       log: s.app.log,
       expireAfterSeconds: 900,
       reconcileIntervalSeconds: 60,
+      unusedCreditMinutes: 15,
       returnOrigins: [],
     });
     s.testApp.clock.advance(61);

@@ -307,6 +307,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
       log: app.log,
       expireAfterSeconds: 900,
       reconcileIntervalSeconds: 60,
+      unusedCreditMinutes: 15,
       returnOrigins: [],
     });
     clock.advance(61);

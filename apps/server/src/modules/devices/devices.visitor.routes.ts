@@ -1,4 +1,6 @@
 import {
+  type CaptureEntitlement,
+  CaptureEntitlementSchema,
   type CaptureResult,
   CaptureRequestSchema,
   CaptureResultSchema,
@@ -27,6 +29,11 @@ export interface BoothTemplates {
 /** A capture at a booth (CaptureService). */
 export interface BoothCaptures {
   capture(caller: AccessClaims, deviceId: number, templateId: number): Promise<CaptureResult>;
+  entitlement(
+    caller: AccessClaims,
+    deviceId: number,
+    templateId: number,
+  ): Promise<CaptureEntitlement>;
 }
 
 /**
@@ -84,6 +91,23 @@ export const visitorDevicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     (request) => templates.forDevice(request.caller!, request.params.id, request.query),
+  );
+
+  app.get(
+    '/devices/:id/entitlement',
+    {
+      schema: {
+        tags: ['regular media'],
+        security,
+        summary:
+          'What a capture with this template would use now (free, payment, credit or nothing) and whether the booth can take the visitor',
+        params: IdParamSchema,
+        querystring: CaptureRequestSchema,
+        response: { 200: CaptureEntitlementSchema },
+      },
+    },
+    (request) =>
+      captures.entitlement(request.caller!, request.params.id, request.query.template_id),
   );
 
   app.post(

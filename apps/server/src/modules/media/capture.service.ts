@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  boothAvailability,
   type CaptureCommandPayload,
   captureCount,
+  type CaptureEntitlement,
   type CaptureResult,
   DEVICE_MESSAGES,
   type DeviceErrorReport,
@@ -14,6 +16,7 @@ import type { CaptureRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
+import { assertBoothAvailable } from '../devices/booth-availability.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { DeviceLink } from '../mqtt/device-link.js';
 import { newObjectKey, type ObjectStorage } from '../storage/storage.js';
@@ -69,25 +72,36 @@ const captureFailed = (cause?: unknown) =>
 export class CaptureService {
   constructor(private readonly options: CaptureServiceOptions) {}
 
-  async capture(
+  /**
+   * GET devices/{id}/entitlement: what a capture would use now (free booth, an unused payment,
+   * credit, or nothing: pay first) and whether the booth can take the visitor, read without
+   * taking anything. The capture itself decides again, atomically.
+   */
+  async entitlement(
     claims: AccessClaims,
     deviceId: number,
     templateId: number,
-  ): Promise<CaptureResult> {
-    const {
-      media,
-      captures,
-      devices,
-      templates,
-      users,
-      storage,
-      link,
-      commandTimeoutMs,
-      deliveryMarginMs,
-      now,
-      log,
-    } = this.options;
+  ): Promise<CaptureEntitlement> {
+    const { captures, users } = this.options;
     const user = await users.caller(claims);
+    const { device, template } = await this.offered(deviceId, templateId);
+    const price = device.pricePaise;
+    let entitlement: CaptureEntitlement['entitlement'] = null;
+    if (price <= 0) entitlement = 'free';
+    else if (await captures.hasUnusedPayment(user.id, device.id, template.id)) {
+      entitlement = 'payment';
+    } else if (user.creditsPaise >= price) entitlement = 'credit';
+    return {
+      entitlement,
+      price_rupees: paiseToRupees(price),
+      credits_rupees: paiseToRupees(user.creditsPaise),
+      availability: boothAvailability(device.status),
+    };
+  }
+
+  /** The booth (linked) and the template it offers, with the template's photo slots. */
+  private async offered(deviceId: number, templateId: number) {
+    const { media, devices, templates } = this.options;
     const device = await devices.findById(deviceId);
     if (!device || device.orgId === null) throw notFound(DEVICE_MESSAGES.notFound);
     const template = await templates.findById(templateId);
@@ -97,6 +111,20 @@ export class CaptureService {
     }
     const slots = (await templates.imagesOf([template.id])).get(template.id) ?? [];
     if (slots.length === 0) throw new AppError('bad_request', MEDIA_MESSAGES.templateEmpty);
+    return { device: { ...device, orgId: device.orgId }, template, slots };
+  }
+
+  async capture(
+    claims: AccessClaims,
+    deviceId: number,
+    templateId: number,
+  ): Promise<CaptureResult> {
+    const { captures, users, storage, link, commandTimeoutMs, deliveryMarginMs, now, log } =
+      this.options;
+    const user = await users.caller(claims);
+    const { device, template, slots } = await this.offered(deviceId, templateId);
+    // An offline or busy booth is refused before the entitlement is touched.
+    assertBoothAvailable(device.status);
 
     // Everything that can fail without touching money is prepared first: keys, links, payload.
     const captureId = randomUUID();

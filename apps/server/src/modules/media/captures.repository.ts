@@ -2,7 +2,11 @@ import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import { captures, type CaptureRow, deviceErrors, media } from '../../db/schema.js';
 import { creditBalance, debitBalance } from '../payments/credit-ledger.js';
-import { consumePaidEntitlement, releasePaidEntitlement } from '../payments/entitlement.js';
+import {
+  consumePaidEntitlement,
+  hasPaidEntitlement,
+  releasePaidEntitlement,
+} from '../payments/entitlement.js';
 
 /** A media row a capture creates, one per item the booth will deliver. */
 export interface NewMedia {
@@ -81,6 +85,11 @@ export function mediaVisibleToOwner(): SQL {
  */
 export class CapturesRepository {
   constructor(private readonly db: Database) {}
+
+  /** An unused paid transaction for this visitor, booth and template exists (nothing taken). */
+  hasUnusedPayment(userId: number, deviceId: number, templateId: number): Promise<boolean> {
+    return hasPaidEntitlement(this.db, { userId, deviceId, templateId });
+  }
 
   /**
    * One transaction: charges `pricePaise` (when above 0) from the visitor's credit with a

@@ -83,3 +83,23 @@ export async function releasePaidEntitlement(
   const [row] = rowsOf<{ id: number }>(result);
   return row ? Number(row.id) : null;
 }
+
+/**
+ * Whether the visitor holds an unused COMPLETED payment for this booth and template (what
+ * `consumePaidEntitlement` would take), read without taking it: the capture screen's question
+ * "may I press Capture?" before the press.
+ */
+export async function hasPaidEntitlement(
+  executor: Executor,
+  claim: Pick<PaidEntitlementClaim, 'userId' | 'deviceId' | 'templateId'>,
+): Promise<boolean> {
+  const result = await executor.execute(sql`
+    select 1 as found from payment_transactions
+     where user_id = ${claim.userId}
+       and device_id = ${claim.deviceId}
+       and template_id = ${claim.templateId}
+       and state = 'COMPLETED'
+       and consumed_capture_id is null
+     limit 1`);
+  return rowsOf(result).length > 0;
+}

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
@@ -108,6 +108,7 @@ export class PaymentsRepository {
         orgId: devices.orgId,
         orgName: organizations.name,
         pricePaise: devices.pricePaise,
+        status: devices.status,
       })
       .from(devices)
       .leftJoin(organizations, eq(organizations.id, devices.orgId))
@@ -436,15 +437,47 @@ export class PaymentsRepository {
    * the payment held given back ('payment_release'), and a completed refund record of the amount
    * paid. Undefined when the transaction was not COMPLETED (anymore).
    */
+  /**
+   * COMPLETED payments no capture has used, completed at or before `completedBy`: the ones that
+   * become credit (`refundToCredit` with `onlyUnused`). Oldest first.
+   */
+  async unusedCompleted(completedBy: Date, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: paymentTransactions.id })
+      .from(paymentTransactions)
+      .where(
+        and(
+          eq(paymentTransactions.state, 'COMPLETED'),
+          isNull(paymentTransactions.consumedCaptureId),
+          lte(paymentTransactions.completedAt, completedBy),
+        ),
+      )
+      .orderBy(asc(paymentTransactions.completedAt), asc(paymentTransactions.id))
+      .limit(limit);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * COMPLETED -> REFUNDED with the amount paid credited (and the credit the payment held given
+   * back). `staffId` null: the server did it (an unused payment). `onlyUnused`: only while no
+   * capture uses the payment; the conditional update makes it lose cleanly against a capture
+   * taking the payment at the same moment, whichever instance runs it.
+   */
   async refundToCredit(
     id: number,
-    input: { refundId: string; staffId: number; at: Date },
+    input: { refundId: string; staffId: number | null; at: Date; onlyUnused?: boolean },
   ): Promise<PaymentTransactionRow | undefined> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(paymentTransactions)
         .set({ state: 'REFUNDED', updatedAt: input.at })
-        .where(and(eq(paymentTransactions.id, id), eq(paymentTransactions.state, 'COMPLETED')))
+        .where(
+          and(
+            eq(paymentTransactions.id, id),
+            eq(paymentTransactions.state, 'COMPLETED'),
+            input.onlyUnused ? isNull(paymentTransactions.consumedCaptureId) : undefined,
+          ),
+        )
         .returning();
       if (!row) return undefined;
       const ledger = await creditBalance(tx, {
@@ -472,7 +505,7 @@ export class PaymentsRepository {
         transactionId: id,
         fromState: 'COMPLETED',
         toState: 'REFUNDED',
-        source: 'refund',
+        source: input.staffId === null ? 'unused' : 'refund',
         detail: `credit ${input.refundId}`,
         createdAt: input.at,
       });

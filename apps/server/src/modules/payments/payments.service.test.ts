@@ -187,6 +187,7 @@ function setUp(now: () => Date = () => NOW) {
     log: memoryLog(),
     expireAfterSeconds: EXPIRE_AFTER_SECONDS,
     reconcileIntervalSeconds: 60,
+    unusedCreditMinutes: 15,
     returnOrigins: ['https://flashbooth.example'],
   });
   return { ...everyone, repository, provider, service };

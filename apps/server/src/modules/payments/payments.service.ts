@@ -18,6 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { listBody, type PageQuery } from '../../db/paging.js';
 import type { PaymentTransactionRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
+import { assertBoothAvailable } from '../devices/booth-availability.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { UsersService } from '../users/users.service.js';
@@ -51,6 +52,8 @@ export interface PaymentsServiceOptions {
   expireAfterSeconds: number;
   /** The reconciler's lease and first-check delay. */
   reconcileIntervalSeconds: number;
+  /** A completed payment still unused this long after completing becomes credit. */
+  unusedCreditMinutes: number;
   /** Origins a payment may return to besides the request's own. */
   returnOrigins: string[];
 }
@@ -61,6 +64,8 @@ export interface ReconcileReport {
   failed: number;
   expired: number;
   refundsSettled: number;
+  /** Completed payments no capture used in time, turned into credit. */
+  unusedToCredit: number;
 }
 
 /**
@@ -116,6 +121,8 @@ export class PaymentsService {
     if (!template.offered) throw new AppError('bad_request', MEDIA_MESSAGES.templateNotOffered);
     if (template.slots === 0) throw new AppError('bad_request', MEDIA_MESSAGES.templateEmpty);
     if (device.pricePaise <= 0) throw new AppError('conflict', PAYMENT_MESSAGES.free);
+    // No money for a booth that cannot take the visitor now (issue 20 item 1).
+    assertBoothAvailable(device.status);
     const at = now();
     const expiresAt = lease(at, expireAfterSeconds);
     const created = await repository.create({
@@ -151,6 +158,9 @@ export class PaymentsService {
     this.checkReturnAddress(input.redirect_url, requestOrigin);
     const row = await repository.findView(input.txn_id);
     if (!row || row.userId !== claims.userId) throw notFound(PAYMENT_MESSAGES.notFound);
+    // The booth may have gone offline or been taken since the payment was created.
+    const device = row.deviceId === null ? undefined : await repository.device(row.deviceId);
+    if (device) assertBoothAvailable(device.status);
     const at = now();
     const reuse = (current: PaymentTransactionRow) => {
       if (current.state !== 'PENDING') throw new AppError('conflict', PAYMENT_MESSAGES.notPending);
@@ -302,6 +312,7 @@ export class PaymentsService {
       failed: 0,
       expired: 0,
       refundsSettled: 0,
+      unusedToCredit: 0,
     };
     for (let batch = 0; batch < RECONCILE_MAX_BATCHES; batch += 1) {
       const at = now();
@@ -331,7 +342,45 @@ export class PaymentsService {
     for (const refund of refunds) {
       if (await this.settleRefund(refund.merchantRefundId, 'reconcile')) report.refundsSettled += 1;
     }
+    report.unusedToCredit = await this.creditUnused();
     return report;
+  }
+
+  /**
+   * Completed payments that no capture used within `unusedCreditMinutes` of completing (the
+   * booth went offline before the visitor could capture, the capture was refused and given
+   * back, the visitor left) become credit: the amount paid is credited and the credit the
+   * payment held is given back, so a payment never ends in nothing (issue 20 item 1). Exactly
+   * once: the conditional update in `refundToCredit` loses against a capture taking the payment
+   * and against another instance converting it.
+   */
+  async creditUnused(): Promise<number> {
+    const { repository, now, log, unusedCreditMinutes } = this.options;
+    let converted = 0;
+    for (let batch = 0; batch < RECONCILE_MAX_BATCHES; batch += 1) {
+      const at = now();
+      const ids = await repository.unusedCompleted(
+        lease(at, -unusedCreditMinutes * 60),
+        RECONCILE_BATCH,
+      );
+      for (const id of ids) {
+        const refundId = `UNUSED${id}`;
+        const row = await repository.refundToCredit(id, {
+          refundId,
+          staffId: null,
+          at,
+          onlyUnused: true,
+        });
+        if (!row) continue;
+        converted += 1;
+        log.info(
+          { txnId: id, userId: row.userId, amountPaise: row.amountPaise, refundId },
+          'unused payment turned into credit',
+        );
+      }
+      if (ids.length < RECONCILE_BATCH) break;
+    }
+    return converted;
   }
 
   /** POST /api/enterprise/transactions/{id}/refund: staff refund to the payer or as credit. */
