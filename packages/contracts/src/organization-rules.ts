@@ -50,6 +50,9 @@ export const ORGANIZATION_MESSAGES = {
   nameTooLong: `Organization name must be at most ${ORGANIZATION_NAME_MAX} characters.`,
   emailInvalid: 'Please enter a valid email address',
   phoneTooLong: `Phone must be at most ${ORGANIZATION_PHONE_MAX} characters.`,
+  phoneInvalid: 'Please enter a valid phone number.',
+  /** The phone field's hint: what a valid organization phone looks like. */
+  phoneHint: 'With the country code, like +91 80 4000 1234.',
   addressTooLong: `Address must be at most ${ORGANIZATION_ADDRESS_MAX} characters.`,
   noChanges: 'No changes to save.',
   notFound: 'Organization not found.',

@@ -58,6 +58,29 @@ describe('organization schemas', () => {
       messages(OrganizationInviteCreateSchema.safeParse({ role: 'owner', invitee_phone: '' })),
     ).toEqual([M.roleInvalid, M.invitePhoneRequired]);
     expect(messages(OrganizationUserPatchSchema.safeParse({ role: '' }))).toEqual([M.roleRequired]);
+    expect(
+      messages(
+        OrganizationInviteCreateSchema.safeParse({
+          role: 'member',
+          invitee_phone: '+91-98765abc43210',
+        }),
+      ),
+    ).toEqual([M.invitePhoneInvalid]);
+  });
+
+  it('checks an organization phone as a phone, kept as written (issue 20 item 9)', () => {
+    expect(messages(OrganizationCreateSchema.safeParse({ name: 'Café', phone: 'abc' }))).toEqual([
+      M.phoneInvalid,
+    ]);
+    expect(messages(OrganizationPatchSchema.safeParse({ phone: '080 1234' }))).toEqual([
+      M.phoneInvalid,
+    ]);
+    expect(M.phoneInvalid).toBe('Please enter a valid phone number.');
+    expect(OrganizationCreateSchema.parse({ name: 'Café', phone: ' +91 80 4000 1234 ' })).toEqual({
+      name: 'Café',
+      phone: '+91 80 4000 1234',
+    });
+    expect(OrganizationPatchSchema.parse({ phone: '' })).toEqual({ phone: null });
   });
 
   it('requires a name on create and one changed field on edit; empty text clears', () => {

@@ -25,7 +25,7 @@ import {
   ORGANIZATIONS_PAGE_SIZE,
   stripPhoneInput,
 } from './organization-rules.js';
-import { E164_PATTERN, isValidEmail } from './rules.js';
+import { isValidEmail, phoneFromText } from './rules.js';
 
 const M = ORGANIZATION_MESSAGES;
 
@@ -184,7 +184,11 @@ const organizationEmail = optionalText('Email', ORGANIZATION_EMAIL_MAX, M.emailI
   (value) => value == null || isValidEmail(value),
   M.emailInvalid,
 );
-const organizationPhone = optionalText('Phone', ORGANIZATION_PHONE_MAX, M.phoneTooLong);
+/** An office line as written ("+91 80 4000 1234"), kept so; it must be a phone with its country code. */
+const organizationPhone = optionalText('Phone', ORGANIZATION_PHONE_MAX, M.phoneTooLong).refine(
+  (value) => value == null || phoneFromText(value) !== null,
+  M.phoneInvalid,
+);
 const organizationAddress = optionalText('Address', ORGANIZATION_ADDRESS_MAX, M.addressTooLong);
 
 /** POST organizations: name required; email, phone and address optional ('' = none). */
@@ -216,15 +220,21 @@ export const OrganizationPatchSchema = z
 export type OrganizationPatch = z.infer<typeof OrganizationPatchSchema>;
 export type OrganizationPatchBody = z.input<typeof OrganizationPatchSchema>;
 
-/** An invitee's phone: everything but digits and plus removed, then E.164. */
-export const InvitePhoneSchema = z.preprocess(
-  (value) => (typeof value === 'string' ? stripPhoneInput(value) : value),
-  z.string({ error: M.invitePhoneRequired }).superRefine((phone, ctx) => {
-    if (phone === '') ctx.addIssue({ code: 'custom', message: M.invitePhoneRequired });
-    else if (!E164_PATTERN.test(phone))
+/** An invitee's phone: only a phone's characters, then E.164 once all but digits and plus is removed. */
+export const InvitePhoneSchema = z
+  .string({ error: M.invitePhoneRequired })
+  .transform((text, ctx) => {
+    if (stripPhoneInput(text) === '') {
+      ctx.addIssue({ code: 'custom', message: M.invitePhoneRequired });
+      return z.NEVER;
+    }
+    const phone = phoneFromText(text);
+    if (phone === null) {
       ctx.addIssue({ code: 'custom', message: M.invitePhoneInvalid });
-  }),
-);
+      return z.NEVER;
+    }
+    return phone;
+  });
 export type InvitePhone = z.infer<typeof InvitePhoneSchema>;
 
 /** POST organizations/{id}/invites. */

@@ -3,8 +3,10 @@ import { PhoneSchema } from './phone.js';
 import {
   ageOn,
   formatDobForDisplay,
+  isPhoneText,
   isValidEmail,
   normalizePhoneInput,
+  phoneFromText,
   parseDisplayDob,
 } from './rules.js';
 import { profilePatchSchema } from './users.js';
@@ -70,5 +72,21 @@ describe('phone input', () => {
     expect(PhoneSchema.safeParse('+919876543210').data).toBe('+919876543210');
     expect(PhoneSchema.safeParse('919876543210').success).toBe(false);
     expect(PhoneSchema.safeParse('+0919876543').success).toBe(false);
+  });
+  it('refuses letters and other signs, even beside enough digits (issue 20 item 9)', () => {
+    for (const text of ['abc', '+9198765abc43210', '+91 98765 43210 x', '+91#9876543210']) {
+      expect(PhoneSchema.safeParse(text).error?.issues.map((issue) => issue.message)).toEqual([
+        'Please enter a valid phone number.',
+      ]);
+    }
+    expect(PhoneSchema.safeParse(' +91 (98765) 432-10 ').data).toBe('+919876543210');
+  });
+  it('reads a phone as written, or says it is none', () => {
+    expect(phoneFromText('+91 80 4000 1234')).toBe('+918040001234');
+    expect(phoneFromText('+1 (415) 555-0100')).toBe('+14155550100');
+    expect(phoneFromText('+91 80 4000 abcd')).toBeNull();
+    expect(phoneFromText('080 4000 1234')).toBeNull();
+    expect(isPhoneText('+91-98765 43210')).toBe(true);
+    expect(isPhoneText('98765abc')).toBe(false);
   });
 });

@@ -59,6 +59,17 @@ describe.each(databaseTargets)('sign-in contract on $name', ({ open }) => {
     const bad = await post(app, '/api/regular/auth/sign-in', { phone: '12345' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ message: 'Please enter a valid phone number.' });
+    // Letters are not a phone's, even beside enough digits (issue 20 item 9).
+    for (const phone of ['+9198765abc43210', 'abc']) {
+      for (const path of ['sign-in', 'sign-up']) {
+        const lettered = await post(app, `/api/enterprise/auth/${path}`, {
+          phone,
+          name: 'Letters',
+        });
+        expect(lettered.statusCode).toBe(400);
+        expect(lettered.json()).toMatchObject({ message: 'Please enter a valid phone number.' });
+      }
+    }
 
     const phone = newPhone();
     const spaced = `${phone.slice(0, 3)} ${phone.slice(3, 8)}-${phone.slice(8)}`;

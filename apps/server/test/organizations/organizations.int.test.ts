@@ -68,6 +68,14 @@ describe.each(databaseTargets)('organizations CRUD on $name', ({ open }) => {
       400,
       M.emailInvalid,
     );
+    // A phone is checked as a phone, with its country code (issue 20 item 9).
+    for (const phone of ['abc', '080 1234', '+91 80 4000 12ab']) {
+      expectError(
+        await s.call('POST', 'organizations', s.superUser.token, { name: 'X', phone }),
+        400,
+        'Please enter a valid phone number.',
+      );
+    }
     expectError(
       await s.call('POST', 'organizations', s.orgAdmin.token, { name: 'Mine' }),
       403,
@@ -121,10 +129,19 @@ describe.each(databaseTargets)('organizations CRUD on $name', ({ open }) => {
     await s.addMember(orgId, s.orgAdmin.userId, 'admin');
     const response = await s.call('PATCH', `organizations/${orgId}`, s.orgAdmin.token, {
       name: ' After ',
-      phone: '080 1234',
+      phone: '+91 80 1234 5678',
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toMatchObject({ name: 'After', phone: '080 1234', email: null });
+    expect(response.json()).toMatchObject({
+      name: 'After',
+      phone: '+91 80 1234 5678',
+      email: null,
+    });
+    expectError(
+      await s.call('PATCH', `organizations/${orgId}`, s.orgAdmin.token, { phone: 'abc' }),
+      400,
+      'Please enter a valid phone number.',
+    );
     const cleared = await s.call('PATCH', `organizations/${orgId}`, s.superUser.token, {
       phone: '',
     });

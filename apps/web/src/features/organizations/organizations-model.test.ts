@@ -35,8 +35,25 @@ describe('Create Organization', () => {
 
   it('sends the trimmed fields, empty ones as none', () => {
     expect(
-      createOrganizationBody({ name: ' Venue ', email: '', phone: ' +91 98 ', address: '' }),
-    ).toEqual({ kind: 'ok', body: { name: 'Venue', email: '', phone: '+91 98', address: '' } });
+      createOrganizationBody({
+        name: ' Venue ',
+        email: '',
+        phone: ' +91 80 4000 1234 ',
+        address: '',
+      }),
+    ).toEqual({
+      kind: 'ok',
+      body: { name: 'Venue', email: '', phone: '+91 80 4000 1234', address: '' },
+    });
+  });
+
+  it('checks the phone as a phone (issue 20 item 9)', () => {
+    for (const phone of ['abc', '+91 98', '080 4000 1234', '+91 80 4000 12ab']) {
+      expect(createOrganizationBody({ name: 'Venue', email: '', phone, address: '' })).toEqual({
+        kind: 'invalid',
+        message: 'Please enter a valid phone number.',
+      });
+    }
   });
 
   it('refuses an email that does not look like one', () => {
@@ -65,8 +82,12 @@ describe('Edit Organization', () => {
     ).toEqual({ kind: 'ok', body: { name: 'New', address: '' } });
   });
 
-  it('keeps the name required and the email valid', () => {
+  it('keeps the name required, the email valid and the phone a phone', () => {
     const record = organization();
+    expect(organizationPatch(record, { ...formFromOrganization(record), phone: 'abc' })).toEqual({
+      kind: 'invalid',
+      message: 'Please enter a valid phone number.',
+    });
     expect(organizationPatch(record, { ...formFromOrganization(record), name: ' ' })).toEqual({
       kind: 'invalid',
       message: M.nameRequired,
@@ -99,6 +120,10 @@ describe('Invite User', () => {
       message: M.invitePhoneRequired,
     });
     expect(inviteBody('+91-12', 'member')).toEqual({
+      kind: 'invalid',
+      message: M.invitePhoneInvalid,
+    });
+    expect(inviteBody('+91-98765abc43210', 'member')).toEqual({
       kind: 'invalid',
       message: M.invitePhoneInvalid,
     });

@@ -5,7 +5,6 @@ import type {
   OrganizationPatchBody,
 } from '@flashbooth/contracts';
 import {
-  E164_PATTERN,
   INVITE_PHONE_PREFIX,
   LOGO_CONTENT_TYPES,
   LOGO_MAX_BYTES,
@@ -13,6 +12,7 @@ import {
   isOrganizationRole,
   isValidEmail,
   normalizeRoleInput,
+  phoneFromText,
   stripPhoneInput,
   type OrganizationRole,
 } from '@flashbooth/contracts/rules';
@@ -79,6 +79,7 @@ export function createOrganizationBody(
   };
   if (!body.name) return { kind: 'invalid', message: M.nameRequired };
   if (body.email && !isValidEmail(body.email)) return { kind: 'invalid', message: M.emailInvalid };
+  if (body.phone && !phoneFromText(body.phone)) return { kind: 'invalid', message: M.phoneInvalid };
   return { kind: 'ok', body };
 }
 
@@ -98,6 +99,9 @@ export function organizationPatch(
   if (changes.email && !isValidEmail(changes.email)) {
     return { kind: 'invalid', message: M.emailInvalid };
   }
+  if (changes.phone && !phoneFromText(changes.phone)) {
+    return { kind: 'invalid', message: M.phoneInvalid };
+  }
   return { kind: 'ok', body: changes };
 }
 
@@ -105,8 +109,8 @@ export function organizationPatch(
 export const INITIAL_INVITE = { phone: INVITE_PHONE_PREFIX, role: 'member' as OrganizationRole };
 
 /**
- * Spec section 5: the phone keeps only digits and plus ("+91-98…" → "+9198…") and is required;
- * the role is lower-cased and must be member or admin.
+ * Spec section 5: the phone keeps only digits and plus ("+91-98…" → "+9198…") and is required
+ * (letters make it no phone at all); the role is lower-cased and must be member or admin.
  */
 export function inviteBody(
   phone: string,
@@ -116,11 +120,12 @@ export function inviteBody(
   if (invitee === '' || invitee === stripPhoneInput(INVITE_PHONE_PREFIX)) {
     return { kind: 'invalid', message: M.invitePhoneRequired };
   }
-  if (!E164_PATTERN.test(invitee)) return { kind: 'invalid', message: M.invitePhoneInvalid };
+  const e164 = phoneFromText(phone);
+  if (e164 === null) return { kind: 'invalid', message: M.invitePhoneInvalid };
   const normalizedRole = normalizeRoleInput(role);
   if (!normalizedRole) return { kind: 'invalid', message: M.roleRequired };
   if (!isOrganizationRole(normalizedRole)) return { kind: 'invalid', message: M.roleInvalid };
-  return { kind: 'ok', body: { invitee_phone: invitee, role: normalizedRole } };
+  return { kind: 'ok', body: { invitee_phone: e164, role: normalizedRole } };
 }
 
 /** Edit User Role: required, member or admin, and never one's own (spec section 5). */

@@ -1,3 +1,4 @@
+import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId } from 'react';
 import { Field } from '@/components/console/form-dialog';
 import type { OrganizationFormValues } from '../organizations-model';
@@ -24,7 +25,12 @@ export function OrganizationFormFields({ values, onChange, order }: Organization
   return (
     <>
       {order.map((key) => (
-        <Field key={key} id={`${id}-${key}`} label={LABELS[key]}>
+        <Field
+          key={key}
+          id={`${id}-${key}`}
+          label={LABELS[key]}
+          hint={key === 'phone' ? ORGANIZATION_MESSAGES.phoneHint : undefined}
+        >
           {key === 'address' ? (
             <textarea
               id={`${id}-${key}`}
@@ -39,6 +45,7 @@ export function OrganizationFormFields({ values, onChange, order }: Organization
               id={`${id}-${key}`}
               className="input"
               type={key === 'email' ? 'email' : key === 'phone' ? 'tel' : 'text'}
+              inputMode={key === 'phone' ? 'tel' : undefined}
               autoComplete="off"
               maxLength={key === 'name' ? 200 : key === 'email' ? 254 : 32}
               required={key === 'name'}
