@@ -48,6 +48,29 @@ test.describe('sign-in', () => {
     await expect(page.getByText('Please enter a valid phone number.')).toBeVisible();
   });
 
+  test('refuses letters in the mobile number, even beside enough digits', async ({ page }) => {
+    await page.goto('/regular/login');
+    await page.getByLabel('Mobile number').fill('98765abc43210');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Please enter a valid phone number.')).toBeVisible();
+    await expect(page.getByLabel('One-time code')).toHaveCount(0);
+    await expect(page.getByLabel('Full name')).toHaveCount(0);
+    // The server checks it too: a phone with letters is not a phone.
+    const response = await page.request.post('/api/regular/auth/sign-in', {
+      data: { phone: '+9198765abc43210' },
+    });
+    expect(response.status()).toBe(400);
+    expect(await response.json()).toMatchObject({ message: 'Please enter a valid phone number.' });
+  });
+
+  test('staff land in the console after signing in, not on the marketing page', async ({
+    page,
+  }) => {
+    await signInThroughUi(page, 'enterprise', newMobile(), 'Console Arrival');
+    await expect(page).toHaveURL('/enterprise/organizations');
+    await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
+  });
+
   test('a wrong code clears the field and sends a new code', async ({ page }) => {
     const mobile = newMobile();
     const phone = `+91${mobile}`;

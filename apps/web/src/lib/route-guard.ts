@@ -29,8 +29,13 @@ export function isRegularArea(pathname: string): boolean {
   );
 }
 
+/** The staff console's area (and its login). */
+export function isEnterpriseArea(pathname: string): boolean {
+  return under(pathname, '/enterprise');
+}
+
 export function loginPathFor(pathname: string): string {
-  return under(pathname, '/enterprise') ? paths.enterprise.login.path : paths.regular.login.path;
+  return isEnterpriseArea(pathname) ? paths.enterprise.login.path : paths.regular.login.path;
 }
 
 export const BLOCKED_REGULAR_HREF = `${paths.enterprise.profile.path}?blocked=regular`;

@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api-client';
 import {
   budgetNoticeOf,
   hasErrorCode,
+  homeAfterSignIn,
   isCompleteOtp,
   messageOf,
   phoneToSend,
@@ -20,6 +21,27 @@ describe('phoneToSend', () => {
     expect(phoneToSend('+91', '')).toBeNull();
     expect(phoneToSend('+1', '2345678')).toBeNull();
     expect(phoneToSend('+1', '234567890')).toBe('+1234567890');
+  });
+  it('refuses letters and other signs, even beside enough digits (issue 20 item 9)', () => {
+    expect(phoneToSend('+91', 'abc')).toBeNull();
+    expect(phoneToSend('+91', '98765abc43210')).toBeNull();
+    expect(phoneToSend('+91', '9876543210#')).toBeNull();
+    expect(phoneToSend('+9a', '9876543210')).toBeNull();
+    expect(phoneToSend('91', '9876543210')).toBeNull();
+  });
+});
+
+describe('homeAfterSignIn (issue 20 item 8)', () => {
+  it('sends staff to the console and visitors home, unless a page was stored', () => {
+    expect(homeAfterSignIn('regular', null)).toBe('/');
+    expect(homeAfterSignIn('enterprise', null)).toBe('/enterprise/organizations');
+    expect(homeAfterSignIn('enterprise', '/enterprise/devices/3')).toBe('/enterprise/devices/3');
+    expect(homeAfterSignIn('regular', '/b/12?x=1')).toBe('/b/12?x=1');
+  });
+  it('does not follow a stored page of the other pool', () => {
+    expect(homeAfterSignIn('enterprise', '/regular/media')).toBe('/enterprise/organizations');
+    expect(homeAfterSignIn('enterprise', '/b/3')).toBe('/enterprise/organizations');
+    expect(homeAfterSignIn('regular', '/enterprise/devices')).toBe('/');
   });
 });
 

@@ -4,8 +4,12 @@ import {
   isSameSitePath,
   normalizePhoneInput,
   OTP_LENGTH,
+  phoneFromText,
 } from '@flashbooth/contracts/rules';
+import type { Pool } from '@flashbooth/contracts';
+import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
+import { isEnterpriseArea, isRegularArea } from '@/lib/route-guard';
 import { formatUtcTimestamp } from '@/lib/format-date';
 
 /** Login texts (spec: visitor.md sections 5 and 8). */
@@ -30,10 +34,29 @@ export const PHONE_NUMBER_MAX_LENGTH = 15;
 export const MIN_PHONE_LENGTH = 10;
 export { OTP_LENGTH };
 
-/** The phone to send, or null when it is too short (spec: digits and plus, at least 10). */
+/**
+ * The phone to send, or null when it is not one (spec: digits and plus, at least 10; and, as the
+ * server checks, nothing but a phone's characters and E.164 with the country code's plus).
+ */
 export function phoneToSend(countryCode: string, number: string): string | null {
   const phone = normalizePhoneInput(countryCode, number);
-  return phone.length < MIN_PHONE_LENGTH ? null : phone;
+  if (phone.length < MIN_PHONE_LENGTH) return null;
+  return phoneFromText(`${countryCode} ${number}`);
+}
+
+/**
+ * Where a sign-in ends (spec: the stored redirect-after-login address, otherwise home). Home is
+ * the pool's own: the landing page for visitors, the console's first page (Organizations, the
+ * first item of its navigation) for staff. A stored page of the other pool's area is not
+ * followed: the guard would only turn the person away from it.
+ */
+export function homeAfterSignIn(pool: Pool, stored: string | null): string {
+  const home =
+    pool === 'enterprise' ? paths.enterprise.organizations.getHref() : paths.home.getHref();
+  if (stored === null) return home;
+  const pathname = stored.split(/[?#]/)[0] ?? stored;
+  const otherArea = pool === 'enterprise' ? isRegularArea(pathname) : isEnterpriseArea(pathname);
+  return otherArea ? home : stored;
 }
 
 /** What the code box keeps of typed or pasted text: digits only, at most 4. */

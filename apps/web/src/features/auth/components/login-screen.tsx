@@ -16,6 +16,7 @@ import {
   budgetNoticeOf,
   DEFAULT_COUNTRY_CODE,
   hasErrorCode,
+  homeAfterSignIn,
   isCompleteOtp,
   LOGIN_MESSAGES,
   messageOf,
@@ -75,7 +76,7 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     setCompleting(true);
     session.establish(pool, response);
     const stored = takeRedirect();
-    await navigate(next ?? stored ?? paths.home.getHref(), { replace: true });
+    await navigate(homeAfterSignIn(pool, next ?? stored), { replace: true });
   });
   const linkSigningIn = link.status === 'signing-in';
 
@@ -84,7 +85,7 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     clear();
     setCompleting(true);
     session.establish(pool, response);
-    await navigate(takeRedirect() ?? paths.home.getHref(), { replace: true });
+    await navigate(homeAfterSignIn(pool, takeRedirect()), { replace: true });
   };
   const showForm = !completing && !authenticated && !checking && !linkSigningIn;
 
@@ -224,7 +225,7 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     }
     setCompleting(true);
     session.establish(pool, response);
-    await navigate(takeRedirect() ?? paths.home.getHref(), { replace: true });
+    await navigate(homeAfterSignIn(pool, takeRedirect()), { replace: true });
   };
 
   const onCodeChange = (value: string) => {
@@ -275,8 +276,8 @@ export function LoginScreen({ pool }: { pool: Pool }) {
             {signingOut && <Spinner small label="Signing out…" />}
             <span>Sign Out</span>
           </button>
-          <Link className="btn btn-secondary btn-block" to={paths.home.getHref()}>
-            Go to home
+          <Link className="btn btn-secondary btn-block" to={homeAfterSignIn(pool, null)}>
+            {pool === 'enterprise' ? 'Go to the console' : 'Go to home'}
           </Link>
         </div>
       </div>
