@@ -6,11 +6,10 @@ import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { ConsolePage } from '@/components/console/console-page';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api-client';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { useDeleteDevice } from '../api/delete-device';
 import { deviceQueryOptions, useDevice } from '../api/get-device';
@@ -173,18 +172,13 @@ export function DeviceDetailScreen({ deviceId }: { deviceId: number }) {
   if (device.isError || !record) {
     return (
       <ConsolePage className="console-narrow" breadcrumbs={breadcrumbs} title={name} after={toast}>
-        <LoadErrorPanel
-          className="card panel-message panel-message-error console-panel"
-          message={
-            device.error instanceof ApiError && device.error.status === 404
-              ? device.error.message
-              : DEVICE_TEXT.loadDetailsFailed
-          }
+        <LoadFailure
+          error={device.error}
+          thing="device"
+          failedMessage={DEVICE_TEXT.loadDetailsFailed}
           query={device}
+          back={{ href: paths.enterprise.devices.getHref(), label: 'Back to Devices' }}
         />
-        <p className="device-back">
-          <Link to={paths.enterprise.devices.getHref()}>← Back to Devices</Link>
-        </p>
       </ConsolePage>
     );
   }

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import { Breadcrumbs } from '@/components/console/breadcrumbs';
+import { ConsolePage } from '@/components/console/console-page';
+import { isRefusal, LoadFailure } from '@/components/console/load-failure';
 import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
 import { ListPage } from '@/components/ui/list-page';
 import { paths } from '@/config/paths';
@@ -36,24 +38,45 @@ export function DeviceLogsScreen({ deviceId }: { deviceId: number }) {
       <Link to={paths.enterprise.device.getHref(deviceId)}>← Back to Device</Link>
     </p>
   );
+  const breadcrumbs = (
+    <Breadcrumbs
+      items={[
+        { label: 'Devices', href: paths.enterprise.devices.getHref() },
+        {
+          label: device.data?.name ?? `Device #${deviceId}`,
+          href: paths.enterprise.device.getHref(deviceId),
+        },
+        { label: 'Error Logs' },
+      ]}
+    />
+  );
+
+  // Refused (only super users and product admins read logs) or no such device for this person:
+  // no search and no Try again, only the way back.
+  if (logs.isError && isRefusal(logs.error)) {
+    return (
+      <ConsolePage className="console-narrow" breadcrumbs={breadcrumbs} title="Error Logs">
+        <LoadFailure
+          error={logs.error}
+          thing="device"
+          failedMessage={DEVICE_TEXT.logsFailed}
+          query={logs}
+          back={
+            device.isError
+              ? { href: paths.enterprise.devices.getHref(), label: 'Back to Devices' }
+              : { href: paths.enterprise.device.getHref(deviceId), label: 'Back to Device' }
+          }
+        />
+      </ConsolePage>
+    );
+  }
 
   return (
     <ListPage
       className="console-page console-narrow"
       title="Error Logs"
       subtitle={`Device #${deviceId}`}
-      breadcrumbs={
-        <Breadcrumbs
-          items={[
-            { label: 'Devices', href: paths.enterprise.devices.getHref() },
-            {
-              label: device.data?.name ?? `Device #${deviceId}`,
-              href: paths.enterprise.device.getHref(deviceId),
-            },
-            { label: 'Error Logs' },
-          ]}
-        />
-      }
+      breadcrumbs={breadcrumbs}
       paging={paging}
       query={logs}
       searchLabel="Search logs"

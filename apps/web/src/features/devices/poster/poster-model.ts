@@ -34,7 +34,6 @@ export const POSTER_TEXT = {
   unlinked:
     'This booth is not linked to an organization, so it has no poster yet: visitors can open a booth only once it belongs to a venue. Link it to an organization first.',
   backToDevice: '← Back to Device',
-  backToDevices: '← Back to Devices',
   loadFailed: 'Failed to load device details.',
   pngFailed: 'Could not make the PNG. Please try again.',
   pngReady: 'PNG downloaded.',

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { CardSkeleton } from '@/components/console/card-skeleton';
 import { ConsolePage } from '@/components/console/console-page';
+import { isRefusal, LoadFailure } from '@/components/console/load-failure';
 import { EmptyPanel } from '@/components/ui/list-states';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -72,7 +73,9 @@ function StatsSkeleton() {
 export function OrganizationStatsScreen({ orgId, orgName }: { orgId: number; orgName: string }) {
   const { status, show } = useTimedStatus(STATS_STATUS_MS);
   const stats = useOrganizationStats(orgId);
-  const failedAt = stats.isError ? stats.errorUpdatedAt : 0;
+  // A refusal (403) or an organization not there for this person (404) is said in the page.
+  const refused = stats.isError && isRefusal(stats.error);
+  const failedAt = stats.isError && !refused ? stats.errorUpdatedAt : 0;
   useEffect(() => {
     if (failedAt) show('error', STATS_MESSAGES.loadFailed);
   }, [failedAt, show]);
@@ -83,6 +86,16 @@ export function OrganizationStatsScreen({ orgId, orgName }: { orgId: number; org
   let body;
   if (stats.isPending) {
     body = <StatsSkeleton />;
+  } else if (refused) {
+    body = (
+      <LoadFailure
+        error={stats.error}
+        thing="organization"
+        failedMessage={STATS_MESSAGES.loadFailed}
+        query={stats}
+        back={{ href: paths.enterprise.organizations.getHref(), label: 'Back to Organizations' }}
+      />
+    );
   } else if (!data) {
     body = (
       <EmptyPanel className="console-panel">

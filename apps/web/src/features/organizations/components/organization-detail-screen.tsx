@@ -6,7 +6,7 @@ import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { ConsolePage } from '@/components/console/console-page';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
@@ -88,14 +88,13 @@ export function OrganizationDetailScreen({ orgId }: { orgId: number }) {
   if (organization.isError || !record) {
     return (
       <ConsolePage className="console-narrow" breadcrumbs={breadcrumbs} title={name} after={toast}>
-        <LoadErrorPanel
-          className="card panel-message panel-message-error console-panel"
-          message={M.loadDetailsFailed}
+        <LoadFailure
+          error={organization.error}
+          thing="organization"
+          failedMessage={M.loadDetailsFailed}
           query={organization}
+          back={{ href: paths.enterprise.organizations.getHref(), label: 'Back to Organizations' }}
         />
-        <p className="org-back">
-          <Link to={paths.enterprise.organizations.getHref()}>← Back to Organizations</Link>
-        </p>
       </ConsolePage>
     );
   }

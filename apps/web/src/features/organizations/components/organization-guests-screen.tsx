@@ -3,7 +3,8 @@ import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { CardSkeleton } from '@/components/console/card-skeleton';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { LineIcon } from '@/components/ui/line-icon';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
+import { EmptyPanel, ListBody } from '@/components/ui/list-states';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -98,10 +99,15 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
         skeletonCount={6}
         renderSkeleton={() => <CardSkeleton />}
         error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={M.loadGuestsFailed}
+          <LoadFailure
+            error={guests.error}
+            thing="organization"
+            failedMessage={M.loadGuestsFailed}
             query={guests}
+            back={{
+              href: paths.enterprise.organizations.getHref(),
+              label: 'Back to Organizations',
+            }}
           />
         }
         empty={

@@ -5,7 +5,8 @@ import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { CardSkeleton } from '@/components/console/card-skeleton';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
+import { EmptyPanel, ListBody } from '@/components/ui/list-states';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -178,10 +179,15 @@ export function OrganizationUsersScreen({ orgId }: { orgId: number }) {
         skeletonCount={4}
         renderSkeleton={() => <CardSkeleton />}
         error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={M.loadUsersFailed}
+          <LoadFailure
+            error={users.error}
+            thing="organization"
+            failedMessage={M.loadUsersFailed}
             query={users}
+            back={{
+              href: paths.enterprise.organizations.getHref(),
+              label: 'Back to Organizations',
+            }}
           />
         }
         empty={

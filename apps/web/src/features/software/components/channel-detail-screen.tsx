@@ -34,6 +34,7 @@ export function ChannelDetailScreen({ channelId }: { channelId: number }) {
       query={channel}
       loadingLabel="Loading channel…"
       loadFailed={M.loadChannelFailed}
+      thing="software channel"
     >
       {(record) => (
         <>

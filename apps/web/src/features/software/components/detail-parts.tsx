@@ -5,11 +5,11 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useEffectEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { ConsolePage } from '@/components/console/console-page';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { formatUtcTimestamp } from '@/lib/format-date';
@@ -93,6 +93,8 @@ interface DetailPageProps<T> {
   /** Announced while the record loads. */
   loadingLabel: string;
   loadFailed: string;
+  /** What the page shows ("software channel"), for the text when it is not there. */
+  thing: string;
   /** The page once the record is there. */
   children: (record: T) => ReactNode;
 }
@@ -106,6 +108,7 @@ export function DetailPage<T>({
   query,
   loadingLabel,
   loadFailed,
+  thing,
   children,
 }: DetailPageProps<T>) {
   const record = query.data;
@@ -120,14 +123,13 @@ export function DetailPage<T>({
         <DetailSkeleton label={loadingLabel} />
       ) : query.isError || !record ? (
         <>
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={loadFailed}
+          <LoadFailure
+            error={query.error}
+            thing={thing}
+            failedMessage={loadFailed}
             query={query}
+            back={{ href: list.href, label: `Back to ${list.label}` }}
           />
-          <p className="software-back">
-            <Link to={list.href}>← Back to {list.label}</Link>
-          </p>
         </>
       ) : (
         children(record)

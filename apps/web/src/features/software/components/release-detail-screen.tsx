@@ -77,6 +77,7 @@ export function ReleaseDetailScreen({ releaseId }: { releaseId: number }) {
       query={release}
       loadingLabel="Loading release…"
       loadFailed={M.loadReleaseFailed}
+      thing="software release"
     >
       {(record) => (
         <>

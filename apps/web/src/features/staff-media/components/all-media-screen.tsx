@@ -7,6 +7,7 @@ import { useStaffPermissions } from '@/components/console/use-staff-permissions'
 import type { StatusKind } from '@/components/ui/status-message';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
+import { paths } from '@/config/paths';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { allMediaQueryOptions, useAllMedia } from '../api/get-all-media';
 import { type AllMediaFilters, readFilters, STAFF_MEDIA_STATUS_MS } from '../staff-media-model';
@@ -109,6 +110,10 @@ function AllMediaList({
       show={show}
       showRepostBadge
       loadFailed={M.loadAllMediaFailed}
+      refusal={{
+        thing: 'media',
+        back: { href: paths.enterprise.organizations.getHref(), label: 'Back to Organizations' },
+      }}
       emptyText={M.noMedia}
     >
       <FilterForm onApply={apply} />

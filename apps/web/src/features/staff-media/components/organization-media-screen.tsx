@@ -46,6 +46,10 @@ export function OrganizationMediaScreen({ orgId }: { orgId: number }) {
       show={show}
       showRepostBadge={false}
       loadFailed={M.loadOrganizationMediaFailed}
+      refusal={{
+        thing: 'organization',
+        back: { href: paths.enterprise.organizations.getHref(), label: 'Back to Organizations' },
+      }}
       emptyText={M.noPublicMedia}
     />
   );

@@ -4,7 +4,8 @@ import type { QueryKey, UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { StaffPermissions } from '@/components/console/permissions';
 import { isMobileUserAgent } from '@/components/media/media-files-model';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
+import { EmptyPanel, ListBody } from '@/components/ui/list-states';
 import { ListPage } from '@/components/ui/list-page';
 import type { Status, StatusKind } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -36,6 +37,8 @@ interface StaffMediaListPageProps {
   /** All Media shows the repost badge; an organization's list holds only reposts allowed. */
   showRepostBadge: boolean;
   loadFailed: string;
+  /** What the list belongs to and the way back, when it is refused or not there (403/404). */
+  refusal: { thing: string; back: { href: string; label: string } };
   emptyText: string;
   /** Above the list (All Media's filters). */
   children?: ReactNode;
@@ -55,6 +58,7 @@ export function StaffMediaListPage({
   show,
   showRepostBadge,
   loadFailed,
+  refusal,
   emptyText,
   children,
   ...page
@@ -89,10 +93,12 @@ export function StaffMediaListPage({
         skeletonCount={STAFF_MEDIA_SKELETONS}
         renderSkeleton={(index) => <StaffMediaCardSkeleton portrait={index % 2 === 1} />}
         error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={loadFailed}
+          <LoadFailure
+            error={query.error}
+            thing={refusal.thing}
+            failedMessage={loadFailed}
             query={query}
+            back={refusal.back}
           />
         }
         empty={

@@ -6,7 +6,7 @@ import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { ConsolePage } from '@/components/console/console-page';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
@@ -101,14 +101,13 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
         title={name}
         after={toast}
       >
-        <LoadErrorPanel
-          className="card panel-message panel-message-error console-panel"
-          message={T.loadFailed}
+        <LoadFailure
+          error={template.error}
+          thing="template"
+          failedMessage={T.loadFailed}
           query={template}
+          back={{ href: paths.enterprise.templates.getHref(), label: 'Back to Templates' }}
         />
-        <p className="template-back">
-          <Link to={paths.enterprise.templates.getHref()}>← Back to Templates</Link>
-        </p>
       </ConsolePage>
     );
   }

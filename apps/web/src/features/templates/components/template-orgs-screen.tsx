@@ -4,7 +4,8 @@ import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { ConsolePage } from '@/components/console/console-page';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
+import { EmptyPanel, ListBody } from '@/components/ui/list-states';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
@@ -114,10 +115,12 @@ export function TemplateOrgsScreen({ templateId }: { templateId: number }) {
         skeletonCount={TEMPLATE_ORG_SKELETONS}
         renderSkeleton={() => <TemplateOrgCardSkeleton />}
         error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={TEMPLATE_TEXT.orgsLoadFailed}
+          <LoadFailure
+            error={orgs.error}
+            thing="template"
+            failedMessage={TEMPLATE_TEXT.orgsLoadFailed}
             query={orgs}
+            back={{ href: paths.enterprise.templates.getHref(), label: 'Back to Templates' }}
           />
         }
         empty={

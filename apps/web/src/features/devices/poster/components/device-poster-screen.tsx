@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { CardSkeleton } from '@/components/console/card-skeleton';
 import { ConsolePage } from '@/components/console/console-page';
-import { LoadErrorPanel } from '@/components/ui/list-states';
+import { LoadFailure } from '@/components/console/load-failure';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { appConfig } from '@/config/app-config';
@@ -74,14 +74,13 @@ export function DevicePosterScreen({ deviceId }: { deviceId: number }) {
   if (device.isError || !record) {
     return page(
       <>
-        <LoadErrorPanel
-          className="card panel-message panel-message-error console-panel"
-          message={device.error?.message || T.loadFailed}
+        <LoadFailure
+          error={device.error}
+          thing="device"
+          failedMessage={T.loadFailed}
           query={device}
+          back={{ href: paths.enterprise.devices.getHref(), label: 'Back to Devices' }}
         />
-        <p className="poster-back">
-          <Link to={paths.enterprise.devices.getHref()}>{T.backToDevices}</Link>
-        </p>
       </>,
     );
   }
