@@ -97,4 +97,76 @@ describe.each(databaseTargets)('template image slots on $name', ({ open }) => {
         .items,
     ).toHaveLength(1);
   });
+
+  it("keeps every slot inside the template's canvas (issue 20, item 4)", async () => {
+    const { id } = await template('Wide', 'landscape');
+    const slots = () =>
+      call('GET', `templates/${id}/images`, s.superToken).then(
+        (response) => response.json<{ items: { id: number; w: number }[] }>().items,
+      );
+    // The issue's case: w 99999 on the 3600 px wide canvas was saved and ran off it.
+    expectError(
+      await call('POST', `templates/${id}/images`, s.superToken, {
+        x: 120,
+        y: 80,
+        w: 99999,
+        h: 720,
+      }),
+      400,
+      'Slot 1 runs off the 3600×2400 landscape canvas: x + w is 100119 and may be at most 3600. Move it left or make it narrower.',
+    );
+    expect(await slots()).toEqual([]);
+    // Exactly on the edges is inside.
+    const edge = await call('POST', `templates/${id}/images`, s.superToken, {
+      x: 1980,
+      y: 1320,
+      w: 1620,
+      h: 1080,
+    });
+    expect(edge.statusCode, edge.body).toBe(201);
+    const second = await call('POST', `templates/${id}/images`, s.superToken, {
+      x: 0,
+      y: 0,
+      w: 1620,
+      h: 1080,
+    });
+    expect(second.statusCode).toBe(201);
+    expectError(
+      await call('POST', `templates/${id}/images`, s.superToken, {
+        x: 0,
+        y: 1700,
+        w: 1080,
+        h: 720,
+      }),
+      400,
+      'Slot 3 runs off the 3600×2400 landscape canvas: y + h is 2420 and may be at most 2400. Move it up or make it shorter.',
+    );
+    // A change is checked with the slot's other stored numbers, and names the slot by its place.
+    const secondId = second.json<{ id: number }>().id;
+    expectError(
+      await call('PATCH', `templates/${id}/images/${secondId}`, s.superToken, { x: 2000 }),
+      400,
+      'Slot 2 runs off the 3600×2400 landscape canvas: x + w is 3620 and may be at most 3600. Move it left or make it narrower.',
+    );
+    expect(
+      (await call('PATCH', `templates/${id}/images/${secondId}`, s.superToken, { x: 1980 }))
+        .statusCode,
+    ).toBe(200);
+    // Turning the template portrait (2400 wide) would leave its slots off the new canvas.
+    expectError(
+      await call('PATCH', `templates/${id}`, s.superToken, { orientation: 'portrait' }),
+      400,
+      'Slot 1 runs off the 2400×3600 portrait canvas: x + w is 3600 and may be at most 2400. Move it left or make it narrower.',
+    );
+    expect((await call('GET', `templates/${id}`, s.superToken)).json()).toMatchObject({
+      orientation: 'landscape',
+    });
+    for (const slot of await slots()) {
+      await call('PATCH', `templates/${id}/images/${slot.id}`, s.superToken, { x: 0, y: 0 });
+    }
+    expect(
+      (await call('PATCH', `templates/${id}`, s.superToken, { orientation: 'portrait' }))
+        .statusCode,
+    ).toBe(200);
+  });
 });

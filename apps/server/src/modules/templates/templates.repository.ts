@@ -47,6 +47,21 @@ export class TemplatesRepository {
     return row!;
   }
 
+  /**
+   * Runs `work` in a transaction with the template's row locked, so a slot checked against the
+   * canvas and an orientation checked against the slots cannot pass at the same time and leave
+   * a slot off the canvas. Undefined when the template does not exist.
+   */
+  async withLockedTemplate<T>(
+    id: number,
+    work: (repo: TemplatesRepository, template: TemplateRow) => Promise<T>,
+  ): Promise<T | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(templates).where(eq(templates.id, id)).for('update');
+      return row ? work(new TemplatesRepository(tx), row) : undefined;
+    });
+  }
+
   async findById(id: number): Promise<TemplateRow | undefined> {
     const [row] = await this.db.select().from(templates).where(eq(templates.id, id));
     return row;

@@ -102,6 +102,10 @@ class FakeTemplates {
   async findById(id: number) {
     return this.rows.get(id);
   }
+  async withLockedTemplate<T>(id: number, work: (repo: this, row: TemplateRow) => Promise<T>) {
+    const row = this.rows.get(id);
+    return row ? work(this, row) : undefined;
+  }
   async list() {
     return { rows: [...this.rows.values()], total: this.rows.size };
   }

@@ -13,6 +13,7 @@ import {
   type TemplateOrganization,
   type TemplatePatch,
   type VisitorTemplatePage,
+  slotCanvasProblem,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ListBody, PageQuery } from '../../db/paging.js';
@@ -60,6 +61,16 @@ function issuedKeyPattern(kind: TemplateImageKind, id: number): RegExp {
 }
 
 const templateNotFound = () => notFound(TEMPLATE_MESSAGES.notFound);
+
+/** 400 when slot `slotNumber` (1-based, in id order as listed) runs off the template's canvas. */
+function assertSlotFits(
+  slot: { x: number; y: number; w: number; h: number },
+  slotNumber: number,
+  orientation: TemplateRow['orientation'],
+): void {
+  const problem = slotCanvasProblem(slot, slotNumber, orientation);
+  if (problem) throw new AppError('bad_request', problem);
+}
 const orgNotFound = () => notFound(TEMPLATE_MESSAGES.orgNotFound);
 
 /** The visitor cursor: the last id, base64url-encoded (opaque to clients). */
@@ -178,7 +189,14 @@ export class TemplatesService {
     if (patch.orientation !== undefined) changes.orientation = patch.orientation;
     if (patch.is_cut !== undefined) changes.isCut = patch.is_cut;
     if (patch.is_duplicated !== undefined) changes.isDuplicated = patch.is_duplicated;
-    const row = await this.repo.update(id, { ...changes, updatedAt: this.options.now() });
+    const row = await this.repo.withLockedTemplate(id, async (repo, current) => {
+      // A new orientation is a new canvas: every slot must lie inside it too.
+      if (changes.orientation && changes.orientation !== current.orientation) {
+        const slots = (await repo.imagesOf([id])).get(id) ?? [];
+        slots.forEach((slot, index) => assertSlotFits(slot, index + 1, changes.orientation!));
+      }
+      return repo.update(id, { ...changes, updatedAt: this.options.now() });
+    });
     if (!row) throw templateNotFound();
     return this.toDto(row);
   }
@@ -209,9 +227,14 @@ export class TemplatesService {
 
   async addImage(claims: AccessClaims, id: number, body: TemplateImageCreate) {
     await this.privileged(claims);
-    await this.existing(id);
-    const row = await this.repo.addImage(id, body);
-    await this.repo.touch(id, this.options.now());
+    const row = await this.repo.withLockedTemplate(id, async (repo, template) => {
+      const slots = (await repo.imagesOf([id])).get(id) ?? [];
+      assertSlotFits(body, slots.length + 1, template.orientation);
+      const added = await repo.addImage(id, body);
+      await repo.touch(id, this.options.now());
+      return added;
+    });
+    if (!row) throw templateNotFound();
     return this.imageDto(row);
   }
 
@@ -222,13 +245,20 @@ export class TemplatesService {
     patch: TemplateImagePatch,
   ): Promise<TemplateImage> {
     await this.privileged(claims);
-    await this.existing(id);
     const changes = Object.fromEntries(
       Object.entries(patch).filter(([, value]) => value !== undefined),
     );
-    const row = await this.repo.updateImage(id, imageId, changes);
-    if (!row) throw notFound(TEMPLATE_MESSAGES.imageNotFound);
-    await this.repo.touch(id, this.options.now());
+    const row = await this.repo.withLockedTemplate(id, async (repo, template) => {
+      const slots = (await repo.imagesOf([id])).get(id) ?? [];
+      const index = slots.findIndex((slot) => slot.id === imageId);
+      if (index < 0) throw notFound(TEMPLATE_MESSAGES.imageNotFound);
+      assertSlotFits({ ...slots[index]!, ...changes }, index + 1, template.orientation);
+      const updated = await repo.updateImage(id, imageId, changes);
+      if (!updated) throw notFound(TEMPLATE_MESSAGES.imageNotFound);
+      await repo.touch(id, this.options.now());
+      return updated;
+    });
+    if (!row) throw templateNotFound();
     return this.imageDto(row);
   }
 
