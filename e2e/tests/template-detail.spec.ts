@@ -146,7 +146,7 @@ test('a super user edits slots, uploads images, previews the print and deletes',
     await expect(panel.getByLabel('Slot 2 x')).toHaveValue('61');
     await expect(panel.getByLabel('Slot 2 y')).toHaveValue('1440');
     await expect(panel.getByLabel('Slot 2 w')).toHaveValue('1080');
-    await panel.getByRole('checkbox', { name: /is_cut/ }).check();
+    await panel.getByRole('checkbox', { name: /Cut into 2 strips/ }).check();
 
     // Drag the new slot with the pointer: it moves and its number fields follow.
     // In the middle of the window, clear of the fixed navigation bar.

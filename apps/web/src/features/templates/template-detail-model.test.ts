@@ -1,5 +1,10 @@
 import type { Template } from '@flashbooth/contracts';
-import { TEMPLATE_FILTER_NAMES, TEMPLATE_MESSAGES } from '@flashbooth/contracts/rules';
+import {
+  TEMPLATE_FILTER_NAMES,
+  TEMPLATE_MESSAGES,
+  slotFitsCanvas,
+  type TemplateOrientation,
+} from '@flashbooth/contracts/rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -19,7 +24,10 @@ import {
   previewRequest,
   removeSlot,
   resizeSlot,
+  saveSteps,
   slotPercentBox,
+  slotProblem,
+  type SaveStep,
   updateSlot,
   uploadProblem,
 } from './template-detail-model';
@@ -149,6 +157,27 @@ describe('planSave (the spec save order)', () => {
     });
   });
 
+  it('refuses a slot that runs off the canvas of the draft orientation, naming the limit', () => {
+    const wide = updateSlot(draftFromTemplate(template()), 'slot-12', { w: 99999 });
+    const message =
+      'Slot 2 runs off the 2400×3600 portrait canvas: x + w is 100060 and may be at most 2400. Move it left or make it narrower.';
+    expect(planSave(template(), wide)).toEqual({ ok: false, message });
+    expect(slotProblem(wide.images[1]!, 1, 'portrait')).toBe(message);
+    const low = updateSlot(draftFromTemplate(template()), 'slot-11', { y: 3000 });
+    expect(planSave(template(), low)).toEqual({
+      ok: false,
+      message:
+        'Slot 1 runs off the 2400×3600 portrait canvas: y + h is 3720 and may be at most 3600. Move it up or make it shorter.',
+    });
+    // Exactly on the edge is inside; the same slot is off a landscape canvas (2400 high).
+    const edge = updateSlot(draftFromTemplate(template()), 'slot-11', { x: 1320, y: 2880 });
+    expect(planSave(template(), edge)).toMatchObject({ ok: true });
+    expect(planSave(template(), { ...edge, orientation: 'landscape' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Slot 1 runs off the 3600×2400 landscape canvas: y \+ h/),
+    });
+  });
+
   it('treats a slot whose id the template no longer has as new', () => {
     const draft = draftFromTemplate(template());
     const stale = template({ images: [template().images[1]!] });
@@ -157,13 +186,16 @@ describe('planSave (the spec save order)', () => {
   });
 
   it('property: applying the plan to the template gives the draft', () => {
-    const slotArb = fc.record({
-      x: fc.integer({ min: 0, max: 3000 }),
-      y: fc.integer({ min: 0, max: 3000 }),
-      w: fc.integer({ min: 1, max: 3000 }),
-      h: fc.integer({ min: 1, max: 3000 }),
-      filter: fc.constantFrom(...TEMPLATE_FILTER_NAMES),
-    });
+    // Slots on the portrait canvas (2400×3600), as a draft must have them to be saved.
+    const slotArb = fc
+      .record({
+        x: fc.integer({ min: 0, max: 3000 }),
+        y: fc.integer({ min: 0, max: 3000 }),
+        w: fc.integer({ min: 1, max: 2400 }),
+        h: fc.integer({ min: 1, max: 3000 }),
+        filter: fc.constantFrom(...TEMPLATE_FILTER_NAMES),
+      })
+      .map((slot) => ({ ...slot, x: slot.x % (2401 - slot.w), y: slot.y % (3601 - slot.h) }));
     fc.assert(
       fc.property(
         fc.array(slotArb, { maxLength: 6 }),
@@ -206,6 +238,98 @@ describe('planSave (the spec save order)', () => {
           expect(plan.update.every(({ patch }) => Object.keys(patch).length > 0)).toBe(true);
         },
       ),
+    );
+  });
+
+  it('keeps the spec order when the orientation stays', () => {
+    const draft = addSlot(updateSlot(draftFromTemplate(template()), 'slot-11', { x: 70 }));
+    const result = planSave(template(), removeSlot({ ...draft, name: 'New' }, 'slot-12'));
+    if (!result.ok) throw new Error(result.message);
+    expect(saveSteps(template(), result.plan).map((step) => step.kind)).toEqual([
+      'create',
+      'update',
+      'delete',
+      'template',
+    ]);
+  });
+
+  it('property: with a new orientation every call fits the canvas of its moment', () => {
+    const onCanvas = (orientation: TemplateOrientation) => {
+      const { width, height } = canvasOf(orientation);
+      return fc
+        .record({
+          x: fc.nat(),
+          y: fc.nat(),
+          w: fc.integer({ min: 1, max: width }),
+          h: fc.integer({ min: 1, max: height }),
+        })
+        .map((slot) => ({
+          ...slot,
+          x: slot.x % (width - slot.w + 1),
+          y: slot.y % (height - slot.h + 1),
+          filter: 'none',
+        }));
+    };
+    const scenario = fc.constantFrom<TemplateOrientation>('landscape', 'portrait').chain((from) => {
+      const to: TemplateOrientation = from === 'landscape' ? 'portrait' : 'landscape';
+      return fc.record({
+        from: fc.constant(from),
+        to: fc.constant(to),
+        stored: fc.array(onCanvas(from), { maxLength: 4 }),
+        moved: fc.array(fc.option(onCanvas(to)), { maxLength: 4 }),
+        added: fc.array(onCanvas(to), { maxLength: 2 }),
+      });
+    });
+    fc.assert(
+      fc.property(scenario, ({ from, to, stored, moved, added }) => {
+        const original = template({
+          orientation: from,
+          images: stored.map((slot, i) => ({ ...slot, id: i + 1 })),
+        });
+        let draft: ReturnType<typeof draftFromTemplate> = {
+          ...draftFromTemplate(original),
+          orientation: to,
+        };
+        // A stored slot either moves onto the new canvas or, if it does not fit it, is removed.
+        original.images.forEach((image, i) => {
+          const move = moved[i];
+          if (move) draft = updateSlot(draft, `slot-${image.id}`, move);
+          else if (!slotFitsCanvas(image, to)) draft = removeSlot(draft, `slot-${image.id}`);
+        });
+        for (const slot of added) {
+          draft = addSlot(draft);
+          draft = updateSlot(draft, draft.images.at(-1)!.key, slot);
+        }
+        const result = planSave(original, draft);
+        if (!result.ok) throw new Error(result.message);
+        // A server as strict as ours: every call leaves every slot on the current canvas.
+        let orientation = original.orientation;
+        let images = original.images.map((image) => ({ ...image }));
+        let nextId = 1000;
+        const apply = (step: SaveStep) => {
+          if (step.kind === 'create') images.push({ ...step.body, id: nextId++ });
+          else if (step.kind === 'update') {
+            images = images.map((image) =>
+              image.id === step.id ? { ...image, ...step.patch } : image,
+            );
+          } else if (step.kind === 'delete') {
+            images = images.filter((image) => image.id !== step.id);
+          } else orientation = step.patch.orientation ?? orientation;
+          for (const image of images) {
+            expect(slotFitsCanvas(image, orientation), JSON.stringify({ step, image })).toBe(true);
+          }
+        };
+        saveSteps(original, result.plan).forEach(apply);
+        expect(orientation).toBe(to);
+        const shape = (list: { x: number; y: number; w: number; h: number }[]) =>
+          list.map(({ x, y, w, h }) => ({ x, y, w, h }));
+        expect(shape(images)).toEqual(
+          shape([
+            ...draft.images.filter((slot) => slot.id !== undefined),
+            ...draft.images.filter((slot) => slot.id === undefined),
+          ]),
+        );
+      }),
     );
   });
 

@@ -14,6 +14,8 @@ import {
   TEMPLATE_MESSAGES,
   canvasSize,
   newTemplateSlot,
+  slotCanvasProblem,
+  slotFitsCanvas,
   type CanvasSize,
 } from '@flashbooth/contracts/rules';
 
@@ -30,6 +32,12 @@ export const TEMPLATE_DETAIL_TEXT = {
   tooLarge: 'The image must be at most 20 MB.',
   previewFailed: 'Could not make the print preview. Please try again.',
   fallbackTitle: 'Template',
+  // is_cut and is_duplicated in the visitor screen's words ("2 strips", "Duplicate or Unique
+  // Sides", "1 large print"; visitor spec sections 2 and 3).
+  cutLabel: 'Cut into 2 strips',
+  cutHint: '(off: 1 large print)',
+  duplicatedLabel: 'Duplicate sides',
+  duplicatedHint: '(both strips the same; off: unique sides)',
   deleteTitle: 'Confirm Deletion',
   deleteConfirm: (name: string) =>
     `Are you sure you want to delete template "${name}"? This action cannot be undone.`,
@@ -120,7 +128,16 @@ export function slotPatch(original: TemplateImage, slot: DraftSlot): TemplateIma
   return Object.keys(patch).length > 0 ? patch : null;
 }
 
-function slotProblem(slot: DraftSlot, index: number): string | null {
+/**
+ * What is wrong with the draft's slot at `index` (numbers, then the canvas of the draft's
+ * orientation, in the server's words); null when it may be saved. The edit panel shows it under
+ * the slot as it is typed, and Save refuses the draft while any slot has one.
+ */
+export function slotProblem(
+  slot: DraftSlot,
+  index: number,
+  orientation: TemplateOrientation,
+): string | null {
   for (const field of SLOT_FIELDS) {
     const value = slot[field];
     if (!Number.isFinite(value)) return `Slot ${index + 1}: ${field} must be a number.`;
@@ -129,19 +146,19 @@ function slotProblem(slot: DraftSlot, index: number): string | null {
       return `Slot ${index + 1}: ${field} must be more than 0.`;
     }
   }
-  return null;
+  return slotCanvasProblem(slot, index + 1, orientation);
 }
 
 /**
  * What Save sends, in the spec's order: new slots to create, changed slots to update, removed
  * slots to delete, then the template's own changed fields. The name is trimmed and may not be
- * empty; slot numbers must be numbers.
+ * empty; slot numbers must be numbers and every slot must lie inside the canvas.
  */
 export function planSave(template: Template, draft: TemplateDraft): PlanResult {
   const name = draft.name.trim();
   if (!name) return { ok: false, message: TEMPLATE_MESSAGES.nameEmpty };
   for (const [index, slot] of draft.images.entries()) {
-    const problem = slotProblem(slot, index);
+    const problem = slotProblem(slot, index, draft.orientation);
     if (problem) return { ok: false, message: problem };
   }
   const originals = new Map(template.images.map((image) => [image.id, image]));
@@ -166,6 +183,64 @@ export function planSave(template: Template, draft: TemplateDraft): PlanResult {
   if (draft.is_duplicated !== template.is_duplicated) patch.is_duplicated = draft.is_duplicated;
   if (Object.keys(patch).length > 0) plan.template = patch;
   return { ok: true, plan };
+}
+
+/** One call of Save, run one at a time in the order `saveSteps` gives. */
+export type SaveStep =
+  | { kind: 'create'; body: TemplateImageCreate }
+  | { kind: 'update'; id: number; patch: TemplateImagePatch }
+  | { kind: 'delete'; id: number }
+  | { kind: 'template'; patch: TemplatePatch };
+
+/** The largest box that lies inside both canvases (landscape 3600×2400, portrait 2400×3600). */
+function insideBothCanvases<T extends Box>(slot: T): T {
+  const side = Math.min(canvasSize('landscape').height, canvasSize('portrait').width);
+  const w = Math.min(slot.w, side);
+  const h = Math.min(slot.h, side);
+  return { ...slot, w, h, x: Math.min(slot.x, side - w), y: Math.min(slot.y, side - h) };
+}
+
+/**
+ * The calls of Save. Without a change of orientation, the spec's order (staff spec section 4):
+ * create new slots, update changed ones, delete removed ones, then the template's own fields.
+ *
+ * A new orientation is a new canvas, and the server keeps every slot inside the canvas at every
+ * call (a slot's change is checked against the template's stored orientation, a new orientation
+ * against the stored slots). So then: removed slots go first; a changed slot whose stored place
+ * is off the new canvas is moved before the orientation changes, to its new place if that fits
+ * the old canvas too, else to a place inside both (and to its new place after); then the
+ * template's fields; then the other changes and the new slots, which need the new canvas.
+ */
+export function saveSteps(template: Template, plan: SavePlan): SaveStep[] {
+  const creates = plan.create.map((body): SaveStep => ({ kind: 'create', body }));
+  const updates = plan.update.map(({ id, patch }): SaveStep => ({ kind: 'update', id, patch }));
+  const deletes = plan.remove.map((id): SaveStep => ({ kind: 'delete', id }));
+  const fields: SaveStep[] = plan.template ? [{ kind: 'template', patch: plan.template }] : [];
+  const next = plan.template?.orientation;
+  if (!next || next === template.orientation)
+    return [...creates, ...updates, ...deletes, ...fields];
+
+  const originals = new Map(template.images.map((image) => [image.id, image]));
+  const before: SaveStep[] = [];
+  const after: SaveStep[] = [];
+  for (const { id, patch } of plan.update) {
+    const original = originals.get(id);
+    if (!original || slotFitsCanvas(original, next)) {
+      after.push({ kind: 'update', id, patch });
+      continue;
+    }
+    const final = { ...original, ...patch };
+    if (slotFitsCanvas(final, template.orientation)) {
+      before.push({ kind: 'update', id, patch });
+      continue;
+    }
+    const interim = insideBothCanvases(final);
+    const toInterim = slotPatch(original, { ...interim, key: '' });
+    const toFinal = slotPatch(interim, { ...final, key: '' });
+    if (toInterim) before.push({ kind: 'update', id, patch: toInterim });
+    if (toFinal) after.push({ kind: 'update', id, patch: toFinal });
+  }
+  return [...deletes, ...before, ...fields, ...after, ...creates];
 }
 
 export function planIsEmpty(plan: SavePlan): boolean {

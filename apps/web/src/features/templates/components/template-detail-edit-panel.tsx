@@ -1,14 +1,16 @@
 import type { Template } from '@flashbooth/contracts';
 import { TEMPLATE_ORIENTATIONS } from '@flashbooth/contracts/rules';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { usePrintPreview } from '../api/print-preview';
 import {
   FILTER_OPTIONS,
   SLOT_FIELDS,
+  TEMPLATE_DETAIL_TEXT as T,
   addSlot,
   parseSlotNumber,
   previewRequest,
   removeSlot,
+  slotProblem,
   updateSlot,
   type TemplateDraft,
 } from '../template-detail-model';
@@ -42,6 +44,16 @@ export function TemplateEditPanel({
   const id = useId();
   const preview = usePrintPreview(template.id);
   const [previewOpen, setPreviewOpen] = useState(false);
+  const title = useRef<HTMLHeadingElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // Edit Template opens the panel below the template: bring it into view and move focus to it,
+  // so the click visibly does something (issue 20, item 5).
+  useEffect(() => {
+    const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    title.current?.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+    title.current?.focus({ preventScroll: true });
+  }, []);
+  const problems = draft.images.map((slot, index) => slotProblem(slot, index, draft.orientation));
   // Filters the booth does not know stay selectable for the slot that has one (printed unfiltered).
   const filterChoices = (current: string) =>
     FILTER_OPTIONS.includes(current) ? FILTER_OPTIONS : [...FILTER_OPTIONS, current];
@@ -50,12 +62,24 @@ export function TemplateEditPanel({
     <form
       className="card template-edit"
       aria-label="Edit template"
+      ref={form}
       onSubmit={(event) => {
         event.preventDefault();
+        // A slot's problem is already written under it: take the person there instead of
+        // repeating it as the panel's error.
+        const first = problems.findIndex((problem) => problem !== null);
+        if (first >= 0) {
+          form.current
+            ?.querySelector<HTMLInputElement>(`[data-slot-input="${first + 1}"]`)
+            ?.focus();
+          return;
+        }
         onSave();
       }}
     >
-      <h2 className="template-edit-title">Edit Template</h2>
+      <h2 className="template-edit-title" ref={title} tabIndex={-1}>
+        Edit Template
+      </h2>
       <fieldset className="template-edit-fields" disabled={saving}>
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
@@ -91,7 +115,9 @@ export function TemplateEditPanel({
               checked={draft.is_cut}
               onChange={(event) => onDraft({ ...draft, is_cut: event.target.checked })}
             />
-            is_cut <span className="field-hint">(printed as two strips)</span>
+            <span>
+              {T.cutLabel} <span className="field-hint">{T.cutHint}</span>
+            </span>
           </label>
           <label className="template-check">
             <input
@@ -99,7 +125,9 @@ export function TemplateEditPanel({
               checked={draft.is_duplicated}
               onChange={(event) => onDraft({ ...draft, is_duplicated: event.target.checked })}
             />
-            is_duplicated <span className="field-hint">(second half repeats the first)</span>
+            <span>
+              {T.duplicatedLabel} <span className="field-hint">{T.duplicatedHint}</span>
+            </span>
           </label>
         </div>
 
@@ -125,65 +153,77 @@ export function TemplateEditPanel({
           <p className="field-hint">No image slots yet. Use "+ Add Slot" to add one.</p>
         ) : (
           <ol className="template-slot-list">
-            {draft.images.map((slot, index) => (
-              <li
-                key={slot.key}
-                className="template-slot-row"
-                data-testid={`slot-row-${index + 1}`}
-              >
-                <span className="template-slot-name">
-                  Slot {index + 1}
-                  {slot.id === undefined && <span className="console-badge">new</span>}
-                </span>
-                {SLOT_FIELDS.map((field) => (
-                  <div className="field template-slot-field" key={field}>
-                    <label htmlFor={`${id}-${slot.key}-${field}`}>{field}</label>
-                    <input
-                      id={`${id}-${slot.key}-${field}`}
-                      className="input"
-                      type="number"
-                      inputMode="decimal"
-                      step="any"
-                      value={Number.isFinite(slot[field]) ? slot[field] : ''}
-                      aria-label={`Slot ${index + 1} ${field}`}
-                      onChange={(event) =>
-                        onDraft(
-                          updateSlot(draft, slot.key, {
-                            [field]: parseSlotNumber(event.target.value),
-                          }),
-                        )
-                      }
-                    />
-                  </div>
-                ))}
-                <div className="field template-slot-field template-slot-filter">
-                  <label htmlFor={`${id}-${slot.key}-filter`}>filter</label>
-                  <select
-                    id={`${id}-${slot.key}-filter`}
-                    className="select"
-                    value={slot.filter}
-                    aria-label={`Slot ${index + 1} filter`}
-                    onChange={(event) =>
-                      onDraft(updateSlot(draft, slot.key, { filter: event.target.value }))
-                    }
-                  >
-                    {filterChoices(slot.filter).map((name) => (
-                      <option key={name} value={name}>
-                        {name}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <button
-                  type="button"
-                  className="btn btn-secondary template-slot-remove"
-                  aria-label={`Remove slot ${index + 1}`}
-                  onClick={() => onDraft(removeSlot(draft, slot.key))}
+            {draft.images.map((slot, index) => {
+              const problem = problems[index];
+              const problemId = `${id}-${slot.key}-problem`;
+              return (
+                <li
+                  key={slot.key}
+                  className="template-slot-row"
+                  data-testid={`slot-row-${index + 1}`}
                 >
-                  Remove
-                </button>
-              </li>
-            ))}
+                  <span className="template-slot-name">
+                    Slot {index + 1}
+                    {slot.id === undefined && <span className="console-badge">new</span>}
+                  </span>
+                  {SLOT_FIELDS.map((field) => (
+                    <div className="field template-slot-field" key={field}>
+                      <label htmlFor={`${id}-${slot.key}-${field}`}>{field}</label>
+                      <input
+                        id={`${id}-${slot.key}-${field}`}
+                        className="input"
+                        type="number"
+                        inputMode="decimal"
+                        step="any"
+                        value={Number.isFinite(slot[field]) ? slot[field] : ''}
+                        aria-label={`Slot ${index + 1} ${field}`}
+                        aria-invalid={problem ? true : undefined}
+                        aria-describedby={problem ? problemId : undefined}
+                        data-slot-input={field === 'x' ? index + 1 : undefined}
+                        onChange={(event) =>
+                          onDraft(
+                            updateSlot(draft, slot.key, {
+                              [field]: parseSlotNumber(event.target.value),
+                            }),
+                          )
+                        }
+                      />
+                    </div>
+                  ))}
+                  <div className="field template-slot-field template-slot-filter">
+                    <label htmlFor={`${id}-${slot.key}-filter`}>filter</label>
+                    <select
+                      id={`${id}-${slot.key}-filter`}
+                      className="select"
+                      value={slot.filter}
+                      aria-label={`Slot ${index + 1} filter`}
+                      onChange={(event) =>
+                        onDraft(updateSlot(draft, slot.key, { filter: event.target.value }))
+                      }
+                    >
+                      {filterChoices(slot.filter).map((name) => (
+                        <option key={name} value={name}>
+                          {name}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <button
+                    type="button"
+                    className="btn btn-secondary template-slot-remove"
+                    aria-label={`Remove slot ${index + 1}`}
+                    onClick={() => onDraft(removeSlot(draft, slot.key))}
+                  >
+                    Remove
+                  </button>
+                  {problem && (
+                    <p className="field-error template-slot-problem" id={problemId}>
+                      {problem}
+                    </p>
+                  )}
+                </li>
+              );
+            })}
           </ol>
         )}
       </fieldset>

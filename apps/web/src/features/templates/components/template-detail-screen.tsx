@@ -21,6 +21,7 @@ import {
   draftFromTemplate,
   planIsEmpty,
   planSave,
+  saveSteps,
   templateTitle,
   uploadProblem,
   type TemplateDraft,
@@ -154,7 +155,7 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
       return;
     }
     setEditError(null);
-    save.mutate(result.plan, {
+    save.mutate(saveSteps(record, result.plan), {
       onSuccess: () => {
         setDraft(null);
         show('success', TEMPLATE_MESSAGES.updated);
@@ -201,9 +202,9 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
           <dd>{record.id}</dd>
           <dt>Orientation</dt>
           <dd className="template-capitalize">{record.orientation}</dd>
-          <dt>Cut</dt>
+          <dt>{T.cutLabel}</dt>
           <dd>{record.is_cut ? 'Yes' : 'No'}</dd>
-          <dt>Duplicated</dt>
+          <dt>{T.duplicatedLabel}</dt>
           <dd>{record.is_duplicated ? 'Yes' : 'No'}</dd>
           <dt>Image slots</dt>
           <dd>{record.images.length}</dd>
