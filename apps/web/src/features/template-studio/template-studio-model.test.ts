@@ -167,6 +167,13 @@ describe('flow', () => {
     });
   });
 
+  it('drops an error when a newer message takes its place, and nothing else', () => {
+    const failed = { status: 'error' as const, message: 'Image must be 3600×2400px.' };
+    expect(studioReducer(failed, { type: 'dismiss' })).toEqual(STUDIO_IDLE);
+    const success = { status: 'success' as const, result: result(), fileName: 'a' };
+    expect(studioReducer(success, { type: 'dismiss' })).toBe(success);
+  });
+
   it('downloads only with data, else the spec messages', () => {
     expect(downloadOf(STUDIO_IDLE, 'png')).toEqual({ message: STUDIO_MESSAGES.noPng });
     expect(downloadOf({ status: 'error', message: 'x' }, 'jpg')).toEqual({

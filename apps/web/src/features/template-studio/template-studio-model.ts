@@ -202,6 +202,8 @@ export type StudioEvent =
   | { type: 'start'; run: number; fileName: string }
   | { type: 'done'; run: number; result: StudioResult }
   | { type: 'failed'; run: number; message: string }
+  /** A newer message took the error's place (one error at a time): the error is dropped. */
+  | { type: 'dismiss' }
   | { type: 'reset' };
 
 export const STUDIO_IDLE: StudioState = Object.freeze({ status: 'idle' });
@@ -222,6 +224,8 @@ export function studioReducer(state: StudioState, event: StudioEvent): StudioSta
       return state.status === 'processing' && state.run === event.run
         ? { status: 'error', message: event.message }
         : state;
+    case 'dismiss':
+      return state.status === 'error' ? STUDIO_IDLE : state;
     case 'reset':
       return STUDIO_IDLE;
   }

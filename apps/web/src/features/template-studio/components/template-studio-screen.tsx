@@ -33,7 +33,9 @@ import './template-studio.css';
  */
 export function TemplateStudioScreen() {
   const permissions = useStaffPermissions();
-  const { status, show } = useTimedStatus(STUDIO.messageMs);
+  // One error at a time, the newest (issue 20, item 6): a download's message replaces the
+  // upload's error, and a new upload clears the download's message.
+  const { status, show, clear } = useTimedStatus(STUDIO.messageMs);
   const [layout, setLayout] = useState<LayoutName>('landscape3');
   const [address, setAddress] = useState(() =>
     qrAddress('', appConfig.publicUrl, window.location.origin),
@@ -80,6 +82,7 @@ export function TemplateStudioScreen() {
 
   const process = async (file: File) => {
     const run = ++runs.current;
+    clear();
     dispatch({ type: 'start', run, fileName: file.name });
     if (!isAcceptedDesignFile(file)) {
       dispatch({ type: 'failed', run, message: STUDIO_MESSAGES.unreadable });
@@ -106,8 +109,10 @@ export function TemplateStudioScreen() {
 
   const download = (kind: 'png' | 'jpg') => {
     const outcome = downloadOf(state, kind);
-    if ('message' in outcome) show('error', outcome.message);
-    else saveBlob(outcome.blob, outcome.fileName);
+    if ('message' in outcome) {
+      dispatch({ type: 'dismiss' });
+      show('error', outcome.message);
+    } else saveBlob(outcome.blob, outcome.fileName);
   };
 
   const { canvas } = LAYOUTS[layout];
