@@ -115,3 +115,43 @@ test('a cancelled passkey prompt says so and leaves the login as it was', async 
   await expect(page).toHaveURL(/\/regular\/login$/);
   await expect(page.getByLabel('Mobile number')).toBeVisible();
 });
+
+test('on an address the relying party does not cover, passkeys are not offered and no error shows', async ({
+  browser,
+}, testInfo) => {
+  // The server's relying party is `localhost`; 127.0.0.1 is the same site, but a passkey made for
+  // localhost cannot be used there (issue 20 item 7).
+  const use = testInfo.project.use;
+  const address = new URL(use.baseURL!);
+  address.hostname = '127.0.0.1';
+  const context = await browser.newContext({
+    baseURL: address.origin,
+    viewport: use.viewport,
+    userAgent: use.userAgent,
+    deviceScaleFactor: use.deviceScaleFactor,
+    isMobile: use.isMobile,
+    hasTouch: use.hasTouch,
+  });
+  const page = await context.newPage();
+  for (const pool of ['regular', 'enterprise'] as const) {
+    await page.goto(`/${pool}/login`);
+    await expect(page.getByRole('heading', { name: LOGIN_TITLE[pool] })).toBeVisible();
+    await expect(page.getByLabel('Mobile number')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toHaveCount(0);
+    await expect(page.getByText('Passkeys do not work on this address of the site.')).toHaveCount(
+      0,
+    );
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  }
+
+  // The profile still lists passkeys but does not offer to make one that could not be used.
+  await signInThroughUi(page, 'regular', newMobile(), 'Other Address');
+  await expect(page).toHaveURL(`${address.origin}/`);
+  await page.goto('/regular/profile');
+  const section = page.getByRole('region', { name: 'Passkeys' });
+  await expect(section.getByText(/No passkeys yet/)).toBeVisible();
+  await expect(section.getByRole('button', { name: 'Add a passkey' })).toHaveCount(0);
+  await expect(section.getByText(/can be added only at/)).toBeVisible();
+  await context.close();
+});

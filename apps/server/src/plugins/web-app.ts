@@ -103,6 +103,11 @@ interface RuntimeConfig {
   allowTimingScale: boolean;
   /** PUBLIC_URL, for addresses the app prints (the booth's QR poster); absent when not set. */
   publicUrl?: string;
+  /**
+   * The passkeys' relying party: the app offers passkeys only on an origin listed here under
+   * this id, where the browser would otherwise refuse them (e.g. 127.0.0.1 for `localhost`).
+   */
+  passkeys: { rpId: string; origins: string[] };
 }
 
 /**
@@ -153,6 +158,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
     demoFormUrl: config.web.demoFormUrl,
     allowTimingScale: !config.isProduction,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    passkeys: { rpId: config.webauthn.rpId, origins: config.webauthn.origins },
   };
   const manifestFile = path.join(dist, 'prerendered.json');
   const manifest: PrerenderManifest | undefined = existsSync(manifestFile)

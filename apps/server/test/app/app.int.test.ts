@@ -146,6 +146,10 @@ describe('web app serving', () => {
       expect(page.body).toContain('"supportEmail":"help@venue.example"');
       // The QR poster prints the configured public address (without its trailing slash).
       expect(page.body).toContain('"publicUrl":"https://booths.example.com"');
+      // Where passkeys work, so the page offers them nowhere else (issue 20 item 7).
+      expect(page.body).toContain(
+        '"passkeys":{"rpId":"booths.example.com","origins":["https://booths.example.com"]}',
+      );
       // A configured value can never close the script element.
       expect(page.body).not.toContain('?</script>');
     }

@@ -10,6 +10,16 @@ export interface AppConfig {
   publicUrl?: string;
   /** Non-production only: capture timings may be scaled by `?timing_scale=` (tests). */
   allowTimingScale?: boolean;
+  /**
+   * The passkeys' relying party (its id and the origins the server accepts): passkeys are offered
+   * only there. Absent (the Vite dev server): wherever the browser has WebAuthn.
+   */
+  passkeys?: PasskeyRelyingParty;
+}
+
+export interface PasskeyRelyingParty {
+  rpId: string;
+  origins: string[];
 }
 
 const DEFAULTS: AppConfig = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSKEY_BROWSER_MESSAGES as M, passkeyFailure } from './webauthn';
+import { PASSKEY_BROWSER_MESSAGES as M, passkeyFailure, passkeysWorkAt } from './webauthn';
 
 /** A WebAuthnError as @simplewebauthn/browser throws it. */
 const webAuthnError = (name: string, code: string) => Object.assign(new Error('x'), { name, code });
@@ -48,5 +48,31 @@ describe('passkeyFailure', () => {
     ).toBe(M.wrongAddress);
     expect(passkeyFailure(new Error('boom'), 'add')).toEqual({ kind: 'failed', message: M.failed });
     expect(passkeyFailure(undefined, 'sign-in')).toEqual({ kind: 'failed', message: M.failed });
+  });
+});
+
+describe('passkeysWorkAt (issue 20 item 7)', () => {
+  const at = (url: string) => new URL(url);
+  const localhost = { rpId: 'localhost', origins: ['http://localhost:8080'] };
+  it('offers passkeys on an origin the relying party covers', () => {
+    expect(passkeysWorkAt(at('http://localhost:8080/regular/login'), localhost)).toBe(true);
+    const site = {
+      rpId: 'booths.example.com',
+      origins: ['https://booths.example.com', 'https://app.booths.example.com'],
+    };
+    expect(passkeysWorkAt(at('https://app.booths.example.com/x'), site)).toBe(true);
+  });
+  it('not on another address of the same server, nor on an origin the server does not accept', () => {
+    expect(passkeysWorkAt(at('http://127.0.0.1:8080/regular/login'), localhost)).toBe(false);
+    expect(passkeysWorkAt(at('http://localhost:9999/'), localhost)).toBe(false);
+    expect(
+      passkeysWorkAt(at('https://notbooths.example.com/'), {
+        rpId: 'booths.example.com',
+        origins: ['https://notbooths.example.com'],
+      }),
+    ).toBe(false);
+  });
+  it('anywhere when the page was not told (the Vite dev server)', () => {
+    expect(passkeysWorkAt(at('http://127.0.0.1:5173/'), undefined)).toBe(true);
   });
 });

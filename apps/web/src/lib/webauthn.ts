@@ -1,4 +1,5 @@
 import type * as WebAuthnBrowserModule from '@simplewebauthn/browser';
+import { appConfig, type PasskeyRelyingParty } from '@/config/app-config';
 
 /**
  * Passkeys in the browser. @simplewebauthn/browser is loaded only when a passkey is used
@@ -21,9 +22,31 @@ export function hasWebAuthn(): boolean {
   );
 }
 
+/**
+ * Whether a passkey of this site's relying party can be made or used at `location`: its host is
+ * the relying party's id or under it, and the server accepts its origin. Elsewhere (the same
+ * server opened as 127.0.0.1 when the id is `localhost`) the browser or the server would refuse
+ * every passkey, so none is offered there.
+ */
+export function passkeysWorkAt(
+  location: Pick<Location, 'origin' | 'hostname'>,
+  relyingParty: PasskeyRelyingParty | undefined,
+): boolean {
+  if (!relyingParty) return true;
+  const { rpId, origins } = relyingParty;
+  const host = location.hostname.toLowerCase();
+  const underId = host === rpId || host.endsWith(`.${rpId}`);
+  return underId && origins.includes(location.origin);
+}
+
+/** Whether this page may offer passkeys: WebAuthn here, on an address the relying party covers. */
+export function canUsePasskeys(): boolean {
+  return hasWebAuthn() && passkeysWorkAt(window.location, appConfig.passkeys);
+}
+
 /** Whether the browser offers passkeys in a field's autofill (conditional mediation). */
 export async function hasPasskeyAutofill(): Promise<boolean> {
-  if (!hasWebAuthn()) return false;
+  if (!canUsePasskeys()) return false;
   const check = window.PublicKeyCredential.isConditionalMediationAvailable;
   if (typeof check !== 'function') return false;
   try {

@@ -6,9 +6,14 @@ export const PASSKEY_SCREEN_MESSAGES = {
   removed: 'Passkey removed.',
   loadFailed: 'Failed to load your passkeys.',
   empty: 'No passkeys yet. Add one to sign in with your fingerprint, face or screen lock.',
+  /** Where none can be added (the hint above says why): no invitation to add one. */
+  emptyUnavailable: 'No passkeys yet.',
   removeConfirm: (name: string) =>
     `Remove the passkey "${name}"? You will no longer be able to sign in with it.`,
   unsupported: 'This browser cannot create passkeys.',
+  /** Opened at an address the passkeys' relying party does not cover (e.g. 127.0.0.1). */
+  otherAddress: (home: string) =>
+    `Passkeys can be added only at ${home}. Open the site there to add one.`,
 } as const;
 
 const BROWSERS: [RegExp, string][] = [

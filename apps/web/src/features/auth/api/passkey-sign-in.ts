@@ -14,10 +14,13 @@ export async function signInWithPasskey(
   {
     autofill = false,
     stillWanted = () => true,
+    onChosen,
   }: {
     autofill?: boolean;
     /** Asked once the options are here: false ends quietly (an AbortError) before the browser asks. */
     stillWanted?: () => boolean;
+    /** The person picked a passkey (the browser answered): from here a failure is theirs to hear. */
+    onChosen?: () => void;
   } = {},
 ): Promise<VerifyResponse> {
   const [{ startAuthentication }, { options }] = await Promise.all([
@@ -34,6 +37,7 @@ export async function signInWithPasskey(
     optionsJSON: options as unknown as Parameters<typeof startAuthentication>[0]['optionsJSON'],
     useBrowserAutofill: autofill,
   });
+  onChosen?.();
   return apiRequest<VerifyResponse>(pool, 'passkeys/sign-in/verify', {
     method: 'POST',
     body: { credential },

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { LineIcon } from '@/components/ui/line-icon';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
-import { hasPasskeyAutofill, hasWebAuthn, loadWebAuthn, passkeyFailure } from '@/lib/webauthn';
+import { canUsePasskeys, hasPasskeyAutofill, loadWebAuthn, passkeyFailure } from '@/lib/webauthn';
 import { signInWithPasskey } from '../api/passkey-sign-in';
 import './passkey-sign-in.css';
 
@@ -24,10 +24,12 @@ function messageOf(error: unknown): string | null {
  * The phone-entry step's passkey sign-in: a "Sign in with a passkey" button (the browser lists
  * this site's passkeys; no number needed), and, where the browser supports it, the phone field's
  * autofill offering passkeys too (conditional mediation; the field's autocomplete ends in
- * `webauthn`). Hidden in a browser without WebAuthn. @simplewebauthn/browser loads on use.
+ * `webauthn`). Absent where passkeys cannot work (no WebAuthn, or an address of the site the
+ * relying party does not cover). The autofill waits silently: a failure is said only once the
+ * person picked a passkey or pressed the button. @simplewebauthn/browser loads on use.
  */
 export function PasskeySignIn({ pool, disabled, onSignedIn, onError }: PasskeySignInProps) {
-  const [supported] = useState(hasWebAuthn);
+  const [supported] = useState(canUsePasskeys);
   const [busy, setBusy] = useState(false);
   /** Bumped after a button sign-in fails, so autofill is offered again. */
   const [round, setRound] = useState(0);
@@ -44,15 +46,21 @@ export function PasskeySignIn({ pool, disabled, onSignedIn, onError }: PasskeySi
     const offerInAutofill = async () => {
       if (!(await hasPasskeyAutofill()) || !active || buttonActive.current) return;
       started = true;
+      let chosen = false;
       try {
         const response = await signInWithPasskey(pool, {
           autofill: true,
           stillWanted: () => active && !buttonActive.current,
+          onChosen: () => {
+            chosen = true;
+          },
         });
         if (active) callbacks.current.onSignedIn(response);
       } catch (error) {
         // The button took over, the step changed, or the person dismissed the autofill.
         if (!active || buttonActive.current) return;
+        // Nobody asked yet: the offer in the field just is not there (the button still is).
+        if (!chosen) return;
         if (!(error instanceof ApiError)) {
           const { kind } = passkeyFailure(error, 'sign-in');
           if (kind === 'aborted' || kind === 'cancelled') return;

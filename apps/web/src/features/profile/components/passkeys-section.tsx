@@ -4,9 +4,10 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { ConfirmDialog, Dialog } from '@/components/ui/dialog';
 import { LoadErrorPanel } from '@/components/ui/list-states';
 import { Spinner } from '@/components/ui/spinner';
+import { appConfig } from '@/config/app-config';
 import type { StatusKind } from '@/components/ui/status-message';
 import { ApiError } from '@/lib/api-client';
-import { hasWebAuthn, passkeyFailure } from '@/lib/webauthn';
+import { canUsePasskeys, hasWebAuthn, passkeyFailure } from '@/lib/webauthn';
 import { useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/list-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
@@ -159,7 +160,12 @@ export function PasskeysSection({
   onStatus: (kind: StatusKind, text: string) => void;
 }) {
   const headingId = useId();
-  const [supported] = useState(hasWebAuthn);
+  /** Null where passkeys can be added; otherwise why not (the browser, or this address). */
+  const [unavailable] = useState(() => {
+    if (!hasWebAuthn()) return M.unsupported;
+    if (canUsePasskeys()) return null;
+    return M.otherAddress(appConfig.passkeys?.origins[0] ?? window.location.origin);
+  });
   const passkeys = usePasskeys(pool);
   const remove = useRemovePasskey(pool);
   const [adding, setAdding] = useState(false);
@@ -193,7 +199,7 @@ export function PasskeysSection({
       <LoadErrorPanel className="passkey-load-error" message={M.loadFailed} query={passkeys} />
     );
   } else if (passkeys.data.items.length === 0) {
-    body = <p className="passkey-empty">{M.empty}</p>;
+    body = <p className="passkey-empty">{unavailable ? M.emptyUnavailable : M.empty}</p>;
   } else {
     body = (
       <ul className="passkey-list" aria-labelledby={headingId}>
@@ -210,24 +216,16 @@ export function PasskeysSection({
         <h2 id={headingId} className="passkeys-title">
           Passkeys
         </h2>
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={() => setAdding(true)}
-          disabled={!supported}
-          aria-describedby={supported ? undefined : `${headingId}-unsupported`}
-        >
-          Add a passkey
-        </button>
+        {!unavailable && (
+          <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
+            Add a passkey
+          </button>
+        )}
       </div>
       <p className="passkeys-intro">
         Sign in with your fingerprint, face or screen lock instead of a code.
       </p>
-      {!supported && (
-        <p className="field-hint" id={`${headingId}-unsupported`}>
-          {M.unsupported}
-        </p>
-      )}
+      {unavailable && <p className="field-hint">{unavailable}</p>}
       {body}
 
       {adding && (
