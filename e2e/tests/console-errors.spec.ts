@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signInSeededStaff, staffApi, uniqueTag } from './support';
+import { signInSeededStaff, STAFF_PHONE, staffApi, uniqueTag } from './support';
 
 /*
  * What the console says when a screen's record is refused (403) or is not there for this person
@@ -68,4 +68,22 @@ test('another organization’s pages read as not found or not theirs, never as a
   await expectNoRetry(page);
   await page.getByRole('link', { name: 'Back to Devices' }).click();
   await expect(page).toHaveURL('/enterprise/devices');
+});
+
+test('a template that is not there offers nothing to add, and a refused screen a way back', async ({
+  page,
+}) => {
+  await signInSeededStaff(page, STAFF_PHONE, '/enterprise/templates/999999/orgs');
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'We can’t find this template.' }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: '+Add Organization' })).toHaveCount(0);
+  await expectNoRetry(page);
+
+  // The software screens are for super users and product admins: others get the spec's words
+  // and the way back to the console.
+  await signInSeededStaff(page, ORG_ADMIN_PHONE, '/enterprise/software/channels');
+  await expect(page.getByText('You are not authorized to view this page.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Organizations' }).click();
+  await expect(page).toHaveURL('/enterprise/organizations');
 });

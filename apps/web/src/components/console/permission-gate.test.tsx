@@ -1,4 +1,5 @@
 import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { NOT_AUTHORIZED_MESSAGE, PermissionGate } from './permission-gate';
 import { permissionsFrom } from './permissions';
@@ -19,9 +20,15 @@ function Screen() {
 
 const render = (query: Parameters<typeof permissionsFrom>[0]) =>
   renderToStaticMarkup(
-    <PermissionGate permissions={permissionsFrom(query)} action="software.manage" title="Software">
-      <Screen />
-    </PermissionGate>,
+    <MemoryRouter>
+      <PermissionGate
+        permissions={permissionsFrom(query)}
+        action="software.manage"
+        title="Software"
+      >
+        <Screen />
+      </PermissionGate>
+    </MemoryRouter>,
   );
 
 describe('PermissionGate', () => {
@@ -44,5 +51,12 @@ describe('PermissionGate', () => {
     expect(loading).toContain('Checking your permissions…');
     expect(loading).not.toContain(NOT_AUTHORIZED_MESSAGE);
     expect(mount).not.toHaveBeenCalled();
+  });
+
+  it('offers the way back to the console, never a retry (issue 20 walk)', () => {
+    const refused = render({ data: staff({}), isError: false, isPending: false });
+    expect(refused).toContain('href="/enterprise/organizations"');
+    expect(refused).toContain('Back to Organizations');
+    expect(refused).not.toContain('Try again');
   });
 });

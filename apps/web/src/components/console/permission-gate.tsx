@@ -1,6 +1,8 @@
 import type { StaffAction } from '@flashbooth/contracts/rules';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { ConsolePage } from './console-page';
 import type { StaffPermissions } from './permissions';
 import './console.css';
@@ -42,6 +44,10 @@ export function PermissionGate({
       {permissions.ready ? (
         <div className="card panel-message console-panel not-authorized" role="alert">
           <p>{NOT_AUTHORIZED_MESSAGE}</p>
+          {/* A refusal offers the way back, never a retry (as LoadFailure). */}
+          <Link className="btn btn-secondary" to={paths.enterprise.organizations.getHref()}>
+            ← Back to Organizations
+          </Link>
         </div>
       ) : (
         <div className="card panel-message console-panel">

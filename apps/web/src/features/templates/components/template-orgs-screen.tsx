@@ -4,7 +4,7 @@ import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { ConsolePage } from '@/components/console/console-page';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { LoadFailure } from '@/components/console/load-failure';
+import { isRefusal, LoadFailure } from '@/components/console/load-failure';
 import { EmptyPanel, ListBody } from '@/components/ui/list-states';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -36,7 +36,8 @@ export function TemplateOrgsScreen({ templateId }: { templateId: number }) {
   const [removing, setRemoving] = useState<TemplateOrganization | null>(null);
 
   const name = templateTitle(template.isError ? undefined : template.data);
-  const canManage = permissions.can('template.manage');
+  // Nothing to add to a template that is not there (or not this person's to see).
+  const canManage = permissions.can('template.manage') && !(orgs.isError && isRefusal(orgs.error));
   const items = orgs.isError ? [] : (orgs.data?.items ?? []);
 
   const confirmRemove = () => {
