@@ -37,6 +37,8 @@ export class ScriptedLink implements DeviceLink {
   readonly statusHandlers: StatusHandler[] = [];
   readonly errorHandlers: ErrorReportHandler[] = [];
   readonly settings: { thingName: string; settings: DeviceSettingsMessage }[] = [];
+  /** What an accepting booth answers a ping with (idle unless a test says otherwise). */
+  readonly pingStatus = new Map<string, string>();
   async start() {}
   async stop() {}
   async ping() {}
@@ -66,6 +68,7 @@ export class ScriptedLink implements DeviceLink {
       await new Promise((resolve) => setTimeout(resolve, timeoutMs));
       throw noAnswer();
     }
+    if (command === 'ping') return { id: 'x', status: this.pingStatus.get(thingName) ?? 'idle' };
     return { id: 'x', status: 'accepted' };
   }
 

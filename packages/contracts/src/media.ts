@@ -8,13 +8,14 @@ import {
   nulMessage,
   TimestampSchema,
 } from './common.js';
+import { PAYMENT_MESSAGES } from './rules.js';
 
 /** Texts of the capture and media calls (the spec's wording where it has one). */
 export const MEDIA_MESSAGES = {
   notFound: 'Media not found.',
   templateNotOffered: 'This template is not available at this photobooth.',
   templateEmpty: 'This template has no photo slots yet. Please pick another one.',
-  paymentRequired: 'Your credit does not cover this photobooth. Please pay to continue.',
+  paymentRequired: PAYMENT_MESSAGES.captureNotCovered,
   captureFailed:
     'Failed to start capture. The photobooth might be busy or had an issue. Please try refreshing the page.',
   mediaIds: 'media_ids must be a comma-separated list of media ids.',
@@ -111,7 +112,15 @@ export const MediaUploadedQuerySchema = z.object({ media_ids: MediaIdListSchema 
 export type MediaUploadedQuery = z.infer<typeof MediaUploadedQuerySchema>;
 
 export const MediaUploadedSchema = z.object({
-  media_items: z.array(z.object({ id: z.number().int(), is_uploaded: z.boolean() })),
+  media_items: z.array(
+    z.object({
+      id: z.number().int(),
+      is_uploaded: z.boolean(),
+      /** The low-resolution preview (1 h link) once it is made; null before. */
+      lowres_s3_url: z.string().nullable(),
+      orientation: z.enum(['portrait', 'landscape']),
+    }),
+  ),
 });
 export type MediaUploaded = z.infer<typeof MediaUploadedSchema>;
 

@@ -269,6 +269,8 @@ export const PAYMENT_MESSAGES = {
   expired: 'This payment has expired. Please start a new one.',
   busy: 'Your payment is being prepared. Please try again in a moment.',
   initiateFailed: 'Could not initiate payment. Please try again or contact support.',
+  /** A capture nothing covers (no free booth, unused payment or enough credit). */
+  captureNotCovered: 'Your credit does not cover this photobooth. Please pay to continue.',
   returnAddress: 'redirect_url must be an address of this site.',
   refundStaffOnly: 'Only super users and product admins can refund payments.',
   refundNotCompleted: 'Only a completed payment can be refunded.',

@@ -80,17 +80,35 @@ describe.each(databaseTargets)('booth availability and money on $name', ({ open 
     });
     const person = await visitor(3000);
     const paymentId = await completedPayment(person.userId, booth.id, 3000);
+    // Recorded offline and silent when asked.
+    s.link.behaviour.set(booth.thingName, 'silent');
     const offline = await capture(s.app, person.token, booth.id, s.templateId);
     expect(offline.statusCode, offline.body).toBe(409);
     expect(offline.json()).toMatchObject({ code: 'booth_offline' });
+    // Recorded and still busy with another visitor's upload.
+    s.link.behaviour.set(booth.thingName, 'accept');
+    s.link.pingStatus.set(booth.thingName, 'uploading');
     await setStatus(booth.id, 'uploading');
     const busy = await capture(s.app, person.token, booth.id, s.templateId);
     expect(busy.json()).toMatchObject({ code: 'booth_busy' });
-    expect(s.link.sent.filter((sent) => sent.thingName === booth.thingName)).toEqual([]);
+    expect(
+      s.link.sent.filter(
+        (sent) => sent.command === 'capture' && sent.thingName === booth.thingName,
+      ),
+    ).toEqual([]);
     expect(await capturesOf(person.userId)).toEqual([]);
     expect(await creditsOf(person.userId)).toBe(3000);
     expect(await ledgerOf(person.userId)).toEqual([]);
     expect(await paymentRow(paymentId)).toMatchObject({ consumedCaptureId: null });
+
+    // A recorded status that is out of date does not turn the visitor away: the booth is asked,
+    // says idle, and the capture goes ahead on the payment.
+    s.link.pingStatus.set(booth.thingName, 'idle');
+    const ahead = await capture(s.app, person.token, booth.id, s.templateId);
+    expect(ahead.statusCode, ahead.body).toBe(200);
+    expect(await paymentRow(paymentId)).toMatchObject({
+      consumedCaptureId: s.link.lastCapture(booth.thingName).capture_id,
+    });
   });
 
   it('tells the capture screen what a capture would use before the press', async () => {
@@ -149,8 +167,15 @@ describe.each(databaseTargets)('booth availability and money on $name', ({ open 
     const person = await visitor();
     const unused = await completedPayment(person.userId, booth.id, 4000);
     const used = await completedPayment(person.userId, booth.id, 4000);
-    // The first capture takes the oldest payment; mark which one it took.
+    // The first capture takes the oldest payment and delivers; mark which one it took.
     expect((await capture(s.app, person.token, booth.id, s.templateId)).statusCode).toBe(200);
+    const sent = s.link.lastCapture(booth.thingName);
+    const delivered = await s.deliver(
+      sent.uploads[0]!.upload_url,
+      sent.uploads[0]!.media_id,
+      booth.auth,
+    );
+    expect(delivered.statusCode, delivered.body).toBe(200);
     const taken = [await paymentRow(unused), await paymentRow(used)].find(
       (row) => row.consumedCaptureId !== null,
     )!;

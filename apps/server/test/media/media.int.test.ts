@@ -83,7 +83,11 @@ describe.each(databaseTargets)('media on $name', ({ open }) => {
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toBe(MEDIA_MESSAGES.notUploadedYet);
     expect((await call('GET', `media/uploaded?media_ids=${item.id}`, person.token)).json()).toEqual(
-      { media_items: [{ id: item.id, is_uploaded: false }] },
+      {
+        media_items: [
+          { id: item.id, is_uploaded: false, lowres_s3_url: null, orientation: 'landscape' },
+        ],
+      },
     );
 
     // Only this booth, with its own secret, may confirm.
@@ -121,9 +125,26 @@ describe.each(databaseTargets)('media on $name', ({ open }) => {
     expect((await confirm(item.id, booth.auth)).json()).toEqual({ id: item.id, is_uploaded: true });
     expect((await rowOf(item.id)).lowresKey).toBe(row.lowresKey);
 
-    expect((await call('GET', `media/uploaded?media_ids=${item.id}`, person.token)).json()).toEqual(
-      { media_items: [{ id: item.id, is_uploaded: true }] },
-    );
+    // With the preview's link, for the capture screen's photo of what was just taken.
+    const uploadedNow = (
+      await call('GET', `media/uploaded?media_ids=${item.id}`, person.token)
+    ).json();
+    expect(uploadedNow).toEqual({
+      media_items: [
+        {
+          id: item.id,
+          is_uploaded: true,
+          lowres_s3_url: expect.any(String),
+          orientation: 'landscape',
+        },
+      ],
+    });
+    const justTaken = await app.inject({
+      method: 'GET',
+      url: uploadedNow.media_items[0].lowres_s3_url,
+    });
+    expect(justTaken.statusCode).toBe(200);
+    expect(justTaken.headers['content-type']).toBe('image/jpeg');
     const list = (await call('GET', 'media', person.token)).json();
     const listed = list.items.find((entry: { id: number }) => entry.id === item.id);
     expect(listed).toMatchObject({
@@ -278,8 +299,8 @@ describe.each(databaseTargets)('media on $name', ({ open }) => {
       ).json(),
     ).toEqual({
       media_items: [
-        { id: first.id, is_uploaded: false },
-        { id: third.id, is_uploaded: false },
+        { id: first.id, is_uploaded: false, lowres_s3_url: null, orientation: 'landscape' },
+        { id: third.id, is_uploaded: false, lowres_s3_url: null, orientation: 'landscape' },
       ],
     });
     for (const bad of ['', 'abc', '1,,2', '-1', '0']) {

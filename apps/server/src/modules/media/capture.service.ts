@@ -39,6 +39,8 @@ export const MEDIA_UPLOAD_URL_SECONDS = 24 * 3600;
 export const FOREGROUND_URL_SECONDS = 3600;
 /** The booth counts down 10 s before each photo (DESIGN.md 2b step 3). */
 export const CAPTURE_SECONDS_PER_PHOTO = 10;
+/** How long a capture waits for a booth recorded as not idle to say what it is doing now. */
+const STATUS_CHECK_TIMEOUT_MS = 1500;
 /** Captures the sweep closes per batch, and batches per run. */
 const SWEEP_BATCH = 100;
 const SWEEP_BATCHES = 10;
@@ -99,6 +101,29 @@ export class CaptureService {
     };
   }
 
+  /**
+   * The booth's status for a capture decision. Idle as recorded is taken as it is (the booth
+   * itself still refuses a capture it cannot take, and the entitlement is then given back);
+   * anything else is asked of the booth, so a recorded `uploading` from a session that just
+   * ended, or an `offline` from before the booth reconnected, does not turn a visitor away. No
+   * answer within the ping's time is offline.
+   */
+  private async currentStatus(device: { thingName: string; status: string }): Promise<string> {
+    if (boothAvailability(device.status) === 'available') return device.status;
+    const { link, commandTimeoutMs } = this.options;
+    try {
+      const reply = await link.request(
+        device.thingName,
+        'ping',
+        {},
+        Math.min(commandTimeoutMs, STATUS_CHECK_TIMEOUT_MS),
+      );
+      return reply.status ?? 'idle';
+    } catch {
+      return 'offline';
+    }
+  }
+
   /** The booth (linked) and the template it offers, with the template's photo slots. */
   private async offered(deviceId: number, templateId: number) {
     const { media, devices, templates } = this.options;
@@ -124,7 +149,7 @@ export class CaptureService {
     const user = await users.caller(claims);
     const { device, template, slots } = await this.offered(deviceId, templateId);
     // An offline or busy booth is refused before the entitlement is touched.
-    assertBoothAvailable(device.status);
+    assertBoothAvailable(await this.currentStatus(device));
 
     // Everything that can fail without touching money is prepared first: keys, links, payload.
     const captureId = randomUUID();

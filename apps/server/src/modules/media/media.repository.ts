@@ -71,7 +71,12 @@ export class MediaRepository {
   async uploadedStates(userId: number, ids: number[]) {
     if (ids.length === 0) return [];
     return this.db
-      .select({ id: media.id, isUploaded: media.isUploaded })
+      .select({
+        id: media.id,
+        isUploaded: media.isUploaded,
+        lowresKey: media.lowresKey,
+        orientation: media.orientation,
+      })
       .from(media)
       .where(and(eq(media.userId, userId), inArray(media.id, ids)))
       .orderBy(media.id);

@@ -12,7 +12,7 @@ import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import type { UsersService } from '../users/users.service.js';
-import { toVisitorMedia } from './media-items.js';
+import { MEDIA_DOWNLOAD_URL_SECONDS, toVisitorMedia } from './media-items.js';
 import type { MediaChanges, MediaListRow, MediaRepository } from './media.repository.js';
 
 export interface MediaServiceOptions {
@@ -96,7 +96,19 @@ export class MediaService {
   async uploaded(claims: AccessClaims, ids: number[]) {
     const user = await this.options.users.caller(claims);
     const rows = await this.repo.uploadedStates(user.id, ids);
-    return { media_items: rows.map((row) => ({ id: row.id, is_uploaded: row.isUploaded })) };
+    // The preview's link once it is made, so the capture screen can show the photo just taken.
+    const items = await Promise.all(
+      rows.map(async (row) => ({
+        id: row.id,
+        is_uploaded: row.isUploaded,
+        lowres_s3_url:
+          row.isUploaded && row.lowresKey
+            ? await this.options.storage.presignDownload(row.lowresKey, MEDIA_DOWNLOAD_URL_SECONDS)
+            : null,
+        orientation: row.orientation,
+      })),
+    );
+    return { media_items: items };
   }
 
   async setRepostAllowed(claims: AccessClaims, ids: number[], allowed: boolean) {

@@ -1,12 +1,5 @@
-import type {
-  PaymentCheckout,
-  PaymentCheckoutResult,
-  PaymentCreate,
-  PaymentCreateResult,
-  VisitorTemplate,
-} from '@flashbooth/contracts';
+import type { VisitorTemplate } from '@flashbooth/contracts';
 import { PAYMENT_MESSAGES, paymentCreditHold } from '@flashbooth/contracts/rules';
-import { paths } from '@/config/paths';
 
 /** Booth texts (spec: visitor.md sections 2, 5 and 8). */
 export const BOOTH_MESSAGES = {
@@ -118,71 +111,4 @@ export function printLabel(template: Pick<VisitorTemplate, 'is_cut' | 'is_duplic
 /** Spec: previews use 3:2 for landscape and 2:3 for portrait. */
 export function previewAspectRatio(orientation: VisitorTemplate['orientation']): string {
   return orientation === 'landscape' ? '3 / 2' : '2 / 3';
-}
-
-/**
- * Spec (Template pick and payment): the provider sends the visitor back to the payment status
- * screen with the booth, the template and the transaction in the query.
- */
-export function paymentReturnUrl(
-  origin: string,
-  ids: { deviceId: number; templateId: number; txnId: number },
-): string {
-  const query = new URLSearchParams({
-    deviceId: String(ids.deviceId),
-    template_id: String(ids.templateId),
-    txn_id: String(ids.txnId),
-  });
-  return `${origin}${paths.paymentStatus.path}?${query.toString()}`;
-}
-
-/**
- * The payment page to open, or null when the answer is not a web address: only http(s), so a
- * bad answer can never run script in this page. A relative address is the server's own page.
- */
-export function safePaymentUrl(raw: unknown, origin: string): string | null {
-  if (typeof raw !== 'string' || raw.trim() === '') return null;
-  try {
-    const url = new URL(raw, origin);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The two payment calls, injected so the sequence is tested without a network. */
-export interface PaymentStartApi {
-  create(body: PaymentCreate): Promise<Partial<PaymentCreateResult> | null>;
-  checkout(body: PaymentCheckout): Promise<Partial<PaymentCheckoutResult> | null>;
-}
-
-export type PaymentStart = { ok: true; paymentUrl: string } | { ok: false; message: string };
-
-/**
- * Spec: create a payment transaction for the device and template, then a payment link whose
- * return address is the payment status screen. Any failure, and an answer without txn_id or
- * payment_url, is "Could not initiate payment. Please try again or contact support."
- */
-export async function startPayment(
-  api: PaymentStartApi,
-  input: { deviceId: number; templateId: number; origin: string },
-): Promise<PaymentStart> {
-  const failed: PaymentStart = { ok: false, message: BOOTH_MESSAGES.paymentFailed };
-  try {
-    const created = await api.create({ device_id: input.deviceId, template_id: input.templateId });
-    const txnId = created?.txn_id;
-    if (typeof txnId !== 'number' || !Number.isSafeInteger(txnId) || txnId <= 0) return failed;
-    const checkout = await api.checkout({
-      txn_id: txnId,
-      redirect_url: paymentReturnUrl(input.origin, {
-        deviceId: input.deviceId,
-        templateId: input.templateId,
-        txnId,
-      }),
-    });
-    const paymentUrl = safePaymentUrl(checkout?.payment_url, input.origin);
-    return paymentUrl ? { ok: true, paymentUrl } : failed;
-  } catch {
-    return failed;
-  }
 }

@@ -1,4 +1,6 @@
+import type { CaptureEntitlement } from '@flashbooth/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
 import { scaleDurations } from '@/lib/timing-scale';
 import {
   CAPTURE_MESSAGES,
@@ -11,11 +13,28 @@ import {
 
 const fail = () => Promise.reject(new Error('network'));
 
+/** One item of GET media/uploaded. */
+const item = (id: number, uploaded: boolean) => ({
+  id,
+  is_uploaded: uploaded,
+  lowres_s3_url: null,
+  orientation: 'landscape' as const,
+});
+
+const entitled = (overrides: Partial<CaptureEntitlement> = {}): CaptureEntitlement => ({
+  entitlement: 'free',
+  price_rupees: 0,
+  credits_rupees: 0,
+  availability: 'available',
+  ...overrides,
+});
+
 function setup(api: Partial<CaptureApi>) {
   const full: CaptureApi = {
+    entitlement: vi.fn(() => Promise.resolve(entitled())),
     ping: vi.fn(() => Promise.resolve({ status: 'idle' })),
     capture: vi.fn(() => Promise.resolve({ media_ids: [7], total_captures: 1 })),
-    uploaded: vi.fn(() => Promise.resolve({ media_items: [{ id: 7, is_uploaded: true }] })),
+    uploaded: vi.fn(() => Promise.resolve({ media_items: [item(7, true)] })),
     ...api,
   };
   const controller = new CaptureController(full, CAPTURE_TIMINGS);
@@ -74,24 +93,123 @@ describe('capture flow', () => {
     expect(controller.getState()).toEqual({
       kind: 'permanent-error',
       message: CAPTURE_MESSAGES.connectFailed,
+      action: 'retry',
     });
   });
 
-  it('says start failed when the capture command fails', async () => {
-    const { controller } = setup({ capture: fail });
+  it('says start failed, with Try again, when the booth did not take the capture', async () => {
+    for (const error of [
+      new Error('network'),
+      new ApiError(CAPTURE_MESSAGES.captureFailed, 503, 'service_unavailable'),
+    ]) {
+      const { controller } = setup({ capture: () => Promise.reject(error) });
+      await vi.advanceTimersByTimeAsync(500);
+      controller.capture();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(controller.getState()).toEqual({
+        kind: 'permanent-error',
+        message: CAPTURE_MESSAGES.captureFailed,
+        action: 'retry',
+      });
+      controller.dispose();
+    }
+  });
+
+  it('offers payment before Capture when nothing covers the booth, without pinging', async () => {
+    const { controller, api } = setup({
+      entitlement: () => Promise.resolve(entitled({ entitlement: null, price_rupees: 49.5 })),
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(controller.getState()).toEqual({ kind: 'needs-payment', priceRupees: 49.5 });
+    expect(api.ping).not.toHaveBeenCalled();
+    expect(api.capture).not.toHaveBeenCalled();
+  });
+
+  it('goes on as the spec says when the entitlement question fails', async () => {
+    const { controller } = setup({ entitlement: fail });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(controller.getState()).toMatchObject({
+      kind: 'show-capture-interface',
+      canCapture: true,
+    });
+  });
+
+  it('waits for an offline booth, asking every 5 s, and connects when it is back', async () => {
+    let answers = 0;
+    const { controller, api } = setup({
+      entitlement: vi.fn(() => {
+        answers += 1;
+        return Promise.resolve(entitled({ availability: answers < 3 ? 'offline' : 'available' }));
+      }),
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(controller.getState()).toEqual({ kind: 'device-offline' });
+    expect(api.ping).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(controller.getState()).toEqual({ kind: 'device-offline' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(api.entitlement).toHaveBeenCalledTimes(3);
+    expect(controller.getState()).toMatchObject({
+      kind: 'show-capture-interface',
+      canCapture: true,
+    });
+  });
+
+  it("shows each refusal of the capture as its own state with the server's words", async () => {
+    const refusals: [ApiError, unknown][] = [
+      [
+        new ApiError(CAPTURE_MESSAGES.paymentRequired, 409, 'payment_required'),
+        { kind: 'needs-payment', priceRupees: 0 },
+      ],
+      [
+        new ApiError('The photobooth is busy with another visitor.', 409, 'booth_busy'),
+        {
+          kind: 'device-busy',
+          status: 'busy',
+          message: 'The photobooth is busy with another visitor.',
+        },
+      ],
+      [
+        new ApiError('This template is not available at this photobooth.', 400, 'bad_request'),
+        {
+          kind: 'permanent-error',
+          message: 'This template is not available at this photobooth.',
+          action: 'back',
+        },
+      ],
+    ];
+    for (const [error, expected] of refusals) {
+      const { controller } = setup({ capture: () => Promise.reject(error) });
+      await vi.advanceTimersByTimeAsync(500);
+      controller.capture();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(controller.getState()).toEqual(expected);
+      controller.dispose();
+    }
+  });
+
+  it('waits for a booth that went offline just as Capture was pressed', async () => {
+    let answers = 0;
+    const { controller, api } = setup({
+      entitlement: vi.fn(() => {
+        answers += 1;
+        return Promise.resolve(entitled({ availability: answers === 1 ? 'available' : 'offline' }));
+      }),
+      capture: () => Promise.reject(new ApiError(CAPTURE_MESSAGES.offline, 409, 'booth_offline')),
+    });
     await vi.advanceTimersByTimeAsync(500);
     controller.capture();
     await vi.advanceTimersByTimeAsync(0);
-    expect(controller.getState()).toEqual({
-      kind: 'permanent-error',
-      message: CAPTURE_MESSAGES.captureFailed,
-    });
+    expect(controller.getState()).toEqual({ kind: 'device-offline' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(api.entitlement).toHaveBeenCalledTimes(3);
+    expect(controller.getState()).toEqual({ kind: 'device-offline' });
   });
 
   it('gives up after 7 ready polls 3 s apart with a refund-through-Transactions error', async () => {
     const { controller, api } = setup({
       ping: scriptedPing(['idle', 'idle']),
-      uploaded: vi.fn(() => Promise.resolve({ media_items: [{ id: 7, is_uploaded: false }] })),
+      uploaded: vi.fn(() => Promise.resolve({ media_items: [item(7, false)] })),
     });
     await vi.advanceTimersByTimeAsync(500);
     controller.capture();
@@ -118,7 +236,7 @@ describe('capture flow', () => {
   });
 
   it('succeeds at once when the booth is idle again and every item has arrived', async () => {
-    const uploaded = vi.fn(() => Promise.resolve({ media_items: [{ id: 7, is_uploaded: true }] }));
+    const uploaded = vi.fn(() => Promise.resolve({ media_items: [item(7, true)] }));
     const { controller } = setup({ ping: scriptedPing(['idle', 'offline', 'idle']), uploaded });
     await vi.advanceTimersByTimeAsync(500);
     controller.capture();
@@ -155,6 +273,7 @@ describe('capture flow', () => {
     expect(controller.getState()).toEqual({
       kind: 'permanent-error',
       message: CAPTURE_MESSAGES.lostConnection,
+      action: 'refund',
     });
   });
 
@@ -166,10 +285,7 @@ describe('capture flow', () => {
       uploaded: () => {
         uploadedCalls += 1;
         return Promise.resolve({
-          media_items: [
-            { id: 7, is_uploaded: true },
-            { id: 8, is_uploaded: uploadedCalls >= 3 },
-          ],
+          media_items: [item(7, true), item(8, uploadedCalls >= 3)],
         });
       },
     });
@@ -188,7 +304,7 @@ describe('capture flow', () => {
   });
 
   it('gives up after 30 upload polls 2 s apart', async () => {
-    const uploaded = vi.fn(() => Promise.resolve({ media_items: [{ id: 7, is_uploaded: false }] }));
+    const uploaded = vi.fn(() => Promise.resolve({ media_items: [item(7, false)] }));
     const { controller } = setup({ ping: scriptedPing(['idle', 'ready']), uploaded });
     await vi.advanceTimersByTimeAsync(500);
     controller.capture();
@@ -199,6 +315,7 @@ describe('capture flow', () => {
     expect(controller.getState()).toEqual({
       kind: 'permanent-error',
       message: 'Something seems to have gone wrong.',
+      action: 'refund',
     });
   });
 

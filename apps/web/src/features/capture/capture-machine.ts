@@ -4,7 +4,14 @@
  * calls. The controller knows nothing about React, so vitest drives it with fake timers.
  */
 
-import type { CaptureResult, DevicePingResult, MediaUploaded } from '@flashbooth/contracts';
+import type {
+  CaptureEntitlement,
+  CaptureResult,
+  DevicePingResult,
+  MediaUploaded,
+} from '@flashbooth/contracts';
+import { BOOTH_AVAILABILITY_MESSAGES, PAYMENT_MESSAGES } from '@flashbooth/contracts/rules';
+import { ApiError } from '@/lib/api-client';
 import { TimedController } from '@/lib/timed-controller';
 
 /** Capture texts (spec: visitor.md sections 4 and 8). */
@@ -20,6 +27,8 @@ export const CAPTURE_MESSAGES = {
   success: 'All done! Your photos are ready.',
   uploadTimeout: 'Something seems to have gone wrong.',
   repostFailed: 'Failed to update repost status. Please try again.',
+  paymentRequired: PAYMENT_MESSAGES.captureNotCovered,
+  offline: BOOTH_AVAILABILITY_MESSAGES.offline,
 } as const;
 
 /** Spec section 9: the capture timings. Production always uses these values. */
@@ -34,6 +43,8 @@ export const CAPTURE_TIMINGS = {
   processingPingFailures: 3,
   uploadPollMs: 2000,
   uploadPollAttempts: 30,
+  /** Ours, not the spec's: how often an offline booth is asked about again. */
+  offlineRecheckMs: 5000,
 } as const;
 
 export type CaptureTimings = { -readonly [K in keyof typeof CAPTURE_TIMINGS]: number };
@@ -54,10 +65,18 @@ export const isReady = (status: string) => isStatus(status, 'ready');
 export const isPastReady = (status: string) =>
   isStatus(status, 'processing') || isStatus(status, 'uploading');
 
+/** What the visitor can do about a permanent error: apply for a refund, try again, go back. */
+export type ErrorAction = 'refund' | 'retry' | 'back';
+
 export type CaptureState =
   | { kind: 'initial-ping' }
   | { kind: 'ping-retry-pending' }
-  | { kind: 'device-busy'; status: string }
+  /** `message`: the server's words when it refused the capture (busy, updating). */
+  | { kind: 'device-busy'; status: string; message?: string }
+  /** The booth cannot be reached; the flow asks again every few seconds and goes on by itself. */
+  | { kind: 'device-offline' }
+  /** Nothing covers this booth for the visitor: pay first (price and credit when known). */
+  | { kind: 'needs-payment'; priceRupees: number | null }
   /** `canCapture`: the last ping said idle. `error`: why the visitor is back here. */
   | { kind: 'show-capture-interface'; canCapture: boolean; error: string | null }
   | { kind: 'capture-command-sent' }
@@ -71,15 +90,30 @@ export type CaptureState =
     }
   | { kind: 'awaiting-media-upload'; mediaIds: number[] }
   | { kind: 'capture-successful'; mediaIds: number[] }
-  | { kind: 'permanent-error'; message: string };
+  | { kind: 'permanent-error'; message: string; action: ErrorAction };
+
+/** Why a capture request failed, as far as the server said (nothing for a network failure). */
+export interface CaptureFailure {
+  code?: string;
+  status?: number;
+  message?: string;
+}
+
+export function failureOf(error: unknown): CaptureFailure {
+  return error instanceof ApiError
+    ? { code: error.code, status: error.status, message: error.message }
+    : {};
+}
 
 export type CaptureEvent =
   | { type: 'RESTART' }
   | { type: 'PING_OK'; status: string }
   | { type: 'PING_FAILED' }
+  | { type: 'OFFLINE' }
+  | { type: 'NEEDS_PAYMENT'; priceRupees: number | null }
   | { type: 'CAPTURE_PRESSED' }
   | { type: 'CAPTURE_STARTED'; mediaIds: number[]; totalCaptures: number }
-  | { type: 'CAPTURE_FAILED' }
+  | { type: 'CAPTURE_FAILED'; failure: CaptureFailure; priceRupees?: number | null }
   | { type: 'DEVICE_READY'; endsAt: number }
   | { type: 'READY_TIMEOUT' }
   | { type: 'READY_POLL_FAILED' }
@@ -97,6 +131,7 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
       return INITIAL_CAPTURE_STATE;
     case 'PING_OK':
       if (state.kind !== 'initial-ping' && state.kind !== 'ping-retry-pending') return state;
+      if (isStatus(event.status, 'offline')) return { kind: 'device-offline' };
       // Spec step 1: idle shows Capture; any status other than idle or ready is busy.
       if (isIdle(event.status)) {
         return { kind: 'show-capture-interface', canCapture: true, error: null };
@@ -109,9 +144,21 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
       // Spec step 2: one retry after 2.5 s, then a permanent error.
       if (state.kind === 'initial-ping') return { kind: 'ping-retry-pending' };
       if (state.kind === 'ping-retry-pending') {
-        return { kind: 'permanent-error', message: CAPTURE_MESSAGES.connectFailed };
+        return {
+          kind: 'permanent-error',
+          message: CAPTURE_MESSAGES.connectFailed,
+          action: 'retry',
+        };
       }
       return state;
+    case 'OFFLINE':
+      return state.kind === 'initial-ping' || state.kind === 'ping-retry-pending'
+        ? { kind: 'device-offline' }
+        : state;
+    case 'NEEDS_PAYMENT':
+      return state.kind === 'initial-ping' || state.kind === 'ping-retry-pending'
+        ? { kind: 'needs-payment', priceRupees: event.priceRupees }
+        : state;
     case 'CAPTURE_PRESSED':
       return state.kind === 'show-capture-interface' && state.canCapture
         ? { kind: 'capture-command-sent' }
@@ -126,7 +173,7 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
         : state;
     case 'CAPTURE_FAILED':
       return state.kind === 'capture-command-sent'
-        ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.captureFailed }
+        ? refusedState(event.failure, event.priceRupees ?? null)
         : state;
     case 'DEVICE_READY':
       return state.kind === 'awaiting-device-ready'
@@ -139,7 +186,7 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
         : state;
     case 'READY_TIMEOUT':
       return state.kind === 'awaiting-device-ready'
-        ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.readyTimeout }
+        ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.readyTimeout, action: 'refund' }
         : state;
     case 'READY_POLL_FAILED':
       // Spec step 3: polling that keeps failing returns to the capture screen with an error.
@@ -155,7 +202,11 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
       // Spec step 4: consecutive failures; a good ping starts the count again.
       const failures = event.ok ? 0 : state.failures + 1;
       if (failures >= event.allowedFailures) {
-        return { kind: 'permanent-error', message: CAPTURE_MESSAGES.lostConnection };
+        return {
+          kind: 'permanent-error',
+          message: CAPTURE_MESSAGES.lostConnection,
+          action: 'refund',
+        };
       }
       return { ...state, failures };
     }
@@ -169,9 +220,40 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
         : state;
     case 'UPLOAD_TIMEOUT':
       return state.kind === 'awaiting-media-upload'
-        ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.uploadTimeout }
+        ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.uploadTimeout, action: 'refund' }
         : state;
   }
+}
+
+/**
+ * A refused capture, each refusal as its own state with the action that fits it (issue 20 item
+ * 2): no entitlement is "pay"; a busy or updating booth is "wait and retry"; an offline booth
+ * waits for it; a template the booth no longer offers is "go back". Only a capture the booth
+ * did not take (the server gave the entitlement back) is the spec's "Failed to start capture",
+ * with Try again: nothing was charged, so there is nothing to refund.
+ */
+function refusedState(failure: CaptureFailure, priceRupees: number | null): CaptureState {
+  switch (failure.code) {
+    case 'payment_required':
+      return { kind: 'needs-payment', priceRupees };
+    case 'booth_busy':
+    case 'booth_updating':
+      return {
+        kind: 'device-busy',
+        status: failure.code === 'booth_busy' ? 'busy' : 'updating',
+        message: failure.message,
+      };
+    case 'booth_offline':
+      return { kind: 'device-offline' };
+  }
+  if (failure.status === 400 || failure.status === 404) {
+    return {
+      kind: 'permanent-error',
+      message: failure.message ?? CAPTURE_MESSAGES.captureFailed,
+      action: 'back',
+    };
+  }
+  return { kind: 'permanent-error', message: CAPTURE_MESSAGES.captureFailed, action: 'retry' };
 }
 
 /** Every requested id is reported and uploaded. */
@@ -182,6 +264,8 @@ export function allUploaded(mediaIds: number[], items: MediaUploaded['media_item
 
 /** The calls the flow makes, injected so tests need no network. */
 export interface CaptureApi {
+  /** What a capture would use now and whether the booth can take the visitor (no side effect). */
+  entitlement(): Promise<CaptureEntitlement>;
   ping(): Promise<DevicePingResult>;
   capture(): Promise<CaptureResult>;
   uploaded(mediaIds: number[]): Promise<MediaUploaded>;
@@ -192,6 +276,9 @@ export interface CaptureApi {
  * cancels whatever is under way (a later `start()` works again, as React's strict mode needs).
  */
 export class CaptureController extends TimedController<CaptureState> {
+  /** The booth's price as the last entitlement answer gave it, for the payment panel. */
+  private priceRupees: number | null = null;
+
   constructor(
     private readonly api: CaptureApi,
     private readonly timings: CaptureTimings = CAPTURE_TIMINGS,
@@ -234,8 +321,32 @@ export class CaptureController extends TimedController<CaptureState> {
     }
   }
 
+  /**
+   * Before the spec's ping: ask what a capture would use. An offline booth is waited for (asked
+   * again every few seconds) instead of pinged into a connection error; a visitor nothing
+   * covers is offered payment instead of a Capture button the server would refuse. When the
+   * question itself fails the flow goes on as the spec says (the capture decides).
+   */
   private async connect(run: number, delayMs: number): Promise<void> {
     await this.wait(delayMs);
+    let checked = await this.attempt(() => this.api.entitlement());
+    if (run !== this.run) return;
+    if (checked.ok && checked.value.availability === 'offline') {
+      this.dispatch({ type: 'OFFLINE' });
+      while (checked.ok && checked.value.availability === 'offline') {
+        await this.wait(this.timings.offlineRecheckMs);
+        if (run !== this.run) return;
+        checked = await this.attempt(() => this.api.entitlement());
+        if (run !== this.run) return;
+      }
+    }
+    // Back (or never gone): connect as at the start.
+    if (this.state.kind === 'device-offline') this.dispatch({ type: 'RESTART' });
+    this.priceRupees = checked.ok ? checked.value.price_rupees : null;
+    if (checked.ok && checked.value.entitlement === null) {
+      this.dispatch({ type: 'NEEDS_PAYMENT', priceRupees: checked.value.price_rupees });
+      return;
+    }
     for (let tries = 0; tries < 2; tries += 1) {
       if (run !== this.run) return;
       if (tries > 0) await this.wait(this.timings.pingRetryMs);
@@ -251,10 +362,20 @@ export class CaptureController extends TimedController<CaptureState> {
   }
 
   private async runCapture(run: number): Promise<void> {
-    const started = await this.attempt(() => this.api.capture());
+    let started: { ok: true; value: CaptureResult } | { ok: false; failure: CaptureFailure };
+    try {
+      started = { ok: true, value: await this.api.capture() };
+    } catch (error) {
+      started = { ok: false, failure: failureOf(error) };
+    }
     if (run !== this.run) return;
     if (!started.ok) {
-      this.dispatch({ type: 'CAPTURE_FAILED' });
+      this.dispatch({
+        type: 'CAPTURE_FAILED',
+        failure: started.failure,
+        priceRupees: this.priceRupees,
+      });
+      if (started.failure.code === 'booth_offline') void this.connect(run, 0);
       return;
     }
     const { media_ids: mediaIds, total_captures: totalCaptures } = started.value;

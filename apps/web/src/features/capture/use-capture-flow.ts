@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { getCaptureEntitlement } from './api/get-entitlement';
 import { getUploadedMedia } from './api/get-uploaded-media';
 import { pingDevice } from './api/ping-device';
 import { startCapture } from './api/start-capture';
@@ -14,6 +15,7 @@ export function useCaptureFlow(
     () =>
       new CaptureController(
         {
+          entitlement: () => getCaptureEntitlement(deviceId, templateId),
           ping: () => pingDevice(deviceId),
           capture: () => startCapture(deviceId, templateId),
           uploaded: (mediaIds) => getUploadedMedia(mediaIds),

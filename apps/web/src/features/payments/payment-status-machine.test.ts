@@ -79,7 +79,7 @@ describe('payment status flow', () => {
     expect(onRedirect).toHaveBeenCalledExactlyOnceWith('capture');
   });
 
-  it('times out after 4 PENDING checks (at 20 s) and goes home 6 s later', async () => {
+  it('times out after 4 PENDING checks (at 20 s) and goes back to the booth 6 s later', async () => {
     const { controller, status, onRedirect } = setup(['PENDING']);
     await vi.advanceTimersByTimeAsync(15_000);
     expect(status).toHaveBeenCalledTimes(3);
@@ -92,30 +92,31 @@ describe('payment status flow', () => {
       title: 'Payment Timed Out',
       message: 'Your payment is still pending. Please check your payment app.',
     });
-    await expectRedirectAfter(onRedirect, 6000, 'home');
+    await expectRedirectAfter(onRedirect, 6000, 'booth');
     // Never a fifth check.
     await vi.advanceTimersByTimeAsync(60_000);
     expect(status).toHaveBeenCalledTimes(4);
     expect(onRedirect).toHaveBeenCalledTimes(1);
   });
 
-  it('fails with the state in the message for FAILED or anything else, and goes home after 6 s', async () => {
+  it('fails with a plain message for FAILED (the state for anything else) and goes back to the booth after 6 s', async () => {
     const { controller, onRedirect } = setup(['FAILED']);
     await vi.advanceTimersByTimeAsync(5000);
     expect(controller.getState()).toEqual({
       kind: 'failed',
       reason: 'declined',
       title: 'Payment Failed',
-      message: 'The transaction could not be processed (Status: FAILED). Please try again.',
+      message: 'The transaction could not be processed. Please try again.',
     });
-    await expectRedirectAfter(onRedirect, 6000, 'home');
+    await expectRedirectAfter(onRedirect, 6000, 'booth');
 
     const other = setup(['PENDING', 'REFUNDED']);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(other.controller.getState()).toMatchObject({
       reason: 'declined',
-      message: PAYMENT_STATUS_MESSAGES.failedMessage('REFUNDED'),
+      message: 'The transaction could not be processed (Status: REFUNDED). Please try again.',
     });
+    expect(PAYMENT_STATUS_MESSAGES.failedMessage('REFUNDED')).toContain('(Status: REFUNDED)');
   });
 
   it('treats a failed check as "An Error Occurred" straight away', async () => {
@@ -130,7 +131,7 @@ describe('payment status flow', () => {
         'We could not verify your payment status. Please contact support if the issue persists.',
     });
     await vi.advanceTimersByTimeAsync(6000);
-    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('home');
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('booth');
     expect(status).toHaveBeenCalledTimes(2);
   });
 
@@ -190,7 +191,7 @@ describe('payment status flow', () => {
     expect(status).toHaveBeenCalledTimes(4);
     expect(controller.getState()).toMatchObject({ reason: 'timed-out' });
     await vi.advanceTimersByTimeAsync(600);
-    expect(onRedirect).toHaveBeenCalledWith('home');
+    expect(onRedirect).toHaveBeenCalledWith('booth');
   });
 });
 

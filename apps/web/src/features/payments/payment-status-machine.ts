@@ -16,8 +16,11 @@ export const PAYMENT_STATUS_MESSAGES = {
   verifyingMessage: 'Please keep this page open while we confirm your payment.',
   success: 'Payment Successful! Redirecting you to the photobooth...',
   failedTitle: 'Payment Failed',
+  /** A state the screen knows (FAILED) is not repeated to the visitor in capitals. */
   failedMessage: (status: string) =>
-    `The transaction could not be processed (Status: ${status}). Please try again.`,
+    status.toUpperCase() === 'FAILED'
+      ? 'The transaction could not be processed. Please try again.'
+      : `The transaction could not be processed (Status: ${status}). Please try again.`,
   timedOutTitle: 'Payment Timed Out',
   timedOutMessage: 'Your payment is still pending. Please check your payment app.',
   errorTitle: 'An Error Occurred',
@@ -123,11 +126,13 @@ export function paymentStatusReducer(
   }
 }
 
-export type RedirectTarget = 'capture' | 'home';
+export type RedirectTarget = 'capture' | 'booth' | 'home';
 
 /**
  * Where a settled screen goes, and after how long: success to the capture screen after 2.5 s;
- * a failure to the site's home after 6 s; an invalid address home after 4 s.
+ * a failure back to the photobooth after 6 s, where the visitor can try again (the spec sends
+ * it to the site's home, which left a visitor at the booth with no way back: issue 20 item 3);
+ * an invalid address home after 4 s.
  */
 export function redirectFor(
   state: PaymentStatusState,
@@ -139,7 +144,7 @@ export function redirectFor(
     case 'succeeded':
       return { to: 'capture', afterMs: timings.successRedirectMs };
     case 'failed':
-      return { to: 'home', afterMs: timings.failureRedirectMs };
+      return { to: 'booth', afterMs: timings.failureRedirectMs };
     case 'verifying':
       return null;
   }

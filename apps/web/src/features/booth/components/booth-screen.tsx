@@ -1,15 +1,15 @@
 import { SearchBox } from '@/components/ui/search-box';
 import type { VisitorTemplate } from '@flashbooth/contracts';
 import { useQueryClient } from '@tanstack/react-query';
+import { BOOTH_AVAILABILITY_MESSAGES, boothAvailability } from '@flashbooth/contracts/rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { paths } from '@/config/paths';
 import { LineIcon } from '@/components/ui/line-icon';
 import { LoadErrorPanel } from '@/components/ui/list-states';
+import { usePaymentRedirect } from '@/api/payments/start-payment';
 import { useSelf } from '@/api/users/get-self';
-import { checkoutPayment } from '../api/checkout-payment';
-import { createPayment } from '../api/create-payment';
 import { deviceTemplatesQueryOptions, useDeviceTemplates } from '../api/get-device-templates';
 import { isNotFound, useBoothDevice } from '../api/get-device';
 import {
@@ -18,8 +18,6 @@ import {
   decidePick,
   parseDeviceId,
   priceBadge,
-  startPayment,
-  type PaymentStartApi,
 } from '../booth-model';
 import { LocationDialog } from './location-dialog';
 import { PaymentOverlay } from './payment-overlay';
@@ -82,46 +80,34 @@ function BoothSkeleton() {
   );
 }
 
-const paymentApi: PaymentStartApi = { create: createPayment, checkout: checkoutPayment };
+const UNAVAILABLE_TITLES = {
+  offline: 'This photobooth is offline',
+  busy: 'This photobooth is busy',
+  updating: 'This photobooth is updating',
+} as const;
 
 /**
- * A paid pick: set up the payment, then leave for the provider's page. `processing` stays true
- * until the browser has left, and comes back false when the visitor returns with Back (the
- * page may be restored from the back-forward cache as it was left).
+ * Why the booth cannot take the visitor now, above the templates; the page keeps asking (the
+ * device query polls) and the notice goes away by itself when the booth is back.
  */
-function usePaymentRedirect(onError: (message: string) => void) {
-  const [processing, setProcessing] = useState(false);
-  const busy = useRef(false);
-  useEffect(() => {
-    const onPageShow = (event: PageTransitionEvent) => {
-      if (!event.persisted) return;
-      busy.current = false;
-      setProcessing(false);
-    };
-    window.addEventListener('pageshow', onPageShow);
-    return () => window.removeEventListener('pageshow', onPageShow);
-  }, []);
-  const pay = useCallback(
-    async (deviceId: number, templateId: number) => {
-      if (busy.current) return;
-      busy.current = true;
-      setProcessing(true);
-      const result = await startPayment(paymentApi, {
-        deviceId,
-        templateId,
-        origin: window.location.origin,
-      });
-      if (result.ok) {
-        window.location.assign(result.paymentUrl);
-        return;
-      }
-      busy.current = false;
-      setProcessing(false);
-      onError(result.message);
-    },
-    [onError],
+function BoothUnavailable({ availability }: { availability: keyof typeof UNAVAILABLE_TITLES }) {
+  return (
+    <section
+      className={`card booth-unavailable booth-unavailable-${availability}`}
+      role="status"
+      aria-live="polite"
+      data-testid="booth-unavailable"
+    >
+      <span className="spinner booth-unavailable-spinner" aria-hidden="true" />
+      <div>
+        <h2 className="booth-unavailable-title">{UNAVAILABLE_TITLES[availability]}</h2>
+        <p>{BOOTH_AVAILABILITY_MESSAGES[availability]}</p>
+        <p className="booth-unavailable-note">
+          No payment is taken while it is unavailable. This page updates by itself when it is back.
+        </p>
+      </div>
+    </section>
   );
-  return { processing, pay };
 }
 
 function PinIcon() {
@@ -163,8 +149,17 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   const templates = useDeviceTemplates(deviceId, search, device.isSuccess);
   const { status, show } = useTimedStatus(BOOTH_STATUS_MS);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const showError = useCallback((message: string) => show('error', message), [show]);
-  const payment = usePaymentRedirect(showError);
+  const refetchDevice = device.refetch;
+  const paymentFailed = useCallback(
+    (failure: { message: string; code?: string }) => {
+      show('error', failure.message);
+      // The server saw the booth go offline or get busy: show it on the page at once.
+      if (failure.code) void refetchDevice();
+    },
+    [show, refetchDevice],
+  );
+  const payment = usePaymentRedirect(paymentFailed);
+  const availability = device.data ? boothAvailability(device.data.status) : 'available';
 
   // The dialog closes onto the page: start from its heading, not the top of the document.
   useEffect(() => {
@@ -193,6 +188,10 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   };
 
   const pick = (template: VisitorTemplate) => {
+    if (availability !== 'available') {
+      show('error', BOOTH_AVAILABILITY_MESSAGES[availability]);
+      return;
+    }
     const decision = decidePick({
       priceRupees: device.data?.price_rupees,
       creditsRupees: self.data?.credits_rupees,
@@ -253,6 +252,8 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
                 <div className="skeleton booth-skeleton-badge" aria-hidden="true" />
               )}
             </header>
+
+            {availability !== 'available' && <BoothUnavailable availability={availability} />}
 
             {self.isError && (
               <LoadErrorPanel

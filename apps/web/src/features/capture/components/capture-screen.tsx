@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { usePaymentRedirect } from '@/api/payments/start-payment';
 import { paths } from '@/config/paths';
 import { parseId } from '@/lib/parse-id';
 import { useScaledTimings } from '@/lib/timing-scale';
@@ -10,7 +11,9 @@ import {
   type CaptureState,
   type CaptureTimings,
 } from '../capture-machine';
+import { countdownLabel, secondsLeftUntil } from '../countdown';
 import { useCaptureFlow } from '../use-capture-flow';
+import { CapturedPhoto } from './captured-photo';
 import './capture.css';
 
 const HOW_TO = [
@@ -30,6 +33,8 @@ function progressText(state: CaptureState): string {
       return state.canCapture
         ? 'The photobooth is ready for you.'
         : 'The photobooth is getting ready…';
+    case 'device-offline':
+      return 'Waiting for the photobooth to come back online…';
     case 'capture-command-sent':
       return 'Starting capture…';
     case 'awaiting-device-ready':
@@ -43,15 +48,41 @@ function progressText(state: CaptureState): string {
   }
 }
 
-/** Seconds left until `endsAt`, refreshed a few times a second. */
-function useSecondsLeft(endsAt: number | null): number {
+/**
+ * The seconds left until `endsAt`, changing on whole seconds. Mounted afresh for each `endsAt`
+ * (keyed by it), so the first figure is read from the clock at that moment: a reading from
+ * before the wait began showed 45, then 39 a moment later. Read again whenever the page comes
+ * back into view.
+ */
+function Countdown({ endsAt }: { endsAt: number }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (endsAt === null) return;
-    const timer = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(timer);
+    let timer: ReturnType<typeof setTimeout>;
+    const tick = () => {
+      const at = Date.now();
+      setNow(at);
+      // Wake just after the next whole second before the end.
+      if (at < endsAt) timer = setTimeout(tick, ((endsAt - at) % 1000 || 1000) + 15);
+    };
+    timer = setTimeout(tick, ((endsAt - Date.now()) % 1000 || 1000) + 15);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') setNow(Date.now());
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
   }, [endsAt]);
-  return endsAt === null ? 0 : Math.max(0, Math.ceil((endsAt - now) / 1000));
+  const seconds = secondsLeftUntil(endsAt, now);
+  return (
+    // Outside the live region: a screen reader is told to strike a pose once, not a number
+    // every second.
+    <p className="capture-countdown" data-testid="capture-countdown">
+      <span className="capture-countdown-value">{seconds}</span>
+      <span> {countdownLabel(seconds)}</span>
+    </p>
+  );
 }
 
 function RepostConsent({ mediaIds }: { mediaIds: number[] }) {
@@ -141,7 +172,13 @@ function CaptureFlow({
   timings: CaptureTimings;
 }) {
   const { state, capture, retry } = useCaptureFlow(deviceId, templateId, timings);
-  const secondsLeft = useSecondsLeft(state.kind === 'device-processing-wait' ? state.endsAt : null);
+  const [payError, setPayError] = useState<string | null>(null);
+  const payment = usePaymentRedirect(
+    useCallback((failure: { message: string; code?: string }) => {
+      setPayError(failure.message);
+    }, []),
+  );
+  const boothHref = paths.regular.booth.getHref(deviceId);
   const progress = progressText(state);
   const working = [
     'capture-command-sent',
@@ -162,13 +199,10 @@ function CaptureFlow({
 
       <div className="capture-progress" role="status" aria-live="polite">
         {progress && <p>{progress}</p>}
-        {state.kind === 'device-processing-wait' && (
-          <p className="capture-countdown" data-testid="capture-countdown">
-            <span className="capture-countdown-value">{secondsLeft}</span>
-            <span> seconds left</span>
-          </p>
-        )}
       </div>
+      {state.kind === 'device-processing-wait' && (
+        <Countdown key={state.endsAt} endsAt={state.endsAt} />
+      )}
 
       {state.kind === 'show-capture-interface' && state.error && (
         <p className="status status-error" role="alert">
@@ -189,12 +223,53 @@ function CaptureFlow({
       )}
 
       {state.kind === 'device-busy' && (
-        <div className="card capture-panel" role="alert">
-          <h2>Photobooth busy</h2>
-          <p>{CAPTURE_MESSAGES.busy}</p>
+        <div className="card capture-panel capture-panel-wait" role="alert">
+          <h2>{state.status === 'updating' ? 'Photobooth updating' : 'Photobooth busy'}</h2>
+          <p>{state.message ?? CAPTURE_MESSAGES.busy}</p>
           <button type="button" className="btn btn-primary" onClick={retry}>
             Retry Connection
           </button>
+        </div>
+      )}
+
+      {state.kind === 'device-offline' && (
+        <div className="card capture-panel capture-panel-wait" role="alert">
+          <h2>Photobooth offline</h2>
+          <p>{CAPTURE_MESSAGES.offline}</p>
+          <p className="capture-panel-note">
+            Nothing is charged while it is offline. This screen goes on by itself when the
+            photobooth is back.
+          </p>
+          <Link className="btn btn-secondary" to={boothHref}>
+            Back to the photobooth
+          </Link>
+        </div>
+      )}
+
+      {state.kind === 'needs-payment' && (
+        <div className="card capture-panel capture-panel-wait" role="alert">
+          <h2>Payment needed</h2>
+          <p>{CAPTURE_MESSAGES.paymentRequired}</p>
+          {payError && <p className="status status-error">{payError}</p>}
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={payment.processing}
+            aria-busy={payment.processing}
+            onClick={() => {
+              setPayError(null);
+              void payment.pay(deviceId, templateId);
+            }}
+          >
+            {payment.processing
+              ? 'Opening the payment page…'
+              : state.priceRupees !== null
+                ? `Pay ₹${state.priceRupees.toFixed(2)}`
+                : 'Pay'}
+          </button>
+          <Link className="btn btn-secondary" to={boothHref}>
+            Choose another template
+          </Link>
         </div>
       )}
 
@@ -202,15 +277,31 @@ function CaptureFlow({
         <div className="card capture-panel capture-panel-error" role="alert">
           <h2>Something went wrong</h2>
           <p>{state.message}</p>
-          <Link className="btn btn-primary" to={paths.regular.transactions.getHref()}>
-            Apply for Refund
-          </Link>
+          {state.action === 'refund' && (
+            <Link className="btn btn-primary" to={paths.regular.transactions.getHref()}>
+              Apply for Refund
+            </Link>
+          )}
+          {state.action === 'retry' && (
+            <>
+              <button type="button" className="btn btn-primary" onClick={retry}>
+                Try again
+              </button>
+              <p className="capture-panel-note">Nothing was charged for this attempt.</p>
+            </>
+          )}
+          {state.action === 'back' && (
+            <Link className="btn btn-primary" to={boothHref}>
+              Back to the photobooth
+            </Link>
+          )}
         </div>
       )}
 
       {state.kind === 'capture-successful' && (
         <div className="card capture-panel capture-panel-success" role="status" aria-live="polite">
           <h2>{CAPTURE_MESSAGES.success}</h2>
+          <CapturedPhoto mediaIds={state.mediaIds} />
           <Link className="btn btn-primary" to={paths.regular.media.getHref()}>
             Go to My Media
           </Link>

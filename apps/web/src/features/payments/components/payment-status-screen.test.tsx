@@ -51,11 +51,13 @@ describe('PaymentStatusView', () => {
     expect(html).toContain('role="alert"');
     const shown = text(html);
     expect(shown).toContain('Payment Failed');
-    expect(shown).toContain(
-      'The transaction could not be processed (Status: FAILED). Please try again.',
-    );
-    expect(html).toContain('href="/"');
-    expect(html).toContain('href="/regular/photobooths/3"');
+    expect(shown).toContain('The transaction could not be processed. Please try again.');
+    expect(shown).not.toContain('Status: FAILED');
+    // Back at the booth to try again first (issue 20 item 3), home second.
+    expect(shown).toContain('Try again at the photobooth');
+    expect(shown).toContain('taken back to the photobooth');
+    expect(html.indexOf('href="/regular/photobooths/3"')).toBeGreaterThan(-1);
+    expect(html.indexOf('href="/regular/photobooths/3"')).toBeLessThan(html.indexOf('href="/"'));
   });
 
   it('shows Invalid URL without a transaction', () => {

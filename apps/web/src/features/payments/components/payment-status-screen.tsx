@@ -67,6 +67,8 @@ export function PaymentStatusScreen() {
         void navigate(paths.regular.capture.getHref(params.deviceId, params.templateId), {
           replace: true,
         });
+      } else if (to === 'booth' && params) {
+        void navigate(paths.regular.booth.getHref(params.deviceId), { replace: true });
       } else {
         void navigate(paths.home.getHref(), { replace: true });
       }
@@ -149,23 +151,29 @@ export function PaymentStatusView({
             </Link>
           </div>
         )}
-        {state.kind === 'failed' && (
-          <p className="payment-note">You will be taken to the home page in a few seconds.</p>
+        {state.kind === 'failed' && params && (
+          <p className="payment-note">
+            You will be taken back to the photobooth to try again in a few seconds.
+          </p>
         )}
         {problem && (
           <div className="payment-actions">
-            <Link className="btn btn-primary" replace to={paths.home.getHref()}>
-              Go to home
-            </Link>
             {state.kind === 'failed' && params && (
               <Link
-                className="btn btn-secondary"
+                className="btn btn-primary"
                 replace
                 to={paths.regular.booth.getHref(params.deviceId)}
               >
-                Back to the photobooth
+                Try again at the photobooth
               </Link>
             )}
+            <Link
+              className={state.kind === 'failed' ? 'btn btn-secondary' : 'btn btn-primary'}
+              replace
+              to={paths.home.getHref()}
+            >
+              Go to home
+            </Link>
           </div>
         )}
       </section>

@@ -1,0 +1,157 @@
+import type {
+  PaymentCheckout,
+  PaymentCheckoutResult,
+  PaymentCreate,
+  PaymentCreateResult,
+} from '@flashbooth/contracts';
+import { PAYMENT_MESSAGES } from '@flashbooth/contracts/rules';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { paths } from '@/config/paths';
+import { ApiError, apiRequest } from '@/lib/api-client';
+
+/**
+ * Starting a payment for a booth and template (visitor spec: Template pick and payment): the
+ * booth screen on a template pick, and the capture screen when the visitor's credit does not
+ * cover the booth. Shared here because two features start payments.
+ */
+
+/** POST payments/create (regular API): a payment transaction for this booth and template. */
+export function createPayment(body: PaymentCreate): Promise<PaymentCreateResult> {
+  return apiRequest<PaymentCreateResult>('regular', 'payments/create', {
+    method: 'POST',
+    body,
+    fallbackMessage: PAYMENT_MESSAGES.initiateFailed,
+  });
+}
+
+/**
+ * POST payments/checkout (regular API): the provider's payment page for a transaction; the
+ * provider sends the visitor back to `redirect_url` afterwards.
+ */
+export function checkoutPayment(body: PaymentCheckout): Promise<PaymentCheckoutResult> {
+  return apiRequest<PaymentCheckoutResult>('regular', 'payments/checkout', {
+    method: 'POST',
+    body,
+    fallbackMessage: PAYMENT_MESSAGES.initiateFailed,
+  });
+}
+
+/**
+ * Spec (Template pick and payment): the provider sends the visitor back to the payment status
+ * screen with the booth, the template and the transaction in the query.
+ */
+export function paymentReturnUrl(
+  origin: string,
+  ids: { deviceId: number; templateId: number; txnId: number },
+): string {
+  const query = new URLSearchParams({
+    deviceId: String(ids.deviceId),
+    template_id: String(ids.templateId),
+    txn_id: String(ids.txnId),
+  });
+  return `${origin}${paths.paymentStatus.path}?${query.toString()}`;
+}
+
+/**
+ * The payment page to open, or null when the answer is not a web address: only http(s), so a
+ * bad answer can never run script in this page. A relative address is the server's own page.
+ */
+export function safePaymentUrl(raw: unknown, origin: string): string | null {
+  if (typeof raw !== 'string' || raw.trim() === '') return null;
+  try {
+    const url = new URL(raw, origin);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The two payment calls, injected so the sequence is tested without a network. */
+export interface PaymentStartApi {
+  create(body: PaymentCreate): Promise<Partial<PaymentCreateResult> | null>;
+  checkout(body: PaymentCheckout): Promise<Partial<PaymentCheckoutResult> | null>;
+}
+
+export type PaymentStart =
+  | { ok: true; paymentUrl: string }
+  /** `code`: the server's refusal code when it said why (an offline or busy booth). */
+  | { ok: false; message: string; code?: string };
+
+/** Refusals a visitor must read as they are: the booth cannot take them now. */
+const BOOTH_REFUSALS = new Set(['booth_offline', 'booth_busy', 'booth_updating']);
+
+/**
+ * Spec: create a payment transaction for the device and template, then a payment link whose
+ * return address is the payment status screen. A booth that cannot take the visitor now is
+ * refused with the server's own words (offline, busy, updating); any other failure, and an
+ * answer without txn_id or payment_url, is "Could not initiate payment. Please try again or
+ * contact support."
+ */
+export async function startPayment(
+  api: PaymentStartApi,
+  input: { deviceId: number; templateId: number; origin: string },
+): Promise<PaymentStart> {
+  const failed: PaymentStart = { ok: false, message: PAYMENT_MESSAGES.initiateFailed };
+  try {
+    const created = await api.create({ device_id: input.deviceId, template_id: input.templateId });
+    const txnId = created?.txn_id;
+    if (typeof txnId !== 'number' || !Number.isSafeInteger(txnId) || txnId <= 0) return failed;
+    const checkout = await api.checkout({
+      txn_id: txnId,
+      redirect_url: paymentReturnUrl(input.origin, {
+        deviceId: input.deviceId,
+        templateId: input.templateId,
+        txnId,
+      }),
+    });
+    const paymentUrl = safePaymentUrl(checkout?.payment_url, input.origin);
+    return paymentUrl ? { ok: true, paymentUrl } : failed;
+  } catch (error) {
+    if (error instanceof ApiError && BOOTH_REFUSALS.has(error.code)) {
+      return { ok: false, message: error.message, code: error.code };
+    }
+    return failed;
+  }
+}
+
+const paymentApi: PaymentStartApi = { create: createPayment, checkout: checkoutPayment };
+
+/**
+ * A paid pick: set up the payment, then leave for the provider's page. `processing` stays true
+ * until the browser has left, and comes back false when the visitor returns with Back (the
+ * page may be restored from the back-forward cache as it was left).
+ */
+export function usePaymentRedirect(onError: (failure: { message: string; code?: string }) => void) {
+  const [processing, setProcessing] = useState(false);
+  const busy = useRef(false);
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      busy.current = false;
+      setProcessing(false);
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+  const pay = useCallback(
+    async (deviceId: number, templateId: number) => {
+      if (busy.current) return;
+      busy.current = true;
+      setProcessing(true);
+      const result = await startPayment(paymentApi, {
+        deviceId,
+        templateId,
+        origin: window.location.origin,
+      });
+      if (result.ok) {
+        window.location.assign(result.paymentUrl);
+        return;
+      }
+      busy.current = false;
+      setProcessing(false);
+      onError(result);
+    },
+    [onError],
+  );
+  return { processing, pay };
+}
