@@ -71,6 +71,18 @@ test.describe('sign-in', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
   });
 
+  test('a visitor on the venue login is offered their own home, staff the console', async ({
+    page,
+  }) => {
+    await signInThroughUi(page, 'regular', newMobile(), 'Wrong Door');
+    await expect(page).toHaveURL('/');
+    await page.goto('/enterprise/organizations');
+    await expect(page).toHaveURL('/enterprise/login');
+    await expect(page.getByText("You're signed in as Wrong Door")).toBeVisible();
+    await page.getByRole('link', { name: 'Go to home' }).click();
+    await expect(page).toHaveURL('/');
+  });
+
   test('a wrong code clears the field and sends a new code', async ({ page }) => {
     const mobile = newMobile();
     const phone = `+91${mobile}`;

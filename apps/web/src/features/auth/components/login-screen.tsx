@@ -69,6 +69,7 @@ export function LoginScreen({ pool }: { pool: Pool }) {
   const numberRef = useRef<HTMLInputElement>(null);
 
   const authenticated = session.auth.status === 'authenticated' && session.user !== null;
+  const signedInPool = session.auth.status === 'authenticated' ? session.auth.userType : pool;
   const checking = session.auth.status === 'checking';
 
   // Opened from the one-tap link of a sign-in SMS: sign in with it (also over another session).
@@ -276,8 +277,10 @@ export function LoginScreen({ pool }: { pool: Pool }) {
             {signingOut && <Spinner small label="Signing out…" />}
             <span>Sign Out</span>
           </button>
-          <Link className="btn btn-secondary btn-block" to={homeAfterSignIn(pool, null)}>
-            {pool === 'enterprise' ? 'Go to the console' : 'Go to home'}
+          {/* The home of the account signed in, which may be the other pool's (a visitor on the
+              staff login): its own area is where it can go. */}
+          <Link className="btn btn-secondary btn-block" to={homeAfterSignIn(signedInPool, null)}>
+            {signedInPool === 'enterprise' ? 'Go to the console' : 'Go to home'}
           </Link>
         </div>
       </div>
