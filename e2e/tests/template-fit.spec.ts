@@ -70,6 +70,8 @@ test('the editor says a slot runs off the canvas before saving, and Save keeps i
     // Inline, beside the slot, as soon as it is typed; once on the screen.
     await expect(panel.getByTestId('slot-row-1')).toContainText(message);
     await expect(panel.getByLabel('Slot 1 w')).toHaveAttribute('aria-invalid', 'true');
+    await expect(panel.getByLabel('Slot 1 x')).toHaveAttribute('aria-invalid', 'true');
+    await expect(panel.getByLabel('Slot 1 y')).not.toHaveAttribute('aria-invalid');
     await panel.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText(message)).toHaveCount(1);
     await expect(panel.getByLabel('Slot 1 x')).toBeFocused();
@@ -187,6 +189,8 @@ test('the Template Studio shows one error at a time, the newest', async ({ page 
     buffer: small,
   });
   await expect(page.getByText(sizeError)).toBeVisible();
+  // The refused design is no longer chosen, so the corrected file can be chosen again.
+  await expect(page.getByLabel('Design (JPG or PNG)')).toHaveValue('');
   await page.getByRole('button', { name: 'Download PNG' }).click();
   await expect(page.getByText(noPng)).toBeVisible();
   await expect(page.getByText(sizeError)).toHaveCount(0);

@@ -27,6 +27,7 @@ import {
   saveSteps,
   slotPercentBox,
   slotProblem,
+  slotProblemFields,
   type SaveStep,
   updateSlot,
   uploadProblem,
@@ -176,6 +177,15 @@ describe('planSave (the spec save order)', () => {
       ok: false,
       message: expect.stringMatching(/^Slot 1 runs off the 3600×2400 landscape canvas: y \+ h/),
     });
+  });
+
+  it('marks only the fields a slot problem is about', () => {
+    const slot = { key: 's', x: 120, y: 80, w: 1620, h: 1080, filter: 'none' };
+    expect(slotProblemFields(slot, 'landscape')).toEqual([]);
+    expect(slotProblemFields({ ...slot, w: 99999 }, 'landscape')).toEqual(['x', 'w']);
+    expect(slotProblemFields({ ...slot, y: 2000 }, 'landscape')).toEqual(['y', 'h']);
+    expect(slotProblemFields({ ...slot, h: 0 }, 'landscape')).toEqual(['h']);
+    expect(slotProblemFields({ ...slot, x: Number.NaN }, 'landscape')).toEqual(['x']);
   });
 
   it('treats a slot whose id the template no longer has as new', () => {

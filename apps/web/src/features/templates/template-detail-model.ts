@@ -149,6 +149,21 @@ export function slotProblem(
   return slotCanvasProblem(slot, index + 1, orientation);
 }
 
+/** The number fields a slot's problem is about: the bad one, or the pair past the canvas edge. */
+export function slotProblemFields(slot: DraftSlot, orientation: TemplateOrientation): SlotField[] {
+  const bad = SLOT_FIELDS.find(
+    (field) =>
+      !Number.isFinite(slot[field]) ||
+      slot[field] < 0 ||
+      (field !== 'x' && field !== 'y' && slot[field] <= 0),
+  );
+  if (bad) return [bad];
+  const { width, height } = canvasSize(orientation);
+  if (slot.x + slot.w > width) return ['x', 'w'];
+  if (slot.y + slot.h > height) return ['y', 'h'];
+  return [];
+}
+
 /**
  * What Save sends, in the spec's order: new slots to create, changed slots to update, removed
  * slots to delete, then the template's own changed fields. The name is trimmed and may not be

@@ -73,11 +73,17 @@ export function TemplateStudioScreen() {
     [previewUrls],
   );
 
+  // A refused design leaves the field empty: a browser does not report choosing the same file
+  // again, so the corrected file (often the same name) could not be chosen otherwise.
+  const clearDesignField = () => {
+    if (fileInput.current) fileInput.current.value = '';
+  };
+
   // Spec: changing the layout resets the result (and so does a new QR address).
   const reset = () => {
     runs.current += 1;
     dispatch({ type: 'reset' });
-    if (fileInput.current) fileInput.current.value = '';
+    clearDesignField();
   };
 
   const process = async (file: File) => {
@@ -86,6 +92,7 @@ export function TemplateStudioScreen() {
     dispatch({ type: 'start', run, fileName: file.name });
     if (!isAcceptedDesignFile(file)) {
       dispatch({ type: 'failed', run, message: STUDIO_MESSAGES.unreadable });
+      clearDesignField();
       return;
     }
     client.current ??= createStudioClient();
@@ -104,6 +111,7 @@ export function TemplateStudioScreen() {
         run,
         message: error instanceof Error ? error.message : STUDIO_MESSAGES.unreadable,
       });
+      if (run === runs.current) clearDesignField();
     }
   };
 
@@ -111,6 +119,7 @@ export function TemplateStudioScreen() {
     const outcome = downloadOf(state, kind);
     if ('message' in outcome) {
       dispatch({ type: 'dismiss' });
+      if (state.status === 'error') clearDesignField();
       show('error', outcome.message);
     } else saveBlob(outcome.blob, outcome.fileName);
   };

@@ -11,6 +11,7 @@ import {
   previewRequest,
   removeSlot,
   slotProblem,
+  slotProblemFields,
   updateSlot,
   type TemplateDraft,
 } from '../template-detail-model';
@@ -156,6 +157,7 @@ export function TemplateEditPanel({
             {draft.images.map((slot, index) => {
               const problem = problems[index];
               const problemId = `${id}-${slot.key}-problem`;
+              const invalid = problem ? slotProblemFields(slot, draft.orientation) : [];
               return (
                 <li
                   key={slot.key}
@@ -177,7 +179,7 @@ export function TemplateEditPanel({
                         step="any"
                         value={Number.isFinite(slot[field]) ? slot[field] : ''}
                         aria-label={`Slot ${index + 1} ${field}`}
-                        aria-invalid={problem ? true : undefined}
+                        aria-invalid={invalid.includes(field) ? true : undefined}
                         aria-describedby={problem ? problemId : undefined}
                         data-slot-input={field === 'x' ? index + 1 : undefined}
                         onChange={(event) =>
