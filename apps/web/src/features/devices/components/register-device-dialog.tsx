@@ -77,7 +77,13 @@ export function RegisterDeviceDialog({ onClose, onRegistered }: RegisterDeviceDi
 function RegisteredBooth({ device, onClose }: { device: RegisteredDevice; onClose: () => void }) {
   const block = boothEnvBlock(device.booth_env);
   return (
-    <Dialog open title="Device Registered" onClose={onClose} closeOnBackdrop={false}>
+    <Dialog
+      open
+      title="Device Registered"
+      onClose={onClose}
+      closeOnBackdrop={false}
+      className="device-registered-dialog"
+    >
       <div className="device-registered" data-testid="device-registered">
         <dl className="console-facts">
           <dt>Name</dt>
@@ -92,7 +98,12 @@ function RegisteredBooth({ device, onClose }: { device: RegisteredDevice; onClos
             </span>
             <CopyButton text={device.secret} label="Copy secret" />
           </div>
-          <code className="device-mono device-secret-value" aria-labelledby="device-secret-label">
+          {/* Scrolls sideways where it does not fit (tabIndex: by keyboard too), never wraps. */}
+          <code
+            className="device-mono device-secret-value"
+            aria-labelledby="device-secret-label"
+            tabIndex={0}
+          >
             {device.secret}
           </code>
         </div>
@@ -106,7 +117,12 @@ function RegisteredBooth({ device, onClose }: { device: RegisteredDevice; onClos
             </span>
             <CopyButton text={block} label="Copy booth environment" />
           </div>
-          <pre className="device-env" aria-labelledby="device-env-label" data-testid="booth-env">
+          <pre
+            className="device-env"
+            aria-labelledby="device-env-label"
+            tabIndex={0}
+            data-testid="booth-env"
+          >
             {block}
           </pre>
           <p className="field-hint">
