@@ -8,6 +8,7 @@ import {
   type SeriesPoint,
   STATS_MESSAGES,
 } from '@flashbooth/contracts/rules';
+import { plural } from '@/lib/plural';
 
 /** Messages on this screen hide after 5 s (staff spec section 4). */
 export const STATS_STATUS_MS = 5000;
@@ -54,7 +55,7 @@ export function detailCards(stats: OrganizationStats): StatCard[] {
       ? {
           label: 'Most Used Template',
           value: template.name,
-          detail: `${count(template.usage_count)} ${template.usage_count === 1 ? 'use' : 'uses'}`,
+          detail: plural(template.usage_count, 'use'),
         }
       : { label: 'Most Used Template', value: STATS_MESSAGES.noTemplate },
   );

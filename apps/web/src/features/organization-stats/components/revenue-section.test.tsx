@@ -27,6 +27,23 @@ describe('RevenueSection', () => {
       '<th scope="row">May 2025</th><td>2</td><td>₹100.00</td><td>₹200.00</td>',
     );
     expect(html).not.toContain('No payments yet.');
+    expect(html).toContain('2 payments');
+  });
+
+  it('counts one payment in the singular', () => {
+    const one = { payments_count: 1, gross_rupees: 150, refunded_rupees: 0, revenue_rupees: 150 };
+    const html = renderToStaticMarkup(
+      <RevenueSection
+        revenue={{
+          total: one,
+          per_booth: [{ ...one, device_id: 4, device_name: 'Lobby Booth' }],
+          per_month: [{ ...one, month_start: '2025-05-01' }],
+          per_booth_month: [],
+        }}
+      />,
+    );
+    expect(html).toContain('>1 payment<');
+    expect(html).not.toContain('1 payments');
   });
 
   it('says so when there are no payments', () => {

@@ -1,5 +1,6 @@
 import type { Revenue, RevenueTotal } from '@flashbooth/contracts';
 import { formatMonthLabel } from '@flashbooth/contracts/rules';
+import { plural } from '@/lib/plural';
 import { formatRevenue } from '../organization-stats-model';
 
 /**
@@ -21,7 +22,7 @@ export function RevenueSection({ revenue }: { revenue: Revenue }) {
         <div className="card stats-card">
           <span className="stats-card-label">Completed Payments</span>
           <strong className="stats-card-value">{formatRevenue(total.gross_rupees)}</strong>
-          <span className="stats-card-detail">{total.payments_count} payments</span>
+          <span className="stats-card-detail">{plural(total.payments_count, 'payment')}</span>
         </div>
         <div className="card stats-card">
           <span className="stats-card-label">Refunds</span>

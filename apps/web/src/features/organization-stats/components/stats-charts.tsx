@@ -76,17 +76,22 @@ interface ChartCardProps {
 
 /** A weekly line chart or monthly bar chart, or the spec's text when every count is 0. */
 export function ChartCard({ title, series, emptyText, period, kind }: ChartCardProps) {
-  const dataset = {
+  const shared = {
     label: 'Media',
     data: series.counts,
     borderColor: BRAND_STRONG,
     backgroundColor: BRAND,
-    pointBackgroundColor: BRAND_STRONG,
-    cubicInterpolationMode: 'monotone' as const,
-    borderRadius: 6,
-    maxBarThickness: 48,
   };
-  const data = { labels: series.labels, datasets: [dataset] };
+  // A count per week is a set of points, not a curve: straight segments join them (tension 0),
+  // so nothing between two weeks looks like a value.
+  const line = {
+    labels: series.labels,
+    datasets: [{ ...shared, pointBackgroundColor: BRAND_STRONG, tension: 0 }],
+  };
+  const bar = {
+    labels: series.labels,
+    datasets: [{ ...shared, borderRadius: 6, maxBarThickness: 48 }],
+  };
   return (
     <section className="card stats-chart-card" aria-label={title}>
       <h2 className="stats-card-heading">{title}</h2>
@@ -94,9 +99,9 @@ export function ChartCard({ title, series, emptyText, period, kind }: ChartCardP
         <>
           <div className="stats-chart-canvas">
             {kind === 'line' ? (
-              <Line data={data} options={LINE_OPTIONS} role="img" aria-label={series.summary} />
+              <Line data={line} options={LINE_OPTIONS} role="img" aria-label={series.summary} />
             ) : (
-              <Bar data={data} options={BAR_OPTIONS} role="img" aria-label={series.summary} />
+              <Bar data={bar} options={BAR_OPTIONS} role="img" aria-label={series.summary} />
             )}
           </div>
           <SeriesTable series={series} period={period} />
