@@ -10,7 +10,10 @@ export type RolloutState = (typeof ROLLOUT_STATES)[number];
 /** A rollout that still holds its channel (at most one per channel). */
 export const ACTIVE_ROLLOUT_STATES = ['running', 'paused'] as const satisfies RolloutState[];
 
-/** One booth of a rollout: pending → updating → updated | failed; skipped when it left the channel. */
+/**
+ * One booth of a rollout: pending → updating → updated | failed; skipped ("Not updated") when it
+ * left the channel, or when the rollout was cancelled or stopped before it was sent the update.
+ */
 export const ROLLOUT_DEVICE_STATES = [
   'pending',
   'updating',
@@ -60,6 +63,8 @@ export const ROLLOUT_MESSAGES = {
   maxFailures: `The failure threshold must be a whole number from 0 to ${ROLLOUT_MAX_FAILURES_LIMIT}.`,
   // Per-booth notes kept in last_error.
   leftChannel: 'The booth left the channel.',
+  notUpdatedCancelled: 'The rollout was cancelled before this booth was updated.',
+  notUpdatedStopped: 'The rollout stopped before this booth was updated.',
   noAnswer: 'No answer from the booth; retrying once it is idle.',
   waveTimeout: (version: string, minutes: number) =>
     `Did not report version ${version} within the wave's ${minutes} minute${minutes === 1 ? '' : 's'}.`,

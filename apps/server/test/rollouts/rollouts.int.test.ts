@@ -146,9 +146,48 @@ describe.each(databaseTargets)('staged rollouts on $name', ({ open }) => {
         `${stopped.waves[0]!.devices[0]!.name}: The software update failed: checksum mismatch`,
       ),
     );
-    // The canary failed: the other waves were never sent.
+    // The canary failed: the other waves were never sent, and their booths say so.
     expect(made.slice(1).every((booth) => booth.commands.length === 0)).toBe(true);
-    expect(stopped.counts).toMatchObject({ failed: 1, pending: 2 });
+    expect(stopped.counts).toMatchObject({ failed: 1, pending: 0, skipped: 2 });
+    expect(
+      stopped.waves
+        .slice(1)
+        .flatMap((w) => w.devices)
+        .map((d) => [d.state, d.last_error]),
+    ).toEqual([
+      ['skipped', ROLLOUT_MESSAGES.notUpdatedStopped],
+      ['skipped', ROLLOUT_MESSAGES.notUpdatedStopped],
+    ]);
+  });
+
+  it('cancels: the booths it never reached are not updated, the one updating finishes', async () => {
+    const { channelId, booths: made } = await setUp(['hold', 'install', 'install']);
+    const [canary] = made as [FakeBooth];
+    const started = await startRollout(server, channelId);
+    await rolloutIn(server, started.id, (r) => r.counts.updating === 1);
+
+    const cancelled = await apiCall(
+      server.app,
+      'POST',
+      `software/rollouts/${started.id}/cancel`,
+      server.token,
+    );
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const body = cancelled.json<Awaited<ReturnType<typeof readRollout>>>();
+    expect(body).toMatchObject({ state: 'cancelled' });
+    expect(body.counts).toEqual({ pending: 0, updating: 1, updated: 0, failed: 0, skipped: 2 });
+    const untouched = body.waves.slice(1).flatMap((w) => w.devices);
+    expect(untouched.map((d) => [d.state, d.last_error])).toEqual([
+      ['skipped', ROLLOUT_MESSAGES.notUpdatedCancelled],
+      ['skipped', ROLLOUT_MESSAGES.notUpdatedCancelled],
+    ]);
+
+    // The canary was already sent the update: it finishes; nobody else is sent anything.
+    await received(canary);
+    await canary.release();
+    const after = await rolloutIn(server, started.id, (r) => r.counts.updating === 0);
+    expect(after.counts).toEqual({ pending: 0, updating: 0, updated: 1, failed: 0, skipped: 2 });
+    expect(made.slice(1).every((booth) => booth.commands.length === 0)).toBe(true);
   });
 
   it('pauses and resumes', async () => {

@@ -50,6 +50,14 @@ export interface ReleaseFile {
 
 export type RolloutWithNames = RolloutRow & { startedByName: string | null };
 
+/** A booth the rollout will not send its update, and why. */
+const skippedWith = (note: string, now: Date) => ({
+  state: 'skipped' as const,
+  lastError: note,
+  nextAttemptAt: null,
+  updatedAt: now,
+});
+
 /** One booth of a rollout with what the devices table knows about it. */
 export interface RolloutBooth {
   deviceId: number;
@@ -240,27 +248,66 @@ export class RolloutsRepository {
   /**
    * Moves a rollout from one of `from` to `to` (pause, resume, cancel, stop, complete): one
    * conditional UPDATE, so of two concurrent changes one wins. False when it was in no `from`.
+   * With `skipPendingNote` (cancel, stop) the booths still pending are skipped with that note in
+   * the same transaction: no booth of an ended rollout reads as waiting for its update.
    */
   async changeState(
     id: number,
     from: readonly RolloutState[],
     to: RolloutState,
     now: Date,
-    extra: { stopReason?: string; restartWaveClock?: boolean } = {},
+    extra: { stopReason?: string; restartWaveClock?: boolean; skipPendingNote?: string } = {},
   ): Promise<boolean> {
     const finished = to !== 'running' && to !== 'paused';
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(rollouts)
+        .set({
+          state: to,
+          updatedAt: now,
+          finishedAt: finished ? now : null,
+          ...(extra.stopReason !== undefined ? { stopReason: extra.stopReason } : {}),
+          ...(extra.restartWaveClock ? { waveStartedAt: now } : {}),
+        })
+        .where(and(eq(rollouts.id, id), inArray(rollouts.state, [...from])))
+        .returning({ id: rollouts.id });
+      if (rows.length === 0) return false;
+      if (extra.skipPendingNote !== undefined) {
+        await tx
+          .update(rolloutDevices)
+          .set(skippedWith(extra.skipPendingNote, now))
+          .where(and(eq(rolloutDevices.rolloutId, id), eq(rolloutDevices.state, 'pending')));
+      }
+      return true;
+    });
+  }
+
+  /**
+   * The booths of an ended (cancelled or stopped) rollout still pending are skipped with `note`:
+   * for an answer that put a booth back to pending after the rollout ended.
+   */
+  async skipPendingOfEnded(
+    rolloutId: number,
+    state: RolloutState,
+    note: string,
+    now: Date,
+  ): Promise<number> {
+    const ended = this.db
+      .select({ id: rollouts.id })
+      .from(rollouts)
+      .where(and(eq(rollouts.id, rolloutId), eq(rollouts.state, state)));
     const rows = await this.db
-      .update(rollouts)
-      .set({
-        state: to,
-        updatedAt: now,
-        finishedAt: finished ? now : null,
-        ...(extra.stopReason !== undefined ? { stopReason: extra.stopReason } : {}),
-        ...(extra.restartWaveClock ? { waveStartedAt: now } : {}),
-      })
-      .where(and(eq(rollouts.id, id), inArray(rollouts.state, [...from])))
-      .returning({ id: rollouts.id });
-    return rows.length > 0;
+      .update(rolloutDevices)
+      .set(skippedWith(note, now))
+      .where(
+        and(
+          eq(rolloutDevices.rolloutId, rolloutId),
+          eq(rolloutDevices.state, 'pending'),
+          exists(ended),
+        ),
+      )
+      .returning({ id: rolloutDevices.deviceId });
+    return rows.length;
   }
 
   /** The next wave, only from `fromWave` and while running (two drivers advance it once). */
@@ -283,7 +330,7 @@ export class RolloutsRepository {
       .where(eq(devices.softwareChannelId, channelId));
     const rows = await this.db
       .update(rolloutDevices)
-      .set({ state: 'skipped', lastError: note, nextAttemptAt: null, updatedAt: now })
+      .set(skippedWith(note, now))
       .where(
         and(
           eq(rolloutDevices.rolloutId, rolloutId),

@@ -217,9 +217,14 @@ export class RolloutsService {
     });
   }
 
-  /** Booths already sent the update finish it; no further booth gets it. */
+  /**
+   * Booths already sent the update finish it; no further booth gets it, and the ones still
+   * pending are skipped at once, so none of them reads as waiting for an update.
+   */
   async cancel(claims: AccessClaims, id: number): Promise<Rollout> {
-    return this.change(claims, id, ACTIVE_ROLLOUT_STATES, 'cancelled', ROLLOUT_MESSAGES.notActive);
+    return this.change(claims, id, ACTIVE_ROLLOUT_STATES, 'cancelled', ROLLOUT_MESSAGES.notActive, {
+      skipPendingNote: ROLLOUT_MESSAGES.notUpdatedCancelled,
+    });
   }
 
   private async change(
@@ -228,7 +233,7 @@ export class RolloutsService {
     from: readonly RolloutRow['state'][],
     to: RolloutRow['state'],
     refusal: string,
-    extra: { restartWaveClock?: boolean } = {},
+    extra: { restartWaveClock?: boolean; skipPendingNote?: string } = {},
   ): Promise<Rollout> {
     await this.privileged(claims);
     const existing = await this.repo.find(id);
@@ -344,6 +349,7 @@ export class RolloutsService {
       if (
         await repo.changeState(rollout.id, ['running'], 'stopped', at, {
           stopReason: ROLLOUT_MESSAGES.releaseGone,
+          skipPendingNote: ROLLOUT_MESSAGES.notUpdatedStopped,
         })
       ) {
         report.finished += 1;
@@ -369,7 +375,8 @@ export class RolloutsService {
         rollout.maxFailures,
         await repo.lastFailure(rollout.id),
       );
-      if (await repo.changeState(rollout.id, ['running'], 'stopped', at, { stopReason: reason })) {
+      const stop = { stopReason: reason, skipPendingNote: ROLLOUT_MESSAGES.notUpdatedStopped };
+      if (await repo.changeState(rollout.id, ['running'], 'stopped', at, stop)) {
         report.finished += 1;
         this.options.log.warn({ rolloutId: rollout.id, failed }, reason);
       }
@@ -469,6 +476,19 @@ export class RolloutsService {
             lastError: outcome.note,
             nextAttemptAt: new Date(at.getTime() + policy.retryMs),
           },
+          at,
+        );
+        // Cancelled or stopped meanwhile: the retry will never come.
+        await this.repo.skipPendingOfEnded(
+          rollout.id,
+          'cancelled',
+          ROLLOUT_MESSAGES.notUpdatedCancelled,
+          at,
+        );
+        await this.repo.skipPendingOfEnded(
+          rollout.id,
+          'stopped',
+          ROLLOUT_MESSAGES.notUpdatedStopped,
           at,
         );
       } else {

@@ -4,6 +4,9 @@ import {
   countsSummary,
   ROLLOUT_TEXT,
   rolloutIsLive,
+  rolloutProgress,
+  shownBoothState,
+  shownCounts,
   startBlockedReason,
   waveProgress,
 } from './rollout-model';
@@ -59,5 +62,43 @@ describe('rollout model', () => {
     expect(
       boothNote({ state: 'updated', last_error: 'old note', device_status: 'idle' }),
     ).toBeNull();
+  });
+
+  it('fills the bar only as far as booths are done: empty with none done', () => {
+    expect(rolloutProgress({ ...counts, pending: 1 })).toEqual({
+      done: 0,
+      total: 1,
+      text: '0 of 1 booth done',
+      parts: [],
+    });
+    expect(rolloutProgress({ ...counts, updating: 1 }).parts).toEqual([]);
+    expect(rolloutProgress({ ...counts, updated: 1, failed: 1, pending: 2 })).toEqual({
+      done: 2,
+      total: 4,
+      text: '2 of 4 booths done',
+      parts: [
+        { state: 'updated', percent: 25 },
+        { state: 'failed', percent: 25 },
+      ],
+    });
+  });
+
+  it('never shows a booth of a cancelled or stopped rollout as waiting', () => {
+    const offline = { state: 'pending' as const, last_error: null, device_status: 'offline' };
+    expect(boothNote(offline, 'cancelled')).toBe(
+      'The rollout was cancelled before this booth was updated.',
+    );
+    expect(boothNote(offline, 'stopped')).toBe(
+      'The rollout stopped before this booth was updated.',
+    );
+    expect(shownBoothState('pending', 'cancelled')).toBe('skipped');
+    expect(shownBoothState('pending', 'paused')).toBe('pending');
+    expect(shownBoothState('updating', 'cancelled')).toBe('updating');
+    expect(countsSummary({ ...counts, skipped: 1 })).toBe('1 booth: 1 not updated');
+    expect(shownCounts({ ...counts, pending: 2, skipped: 1 }, 'stopped')).toEqual({
+      ...counts,
+      skipped: 3,
+    });
+    expect(shownCounts({ ...counts, pending: 2 }, 'running')).toEqual({ ...counts, pending: 2 });
   });
 });

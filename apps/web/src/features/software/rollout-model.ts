@@ -5,6 +5,7 @@ import {
   type RolloutState,
   SOFTWARE_MESSAGES,
 } from '@flashbooth/contracts/rules';
+import { plural } from '@/lib/plural';
 
 /** The panel reloads the rollout this often while it runs or is paused. */
 export const ROLLOUT_REFRESH_MS = 2000;
@@ -40,7 +41,8 @@ export const BOOTH_STATE_LABEL: Record<RolloutDeviceState, string> = {
   updating: 'Updating',
   updated: 'Updated',
   failed: 'Failed',
-  skipped: 'Skipped',
+  // Left the channel, or the rollout was cancelled or stopped before it got the update.
+  skipped: 'Not updated',
 };
 
 /** The order counts are shown in. */
@@ -81,8 +83,6 @@ export function waveProgress(rollout: Pick<Rollout, 'state' | 'current_wave' | '
   return `Wave ${rollout.current_wave} of ${rollout.wave_count}`;
 }
 
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-
 /** "6 booths: 4 updated, 1 updating, 1 pending" (states with none left out). */
 export function countsSummary(counts: RolloutCounts): string {
   const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
@@ -94,8 +94,36 @@ export function countsSummary(counts: RolloutCounts): string {
     : plural(total, 'booth');
 }
 
+/** A booth's state in a rollout that has ended never sends it anything: not updated. */
+const ENDED_NOTE: Partial<Record<RolloutState, string>> = {
+  cancelled: ROLLOUT_MESSAGES.notUpdatedCancelled,
+  stopped: ROLLOUT_MESSAGES.notUpdatedStopped,
+};
+
+/**
+ * The state a booth is shown in: as the server says, except that a booth still pending in a
+ * cancelled or stopped rollout (recorded before the server skipped such booths) is not updated.
+ */
+export function shownBoothState(
+  state: RolloutDeviceState,
+  rolloutState: RolloutState,
+): RolloutDeviceState {
+  return state === 'pending' && ENDED_NOTE[rolloutState] ? 'skipped' : state;
+}
+
+/** The counts as shown: pending booths of a cancelled or stopped rollout are not updated. */
+export function shownCounts(counts: RolloutCounts, rolloutState: RolloutState): RolloutCounts {
+  if (!ENDED_NOTE[rolloutState] || counts.pending === 0) return counts;
+  return { ...counts, pending: 0, skipped: counts.skipped + counts.pending };
+}
+
 /** What to say under a booth: its error or note, or why a pending booth waits. */
-export function boothNote(device: Pick<RolloutDevice, 'state' | 'last_error' | 'device_status'>) {
+export function boothNote(
+  device: Pick<RolloutDevice, 'state' | 'last_error' | 'device_status'>,
+  rolloutState: RolloutState = 'running',
+) {
+  const ended = ENDED_NOTE[rolloutState];
+  if (device.state === 'pending' && ended) return ended;
   if (device.state === 'pending' && device.device_status !== 'idle') {
     return device.device_status === 'offline'
       ? 'Waiting: the booth is offline.'
@@ -103,6 +131,36 @@ export function boothNote(device: Pick<RolloutDevice, 'state' | 'last_error' | '
   }
   if (device.state === 'updated') return null;
   return device.last_error;
+}
+
+/** A booth is done with once it is updated, failed or not updated. */
+const DONE_STATES: RolloutDeviceState[] = ['updated', 'failed', 'skipped'];
+
+export interface RolloutProgress {
+  done: number;
+  total: number;
+  /** "0 of 1 booth done", for the progress bar. */
+  text: string;
+  /** The bar's filled parts, one per done state with booths, as a percentage of all booths. */
+  parts: { state: RolloutDeviceState; percent: number }[];
+}
+
+/**
+ * The rollout bar: filled as far as booths are done (an empty bar while none is), each done
+ * state in its colour; pending and updating booths are the empty rest.
+ */
+export function rolloutProgress(counts: RolloutCounts): RolloutProgress {
+  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+  const done = DONE_STATES.reduce((sum, state) => sum + counts[state], 0);
+  return {
+    done,
+    total,
+    text: `${done} of ${plural(total, 'booth')} done`,
+    parts: DONE_STATES.filter((state) => counts[state] > 0).map((state) => ({
+      state,
+      percent: (counts[state] / total) * 100,
+    })),
+  };
 }
 
 /** "1 booth" / "3 booths" for a wave's heading. */

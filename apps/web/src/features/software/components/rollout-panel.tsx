@@ -20,6 +20,9 @@ import {
   ROLLOUT_STATE_LABEL,
   ROLLOUT_STATUS_MS,
   ROLLOUT_TEXT,
+  rolloutProgress,
+  shownBoothState,
+  shownCounts,
   startBlockedReason,
   waveProgress,
 } from '../rollout-model';
@@ -212,7 +215,9 @@ function RolloutDetails({ rollout }: { rollout: Rollout }) {
         <dt>Progress</dt>
         <dd>
           {waveProgress(rollout)} ·{' '}
-          <span data-testid="rollout-counts">{countsSummary(rollout.counts)}</span>
+          <span data-testid="rollout-counts">
+            {countsSummary(shownCounts(rollout.counts, rollout.state))}
+          </span>
         </dd>
         <dt>Failures allowed</dt>
         <dd>{rollout.max_failures}</dd>
@@ -235,7 +240,12 @@ function RolloutDetails({ rollout }: { rollout: Rollout }) {
       )}
       <CountBar rollout={rollout} />
       {rollout.waves.map((wave) => (
-        <WaveList key={wave.wave} wave={wave} current={isCurrent(rollout, wave)} />
+        <WaveList
+          key={wave.wave}
+          wave={wave}
+          current={isCurrent(rollout, wave)}
+          rolloutState={rollout.state}
+        />
       ))}
     </div>
   );
@@ -246,25 +256,42 @@ const isCurrent = (rollout: Rollout, wave: RolloutWave) =>
     ? wave.wave === rollout.current_wave
     : false;
 
-/** One coloured segment per state, as wide as its share of the booths. */
+/** Filled as far as booths are done, one coloured part per done state; empty while none is. */
 function CountBar({ rollout }: { rollout: Rollout }) {
-  const total = Object.values(rollout.counts).reduce((sum, count) => sum + count, 0);
-  if (total === 0) return null;
+  const progress = rolloutProgress(shownCounts(rollout.counts, rollout.state));
+  if (progress.total === 0) return null;
   return (
-    <div className="rollout-bar" aria-hidden="true">
-      {BOOTH_STATE_ORDER.filter((state) => rollout.counts[state] > 0).map((state) => (
+    <div
+      className="rollout-bar"
+      role="progressbar"
+      aria-label="Booths done"
+      aria-valuemin={0}
+      aria-valuemax={progress.total}
+      aria-valuenow={progress.done}
+      aria-valuetext={progress.text}
+    >
+      {progress.parts.map((part) => (
         <span
-          key={state}
-          className={`rollout-bar-part booth-state-${state}`}
-          style={{ flexGrow: rollout.counts[state] }}
+          key={part.state}
+          className={`rollout-bar-part booth-state-${part.state}`}
+          style={{ width: `${part.percent}%` }}
         />
       ))}
     </div>
   );
 }
 
-function WaveList({ wave, current }: { wave: RolloutWave; current: boolean }) {
+function WaveList({
+  wave,
+  current,
+  rolloutState,
+}: {
+  wave: RolloutWave;
+  current: boolean;
+  rolloutState: Rollout['state'];
+}) {
   const headingId = useId();
+  const counts = shownCounts(wave.counts, rolloutState);
   return (
     <section className="rollout-wave" aria-labelledby={headingId} data-testid={`wave-${wave.wave}`}>
       <h3 id={headingId} className="rollout-wave-title">
@@ -273,21 +300,28 @@ function WaveList({ wave, current }: { wave: RolloutWave; current: boolean }) {
         {current && <span className="console-badge rollout-badge-current">Current</span>}
       </h3>
       <p className="rollout-wave-counts">
-        {BOOTH_STATE_ORDER.filter((state) => wave.counts[state] > 0)
-          .map((state) => `${wave.counts[state]} ${BOOTH_STATE_LABEL[state].toLowerCase()}`)
+        {BOOTH_STATE_ORDER.filter((state) => counts[state] > 0)
+          .map((state) => `${counts[state]} ${BOOTH_STATE_LABEL[state].toLowerCase()}`)
           .join(' · ')}
       </p>
       <ul className="rollout-booths">
         {wave.devices.map((device) => (
-          <BoothRow key={device.device_id} device={device} />
+          <BoothRow key={device.device_id} device={device} rolloutState={rolloutState} />
         ))}
       </ul>
     </section>
   );
 }
 
-function BoothRow({ device }: { device: RolloutDevice }) {
-  const note = boothNote(device);
+function BoothRow({
+  device,
+  rolloutState,
+}: {
+  device: RolloutDevice;
+  rolloutState: Rollout['state'];
+}) {
+  const note = boothNote(device, rolloutState);
+  const state = shownBoothState(device.state, rolloutState);
   return (
     <li className="rollout-booth" data-testid={`rollout-booth-${device.device_id}`}>
       <div className="rollout-booth-main">
@@ -303,11 +337,8 @@ function BoothRow({ device }: { device: RolloutDevice }) {
         </span>
         {note && <span className="rollout-booth-note">{note}</span>}
       </div>
-      <span
-        className={`console-badge booth-state booth-state-${device.state}`}
-        data-testid="booth-state"
-      >
-        {BOOTH_STATE_LABEL[device.state]}
+      <span className={`console-badge booth-state booth-state-${state}`} data-testid="booth-state">
+        {BOOTH_STATE_LABEL[state]}
       </span>
     </li>
   );

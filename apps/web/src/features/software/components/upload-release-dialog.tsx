@@ -42,7 +42,8 @@ export function UploadProgressBar({ percent, label }: { percent: number; label: 
 /**
  * Upload File / Re-upload File (staff spec sections 2 and 4): a file picker, the chosen file's
  * name and size in MB, a progress bar fed by the upload's own progress events, and
- * "Upload & Confirm" (disabled until a file is chosen). Cancel during the upload stops it.
+ * "Upload & Confirm" (disabled until a file is chosen; pressed anyway, it asks for one).
+ * Cancel during the upload stops it.
  */
 export function UploadReleaseDialog({ release, onClose, onUploaded }: UploadReleaseDialogProps) {
   const id = useId();
@@ -114,7 +115,7 @@ export function UploadReleaseDialog({ release, onClose, onUploaded }: UploadRele
   };
 
   const showProgress = phase !== 'idle' && phase !== 'failed';
-  const fileProblem = file ? releaseFileError(file) : SOFTWARE_MESSAGES.fileRequired;
+  const fileProblem = releaseFileError(file);
 
   return (
     <Dialog
@@ -147,7 +148,7 @@ export function UploadReleaseDialog({ release, onClose, onUploaded }: UploadRele
                 <span className="upload-file-size">{formatSizeMb(file.size)}</span>
               </>
             ) : (
-              SOFTWARE_MESSAGES.fileRequired
+              'No file chosen yet.'
             )}
           </p>
         </div>
@@ -171,10 +172,13 @@ export function UploadReleaseDialog({ release, onClose, onUploaded }: UploadRele
           <button type="button" className="btn btn-secondary" onClick={cancel}>
             {busy ? 'Cancel Upload' : 'Cancel'}
           </button>
+          {/* Without a usable file it is disabled but still answers a press, with what to do
+              ("Please select a file to upload."): the message comes only after that try. */}
           <button
             type="submit"
             className="btn btn-primary"
-            disabled={busy || fileProblem !== null}
+            disabled={busy}
+            aria-disabled={fileProblem !== null || undefined}
             aria-busy={busy || undefined}
           >
             {busy ? 'Uploading...' : 'Upload & Confirm'}
