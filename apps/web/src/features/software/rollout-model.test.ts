@@ -72,6 +72,7 @@ describe('rollout model', () => {
       parts: [],
     });
     expect(rolloutProgress({ ...counts, updating: 1 }).parts).toEqual([]);
+    expect(rolloutProgress({ ...counts, skipped: 1 }).text).toBe('0 of 1 booth done');
     expect(rolloutProgress({ ...counts, updated: 1, failed: 1, pending: 2 })).toEqual({
       done: 2,
       total: 4,

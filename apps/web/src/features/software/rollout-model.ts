@@ -133,8 +133,12 @@ export function boothNote(
   return device.last_error;
 }
 
-/** A booth is done with once it is updated, failed or not updated. */
-const DONE_STATES: RolloutDeviceState[] = ['updated', 'failed', 'skipped'];
+/**
+ * A booth is done once its update was carried out: updated, or failed trying. A booth the
+ * rollout never updated (cancelled, stopped, left the channel) is not: a cancelled rollout's
+ * bar does not look finished.
+ */
+const DONE_STATES: RolloutDeviceState[] = ['updated', 'failed'];
 
 export interface RolloutProgress {
   done: number;
@@ -147,7 +151,7 @@ export interface RolloutProgress {
 
 /**
  * The rollout bar: filled as far as booths are done (an empty bar while none is), each done
- * state in its colour; pending and updating booths are the empty rest.
+ * state in its colour; the other booths are the empty rest.
  */
 export function rolloutProgress(counts: RolloutCounts): RolloutProgress {
   const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
