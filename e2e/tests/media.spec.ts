@@ -43,6 +43,8 @@ const MESSAGES = {
   repostFailed: 'Failed to update repost status. Please try again.',
   captionFailed: 'Failed to update caption. Please try again.',
   captionUnchanged: 'No changes detected.',
+  captionSaved: 'Caption saved.',
+  captionRemoved: 'Caption removed.',
   downloadStarted: 'Download started!',
   shared: 'Media shared successfully!',
   shareUnsupported: 'Sharing is not supported on this browser. Please download the image manually.',
@@ -86,7 +88,7 @@ async function capture(
   const uploaded = await request.get(`/api/regular/media/uploaded?media_ids=${id}`, {
     headers: bearer(token),
   });
-  expect(await uploaded.json()).toEqual({ media_items: [{ id, is_uploaded: true }] });
+  expect(await uploaded.json()).toMatchObject({ media_items: [{ id, is_uploaded: true }] });
   // The server makes the low-resolution preview just after the confirmation (until then the
   // item's lowres link is the HD image): wait for it, so the cards show the real preview.
   await expect
@@ -310,6 +312,38 @@ test.describe('My Media', () => {
     await expect(caption).toHaveCount(0);
     await expect.poll(async () => (await mediaItem(request, token, id)).is_public).toBe(false);
     expect((await mediaItem(request, token, id)).caption).toBe('Sunset with the team');
+  });
+
+  test('saving or clearing a caption says so, and each new message replaces the last at once', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const { token, id } = await visitorWithCapture(page, request, baseURL);
+    await openMyMedia(page);
+    const item = card(page, id);
+    await item.getByRole('switch', { name: 'Public Wall' }).click();
+    const caption = item.getByRole('textbox', { name: 'Caption' });
+    const save = item.getByRole('button', { name: 'Save' });
+    await expect(caption).toBeVisible();
+
+    // Nothing typed yet: nothing to save.
+    await save.click();
+    await expect(toast(page)).toHaveText(MESSAGES.captionUnchanged);
+    // Saved: confirmed at once, in place of the earlier message (well before its 5 s are over).
+    await caption.fill('  Balloons at noon ');
+    await save.click();
+    await expect(toast(page)).toHaveText(MESSAGES.captionSaved, { timeout: 2000 });
+    await expect(toast(page)).toHaveCount(1);
+    await expect(page.getByTestId('status-success')).toBeVisible();
+    expect((await mediaItem(request, token, id)).caption).toBe('Balloons at noon');
+
+    // Cleared: removed, and said so.
+    await caption.fill('   ');
+    await caption.press('Enter');
+    await expect(toast(page)).toHaveText(MESSAGES.captionRemoved, { timeout: 2000 });
+    await expect(caption).toHaveValue('');
+    expect((await mediaItem(request, token, id)).caption).toBeNull();
   });
 
   test('a change the server refuses is undone and explained, and the message fades after 5 s', async ({

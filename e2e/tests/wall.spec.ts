@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { captureAt, demoRig, type DemoRig } from './booths';
-import { signInNewVisitor, uniqueTag } from './support';
+import { signInNewVisitor, signUpThroughApi, uniqueTag } from './support';
 
 /*
  * The public wall against a real capture: visitor A's photo (taken at a booth run by the real
@@ -173,6 +173,72 @@ test('a public photo on the wall: found by its caption, liked, commented, edited
   } finally {
     await context.close();
   }
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+async function boxOf(locator: Locator): Promise<Box> {
+  const box = await locator.boundingBox();
+  expect(box, 'on screen').not.toBeNull();
+  return box!;
+}
+
+test('a message sits beside the comment box, never over it, the Post button or another card', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const theBooth = await theRig(request, baseURL);
+  const tag = uniqueTag();
+  // Two public photos of the tag: the first one's comments, with a card below it.
+  const owner = await signUpThroughApi(request, 'regular', `Owner ${tag}`);
+  for (let i = 0; i < 2; i += 1) {
+    const id = await capture(request, owner, theBooth);
+    for (const data of [{ is_public: true }, { caption: `Picnic ${tag} ${i}` }]) {
+      const patch = await request.patch(`/api/regular/media/${id}`, {
+        headers: bearer(owner),
+        data,
+      });
+      expect(patch.ok(), await patch.text()).toBe(true);
+    }
+  }
+
+  await signInNewVisitor(page, `Fan ${tag}`);
+  await page.goto('/regular/wall');
+  await searchWall(page, tag);
+  const cards = page.getByTestId('wall-card');
+  await expect(cards).toHaveCount(2);
+  const card = cards.first();
+  await card.getByRole('button', { name: 'Comments' }).click();
+  const panel = card.getByRole('region', { name: 'Comments' });
+  const newComment = panel.getByRole('textbox', { name: 'Add a comment' });
+  const post = panel.getByRole('button', { name: 'Post' });
+  await expect(panel.getByText('No comments yet.')).toBeVisible();
+
+  // As a thumb leaves it: the comment box just above the bottom navigation.
+  await newComment.evaluate((input) => {
+    window.scrollBy(0, input.getBoundingClientRect().bottom - (window.innerHeight - 80));
+  });
+  await newComment.fill('Lovely light');
+  await post.click();
+  const message = page.locator('.toast-region .status');
+  await expect(message).toHaveText('Comment added!');
+  await expect(message).toHaveCount(1);
+  await expect(message).toHaveAttribute('data-testid', 'status-success');
+  // Announced: inside a live region.
+  await expect(page.getByRole('status').filter({ hasText: 'Comment added!' })).toHaveCount(1);
+
+  const shown = await boxOf(message);
+  for (const control of [newComment, post, cards.nth(1)]) {
+    expect(overlap(shown, await boxOf(control)), 'message over a control').toBe(false);
+  }
+  expect(overlap(shown, await boxOf(panel.getByTestId('wall-comment')))).toBe(false);
+  // In sight: inside the window and above the bottom navigation.
+  const nav = await boxOf(page.locator('.bottom-nav'));
+  expect(shown.y).toBeGreaterThanOrEqual(0);
+  expect(shown.y + shown.height).toBeLessThanOrEqual(nav.y);
 });
 
 test('a search nothing matches says so', async ({ page }) => {

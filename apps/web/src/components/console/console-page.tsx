@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { MessageSlotContext } from '@/components/ui/toast';
 import './console.css';
 
 interface ConsolePageProps {
@@ -9,7 +10,7 @@ interface ConsolePageProps {
   /** Beside the title. */
   actions?: ReactNode;
   children: ReactNode;
-  /** After the content (the screen's Toast). */
+  /** After the content (dialogs); the screen's Toast placed here shows under the heading. */
   after?: ReactNode;
 }
 
@@ -27,19 +28,24 @@ export function ConsolePage({
       {title}
     </h1>
   );
+  // Where the screen's Toast shows: under the heading and actions, in the page's flow.
+  const [messageSlot, setMessageSlot] = useState<HTMLDivElement | null>(null);
   return (
-    <main className={`page list-page console-page ${className ?? ''}`} id="main">
-      {breadcrumbs}
-      {actions ? (
-        <div className="list-page-header">
-          {heading}
-          <div className="list-page-actions">{actions}</div>
-        </div>
-      ) : (
-        heading
-      )}
-      {children}
-      {after}
-    </main>
+    <MessageSlotContext.Provider value={messageSlot}>
+      <main className={`page list-page console-page ${className ?? ''}`} id="main">
+        {breadcrumbs}
+        {actions ? (
+          <div className="list-page-header">
+            {heading}
+            <div className="list-page-actions">{actions}</div>
+          </div>
+        ) : (
+          heading
+        )}
+        <div className="page-messages" ref={setMessageSlot} />
+        {children}
+        {after}
+      </main>
+    </MessageSlotContext.Provider>
   );
 }

@@ -1,7 +1,8 @@
-import { useRef, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { useSearchPaging } from '@/hooks/use-search-paging';
 import { Pagination } from './pagination';
 import { SearchBox } from './search-box';
+import { MessageSlotContext } from './toast';
 
 interface ListPageProps {
   /** The screen's own class (its width). */
@@ -16,7 +17,10 @@ interface ListPageProps {
   pagesLabel: string;
   /** The list, or its loading, empty or error state. */
   children: ReactNode;
-  /** Below the page numbers (a status line). */
+  /**
+   * Below the page numbers (dialogs); the screen's Toast placed here shows under the heading
+   * and actions.
+   */
   after?: ReactNode;
   /** Above the title (the staff console's breadcrumbs). */
   breadcrumbs?: ReactNode;
@@ -46,6 +50,8 @@ export function ListPage({
   subtitle,
 }: ListPageProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // Where the screen's Toast shows: under the heading and actions, in the page's flow.
+  const [messageSlot, setMessageSlot] = useState<HTMLDivElement | null>(null);
 
   /** Paging moves focus to the heading and scrolls it into view. */
   const goToPage = (next: number) => {
@@ -61,32 +67,35 @@ export function ListPage({
   );
 
   return (
-    <main className={`page list-page ${className}`} id="main">
-      {breadcrumbs}
-      {actions ? (
-        <div className="list-page-header">
-          {heading}
-          <div className="list-page-actions">{actions}</div>
-        </div>
-      ) : (
-        heading
-      )}
-      {subtitle && <p className="list-page-subtitle">{subtitle}</p>}
-      <SearchBox
-        label={searchLabel}
-        placeholder={searchPlaceholder}
-        applied={paging.search}
-        onSearch={(term) => paging.runSearch(term, () => void query.refetch())}
-      />
-      {children}
-      <Pagination
-        page={paging.page}
-        totalPages={totalPages}
-        onChange={goToPage}
-        label={pagesLabel}
-        disabled={query.isFetching}
-      />
-      {after}
-    </main>
+    <MessageSlotContext.Provider value={messageSlot}>
+      <main className={`page list-page ${className}`} id="main">
+        {breadcrumbs}
+        {actions ? (
+          <div className="list-page-header">
+            {heading}
+            <div className="list-page-actions">{actions}</div>
+          </div>
+        ) : (
+          heading
+        )}
+        {subtitle && <p className="list-page-subtitle">{subtitle}</p>}
+        <div className="page-messages" ref={setMessageSlot} />
+        <SearchBox
+          label={searchLabel}
+          placeholder={searchPlaceholder}
+          applied={paging.search}
+          onSearch={(term) => paging.runSearch(term, () => void query.refetch())}
+        />
+        {children}
+        <Pagination
+          page={paging.page}
+          totalPages={totalPages}
+          onChange={goToPage}
+          label={pagesLabel}
+          disabled={query.isFetching}
+        />
+        {after}
+      </main>
+    </MessageSlotContext.Provider>
   );
 }

@@ -60,4 +60,12 @@ describe('MessageTimer', () => {
       { kind: 'error', text: 'Again.' },
     ]);
   });
+
+  it('keeps one message a screen even when they belong to different cards', () => {
+    timer.show('info', 'No changes detected.', '7:caption');
+    timer.show('success', 'Caption saved.', '8:caption');
+    expect(timer.status).toEqual({ kind: 'success', text: 'Caption saved.', at: '8:caption' });
+    vi.advanceTimersByTime(5000);
+    expect(timer.status).toBeNull();
+  });
 });

@@ -2,6 +2,11 @@ export type StatusKind = 'success' | 'error' | 'info';
 export interface Status {
   kind: StatusKind;
   text: string;
+  /**
+   * Where the message belongs when not on the screen as a whole: the key of the card or panel
+   * whose action it answers, which shows it beside that action (a Toast with the same `at`).
+   */
+  at?: string;
 }
 
 /**
@@ -23,9 +28,9 @@ export class MessageTimer {
   }
 
   // Arrow properties: screens pass them around and list them as effect dependencies.
-  show = (kind: StatusKind, text: string): void => {
+  show = (kind: StatusKind, text: string, at?: string): void => {
     this.stop();
-    this.set({ kind, text });
+    this.set(at === undefined ? { kind, text } : { kind, text, at });
     this.timer = setTimeout(() => {
       this.timer = null;
       this.set(null);

@@ -18,4 +18,15 @@ describe('Toast', () => {
     expect(html).toContain('animation-duration:3000ms');
     expect(html).toContain('Failed to load organizations.');
   });
+
+  it('shows a card’s message only in that card’s Toast, and the screen’s only in its own', () => {
+    const status = { kind: 'success' as const, text: 'Caption saved.', at: 'media-7-caption' };
+    const inCard = renderToStaticMarkup(<Toast status={status} ms={5000} at="media-7-caption" />);
+    expect(inCard).toContain('Caption saved.');
+    const otherCard = renderToStaticMarkup(
+      <Toast status={status} ms={5000} at="media-8-caption" />,
+    );
+    expect(otherCard).not.toContain('Caption saved.');
+    expect(renderToStaticMarkup(<Toast status={status} ms={5000} />)).not.toContain('Caption');
+  });
 });

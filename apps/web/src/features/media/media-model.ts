@@ -9,7 +9,16 @@ export const MEDIA_SCREEN_MESSAGES = {
   repostFailed: 'Failed to update repost status. Please try again.',
   captionFailed: 'Failed to update caption. Please try again.',
   captionUnchanged: 'No changes detected.',
+  // Beyond the spec's list (issue 20): a saved or cleared caption is confirmed.
+  captionSaved: 'Caption saved.',
+  captionRemoved: 'Caption removed.',
 } as const;
+
+/** Where a card's messages show (MessageTimer `at`): under its caption, or under its buttons. */
+export const messageAt = {
+  caption: (id: number) => `media-${id}-caption`,
+  card: (id: number) => `media-${id}`,
+};
 
 /** Moderation (issue 13, beyond the spec): the venue hid a public item from the wall. */
 export const MEDIA_HIDDEN_FROM_WALL = 'Hidden from the Wall by the venue.';

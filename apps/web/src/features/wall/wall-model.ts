@@ -68,3 +68,9 @@ export function charactersLeft(text: string, near = 50): number | null {
   const left = COMMENT_MAX_LENGTH - text.length;
   return left <= near ? left : null;
 }
+
+/** Where a card's messages show (MessageTimer `at`): under its like button, or its comment box. */
+export const wallMessageAt = {
+  card: (id: number) => `wall-${id}`,
+  comments: (id: number) => `wall-${id}-comments`,
+};

@@ -1,9 +1,11 @@
 import type { Media } from '@flashbooth/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { MediaPreview } from '@/components/media/media-preview';
 import { mediaAspectRatio } from '@/components/media/media-preview-model';
-import { MEDIA_CAPTION_MAX, MEDIA_HIDDEN_FROM_WALL } from '../media-model';
+import type { Status } from '@/components/ui/status-message';
+import { Toast } from '@/components/ui/toast';
+import { MEDIA_CAPTION_MAX, MEDIA_HIDDEN_FROM_WALL, messageAt } from '../media-model';
 
 export type CardAction = 'download' | 'share' | 'public' | 'repost' | 'caption';
 
@@ -13,6 +15,9 @@ interface MediaCardProps {
   canShare: boolean;
   /** Resolves when the action is over (the screen shows its message). */
   onAction: (media: Media, action: CardAction, caption?: string) => Promise<void>;
+  /** The screen's message: the card shows it when it answers one of the card's controls. */
+  status?: Status | null;
+  statusMs?: number;
 }
 
 function Switch({
@@ -59,9 +64,12 @@ function Switch({
 function CaptionBox({
   media,
   onSave,
+  message,
 }: {
   media: Media;
   onSave: (caption: string) => Promise<void>;
+  /** The caption's message, under the box. */
+  message: ReactNode;
 }) {
   const inputId = useId();
   const [draft, setDraft] = useState(media.caption ?? '');
@@ -108,12 +116,19 @@ function CaptionBox({
           {saving ? 'Saving…' : 'Save'}
         </button>
       </div>
+      {message}
     </form>
   );
 }
 
 /** One of the visitor's media: preview, where and when, caption, actions and the two toggles. */
-export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
+export function MediaCard({
+  media,
+  canShare,
+  onAction,
+  status = null,
+  statusMs = 0,
+}: MediaCardProps) {
   const headingId = useId();
   const hiddenNoteId = useId();
   const [busy, setBusy] = useState<ReadonlySet<CardAction>>(new Set());
@@ -151,7 +166,11 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
         </div>
 
         {media.is_public && (
-          <CaptionBox media={media} onSave={(caption) => run('caption', caption)} />
+          <CaptionBox
+            media={media}
+            onSave={(caption) => run('caption', caption)}
+            message={<Toast status={status} ms={statusMs} at={messageAt.caption(media.id)} />}
+          />
         )}
 
         <div className="media-card-actions">
@@ -199,6 +218,7 @@ export function MediaCard({ media, canShare, onAction }: MediaCardProps) {
             onToggle={() => void run('repost')}
           />
         </div>
+        <Toast status={status} ms={statusMs} at={messageAt.card(media.id)} />
       </div>
     </article>
   );

@@ -6,8 +6,9 @@ import { updateRepostAllowed } from '@/api/media/update-repost-allowed';
 import { updateMedia } from '../api/update-media';
 import { downloadMedia, shareMedia } from '@/components/media/media-files';
 import { isMobileUserAgent } from '@/components/media/media-files-model';
+import type { StatusKind } from '@/components/ui/status-message';
 import { MediaListPage, useMediaList } from '@/components/media/media-list-page';
-import { MEDIA_SCREEN_MESSAGES, MEDIA_STATUS_MS, captionChange } from '../media-model';
+import { MEDIA_SCREEN_MESSAGES, MEDIA_STATUS_MS, captionChange, messageAt } from '../media-model';
 import { MediaCard, MediaCardSkeleton, type CardAction } from './media-card';
 import './media.css';
 
@@ -27,9 +28,12 @@ export function MediaScreen() {
       loadFailed: MEDIA_SCREEN_MESSAGES.loadFailed,
     },
   );
-  const { show, patchItem } = list;
+  const { patchItem } = list;
 
   const onAction = async (item: Media, action: CardAction, caption?: string) => {
+    // Each message shows under the control it answers: the caption's, or the card's buttons.
+    const show = (kind: StatusKind, text: string) =>
+      list.show(kind, text, (action === 'caption' ? messageAt.caption : messageAt.card)(item.id));
     switch (action) {
       case 'public': {
         const next = !item.is_public;
@@ -62,6 +66,12 @@ export function MediaScreen() {
         try {
           const saved = await updateMedia(item.id, { caption: change.caption });
           patchItem(item.id, { caption: saved.caption, updated_at: saved.updated_at });
+          show(
+            'success',
+            saved.caption === null
+              ? MEDIA_SCREEN_MESSAGES.captionRemoved
+              : MEDIA_SCREEN_MESSAGES.captionSaved,
+          );
         } catch {
           show('error', MEDIA_SCREEN_MESSAGES.captionFailed);
         }
@@ -94,7 +104,15 @@ export function MediaScreen() {
       pagesLabel="My Media pages"
       listClassName="card-grid media-grid"
       listLabel="My media"
-      renderItem={(item) => <MediaCard media={item} canShare={onMobile} onAction={onAction} />}
+      renderItem={(item) => (
+        <MediaCard
+          media={item}
+          canShare={onMobile}
+          onAction={onAction}
+          status={list.status}
+          statusMs={list.statusMs}
+        />
+      )}
       loadingLabel="Loading your media…"
       skeletonCount={4}
       Skeleton={MediaCardSkeleton}

@@ -234,10 +234,11 @@ export function CommentsPanel({ id, mediaId, notify }: CommentsPanelProps) {
       notify('error', WALL_MESSAGES.commentAddFailed);
       return false;
     }
-    notify('success', WALL_MESSAGES.commentAdded);
-    // Newest first: the new comment is at the top of page 1.
+    // Newest first: the new comment is at the top of page 1. Said once it is there, so the
+    // message (under the comment box) is placed, and scrolled into sight, after the list grew.
     setPage(1);
     await reload();
+    notify('success', WALL_MESSAGES.commentAdded);
     return true;
   };
 

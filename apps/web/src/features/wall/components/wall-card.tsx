@@ -2,19 +2,24 @@ import type { Media } from '@flashbooth/contracts';
 import { useId, useState } from 'react';
 import { MediaPreview } from '@/components/media/media-preview';
 import { LineIcon } from '@/components/ui/line-icon';
+import type { Status, StatusKind } from '@/components/ui/status-message';
+import { Toast } from '@/components/ui/toast';
 import { formatUtcTimestamp } from '@/lib/format-date';
-import { displayName, likeLabel, mediaWhere } from '../wall-model';
-import { CommentsPanel, type Notify } from './comments-panel';
+import { displayName, likeLabel, mediaWhere, wallMessageAt } from '../wall-model';
+import { CommentsPanel } from './comments-panel';
 
 interface WallCardProps {
   media: Media;
   /** Resolves when the like is settled (or reverted). */
   onLike: (media: Media) => Promise<void>;
-  notify: Notify;
+  /** The screen's message, shown by the card where `at` says (wallMessageAt). */
+  notify: (kind: StatusKind, text: string, at: string) => void;
+  status?: Status | null;
+  statusMs?: number;
 }
 
 /** One public photo or clip: who, where and when, the caption, likes and the comments toggle. */
-export function WallCard({ media, onLike, notify }: WallCardProps) {
+export function WallCard({ media, onLike, notify, status = null, statusMs = 0 }: WallCardProps) {
   const headingId = useId();
   const panelId = useId();
   const [liking, setLiking] = useState(false);
@@ -83,7 +88,16 @@ export function WallCard({ media, onLike, notify }: WallCardProps) {
             <span>{commentsOpen ? 'Hide comments' : 'Comments'}</span>
           </button>
         </div>
-        {commentsOpen && <CommentsPanel id={panelId} mediaId={media.id} notify={notify} />}
+        <Toast status={status} ms={statusMs} at={wallMessageAt.card(media.id)} />
+        {commentsOpen && (
+          <CommentsPanel
+            id={panelId}
+            mediaId={media.id}
+            notify={(kind, text) => notify(kind, text, wallMessageAt.comments(media.id))}
+          />
+        )}
+        {/* Under the comment box, the last thing of the open panel. */}
+        <Toast status={status} ms={statusMs} at={wallMessageAt.comments(media.id)} />
       </div>
     </article>
   );

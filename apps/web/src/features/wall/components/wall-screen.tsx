@@ -4,7 +4,7 @@ import { MediaListPage, useMediaList } from '@/components/media/media-list-page'
 import { useSearchPaging } from '@/hooks/use-search-paging';
 import { publicMediaQueryOptions, usePublicMedia } from '../api/get-public-media';
 import { setLiked } from '../api/toggle-like';
-import { WALL_MESSAGES, WALL_STATUS_MS, likeToggle } from '../wall-model';
+import { WALL_MESSAGES, WALL_STATUS_MS, likeToggle, wallMessageAt } from '../wall-model';
 import { WallCard, WallCardSkeleton } from './wall-card';
 import './wall.css';
 
@@ -33,7 +33,7 @@ export function WallScreen() {
       patchItem(item.id, toggle.settled(answer));
     } catch {
       patchItem(item.id, toggle.reverted());
-      show('error', WALL_MESSAGES.likeFailed);
+      show('error', WALL_MESSAGES.likeFailed, wallMessageAt.card(item.id));
     }
   };
 
@@ -46,7 +46,15 @@ export function WallScreen() {
       pagesLabel="Wall pages"
       listClassName="card-grid wall-grid"
       listLabel="Public media"
-      renderItem={(item) => <WallCard media={item} onLike={onLike} notify={show} />}
+      renderItem={(item) => (
+        <WallCard
+          media={item}
+          onLike={onLike}
+          notify={show}
+          status={list.status}
+          statusMs={list.statusMs}
+        />
+      )}
       loadingLabel="Loading the wall…"
       skeletonCount={3}
       Skeleton={WallCardSkeleton}
