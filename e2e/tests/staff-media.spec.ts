@@ -27,6 +27,23 @@ async function publicPhoto(request: APIRequestContext, rig: DemoRig, caption: st
   return id;
 }
 
+/** A photo its owner keeps off the wall (reposting still allowed), with a caption. */
+async function privatePhoto(request: APIRequestContext, rig: DemoRig, caption: string) {
+  const token = await signUpThroughApi(request, 'regular', 'Private Visitor');
+  const id = await captureAt(request, token, rig.booth, rig.templateId);
+  const patch = await request.patch(`/api/regular/media/${id}`, {
+    headers: bearer(token),
+    data: { caption },
+  });
+  expect(patch.ok(), await patch.text()).toBe(true);
+  return id;
+}
+
+const HIDE_CONFIRM =
+  'This photo will no longer show on the public wall. Its owner keeps it in My Media, marked as hidden by the venue, and you can show it again at any time.';
+const HIDE_NOT_PUBLIC =
+  'This media is not on the wall: its owner has not made it public, so there is nothing to hide.';
+
 async function search(page: Page, text: string) {
   const box = page.getByPlaceholder('Search user, device, captions etc.');
   await box.fill(text);
@@ -72,11 +89,55 @@ test("the organization's admin sees the public photo and hides it from the wall"
   await expect(card.getByTestId('repost-badge')).toHaveCount(0);
   await expect(card.locator('img')).toHaveJSProperty('complete', true);
 
-  await card.getByRole('button', { name: 'Hide from wall' }).click();
-  await expect(page.getByText('Media hidden from the wall.')).toBeVisible();
+  // Hide from wall asks first; Cancel leaves it on the wall.
+  const hide = card.getByRole('button', { name: 'Hide from wall' });
+  await hide.click();
+  const confirm = page.getByRole('dialog', { name: 'Hide from wall?' });
+  await expect(confirm).toContainText(HIDE_CONFIRM);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(hide).toBeVisible();
+  expect(await onWall(page.request, tag)).toEqual([id]);
+
+  await hide.click();
+  await confirm.getByRole('button', { name: 'Yes, Hide' }).click();
+  const message = page.locator('.toast-region .status');
+  await expect(message).toHaveText('Media hidden from the wall.');
   await expect(card.getByTestId('hidden-mark')).toHaveText('Hidden from wall');
-  await expect(card.getByRole('button', { name: 'Show on wall' })).toBeVisible();
+  const show = card.getByRole('button', { name: 'Show on wall' });
+  await expect(show).toBeVisible();
   expect(await onWall(page.request, tag)).toEqual([]);
+  // The message sits in the card, under its buttons: over none of them, nor the photo.
+  const shown = (await message.boundingBox())!;
+  for (const part of [
+    show,
+    card.getByRole('button', { name: 'Download HD' }),
+    card.locator('img'),
+  ]) {
+    const box = (await part.boundingBox())!;
+    const over =
+      shown.x < box.x + box.width &&
+      box.x < shown.x + shown.width &&
+      shown.y < box.y + box.height &&
+      box.y < shown.y + shown.height;
+    expect(over, 'message over the card').toBe(false);
+  }
+
+  // A photo its owner keeps private is not on the wall: nothing to hide, so no button.
+  const privateId = await privatePhoto(page.request, current, `Private ${tag}`);
+  await search(page, `Private ${tag}`);
+  const privateCard = page.locator(
+    `[data-testid="staff-media-card"][data-media-id="${privateId}"]`,
+  );
+  await expect(privateCard).toBeVisible();
+  await expect(privateCard.getByRole('button', { name: 'Hide from wall' })).toHaveCount(0);
+  await expect(privateCard.getByRole('button', { name: 'Download HD' })).toBeVisible();
+  // The server refuses it too, and says why.
+  const refused = await page.request.post(`/api/enterprise/media/${privateId}/hide`, {
+    headers: bearer(token),
+  });
+  expect(refused.status()).toBe(409);
+  expect(((await refused.json()) as { message: string }).message).toBe(HIDE_NOT_PUBLIC);
 
   // The org admin is no super user or product admin: the server refuses All Media.
   const all = await page.request.get('/api/enterprise/media/all', { headers: bearer(token) });

@@ -22,6 +22,10 @@ export const MEDIA_LIBRARY_MESSAGES = {
   showFailed: 'Failed to show this media on the wall again. Please try again.',
   hidden: 'Media hidden from the wall.',
   shown: 'Media shown on the wall again.',
+  hideConfirmTitle: 'Hide from wall?',
+  hideConfirm:
+    'This photo will no longer show on the public wall. Its owner keeps it in My Media, marked as hidden by the venue, and you can show it again at any time.',
+  hideConfirmLabel: 'Yes, Hide',
   onlyPrivileged: 'Only super users and product admins can view all media.',
   orgIdInvalid: 'Org ID must be a whole number of at least 1.',
   deviceIdInvalid: 'Device ID must be a whole number of at least 1.',

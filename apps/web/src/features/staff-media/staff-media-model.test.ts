@@ -1,7 +1,7 @@
 import { repostBadgeText } from '@flashbooth/contracts/rules';
 import { describe, expect, it } from 'vitest';
 import { mediaAspectRatio } from '@/components/media/media-preview-model';
-import { canModerate, ownerName, readFilters, whereLine } from './staff-media-model';
+import { canModerate, ownerName, readFilters, wallAction, whereLine } from './staff-media-model';
 
 describe('readFilters', () => {
   it('applies no filter for empty fields and whole numbers from 1', () => {
@@ -67,5 +67,15 @@ describe('canModerate', () => {
     expect(canModerate(member('admin'), { org_id: 5 })).toBe(false);
     expect(canModerate(member('admin'), { org_id: null })).toBe(false);
     expect(canModerate(undefined, { org_id: 4 })).toBe(false);
+  });
+});
+
+describe('wallAction', () => {
+  it('offers Hide only for a public item, Show for a hidden one, nothing for a private one', () => {
+    expect(wallAction({ is_public: true, hidden_from_wall: false })).toBe('hide');
+    expect(wallAction({ is_public: false, hidden_from_wall: false })).toBeNull();
+    expect(wallAction({ is_public: true, hidden_from_wall: true })).toBe('show');
+    // Hidden, then made private by its owner: the hide can still be taken back.
+    expect(wallAction({ is_public: false, hidden_from_wall: true })).toBe('show');
   });
 });

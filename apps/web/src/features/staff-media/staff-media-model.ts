@@ -59,3 +59,17 @@ export function canModerate(
   if (item.org_id === null) return can(principal, 'media.viewAll');
   return can(principal, 'organization.moderate', item.org_id);
 }
+
+/**
+ * Hide from wall is offered only for an item on the wall (its owner made it public); Show on
+ * wall for a hidden one. The server refuses hiding anything else (409).
+ */
+export function wallAction(
+  item: Pick<StaffMediaItem, 'is_public' | 'hidden_from_wall'>,
+): 'hide' | 'show' | null {
+  if (item.hidden_from_wall) return 'show';
+  return item.is_public ? 'hide' : null;
+}
+
+/** Where a card's messages show (MessageTimer `at`): under its buttons. */
+export const staffMessageAt = (id: number) => `staff-media-${id}`;

@@ -3,8 +3,11 @@ import { MEDIA_LIBRARY_MESSAGES as M, repostBadgeText } from '@flashbooth/contra
 import { useId, useState } from 'react';
 import { MediaPreview } from '@/components/media/media-preview';
 import { mediaAspectRatio } from '@/components/media/media-preview-model';
+import { ConfirmDialog } from '@/components/ui/dialog';
+import type { Status } from '@/components/ui/status-message';
+import { Toast } from '@/components/ui/toast';
 import { formatUtcTimestamp } from '@/lib/format-date';
-import { ownerName, whereLine } from '../staff-media-model';
+import { ownerName, staffMessageAt, wallAction, whereLine } from '../staff-media-model';
 
 export type StaffCardAction = 'download' | 'share' | 'wall';
 
@@ -14,10 +17,13 @@ interface StaffMediaCardProps {
   canShare: boolean;
   /** All Media shows the "Repost Allowed" / "Repost Not Allowed" badge. */
   showRepostBadge: boolean;
-  /** Hide from wall / Show on wall, for the item's moderators. */
+  /** Hide from wall (public items, after a confirmation) / Show on wall, for its moderators. */
   canModerate: boolean;
   /** Resolves when the action is over (the screen shows its message). */
   onAction: (item: StaffMediaItem, action: StaffCardAction) => Promise<void>;
+  /** The screen's message: the card shows it, under its buttons, when it answers them. */
+  status?: Status | null;
+  statusMs?: number;
 }
 
 /** One item of the staff media views (staff spec sections 2 and 3). */
@@ -27,9 +33,13 @@ export function StaffMediaCard({
   showRepostBadge,
   canModerate,
   onAction,
+  status = null,
+  statusMs = 0,
 }: StaffMediaCardProps) {
   const headingId = useId();
   const [busy, setBusy] = useState<StaffCardAction | null>(null);
+  const [confirmHide, setConfirmHide] = useState(false);
+  const moderation = canModerate ? wallAction(item) : null;
   const run = async (action: StaffCardAction) => {
     // One action at a time (the buttons stay focusable while busy, so clicks still arrive).
     if (busy) return;
@@ -98,23 +108,41 @@ export function StaffMediaCard({
               {busy === 'share' ? 'Sharing…' : 'Share'}
             </button>
           )}
-          {canModerate && (
+          {moderation && (
             <button
               type="button"
               className="btn btn-secondary"
               aria-describedby={headingId}
               aria-disabled={busy === 'wall' || undefined}
-              onClick={() => void run('wall')}
+              onClick={() => {
+                if (busy) return;
+                // Hiding takes the photo off the wall for everyone: asked first. Showing is not.
+                if (moderation === 'hide') setConfirmHide(true);
+                else void run('wall');
+              }}
             >
               {busy === 'wall'
                 ? 'Saving…'
-                : item.hidden_from_wall
+                : moderation === 'show'
                   ? 'Show on wall'
                   : 'Hide from wall'}
             </button>
           )}
         </div>
+        <Toast status={status} ms={statusMs} at={staffMessageAt(item.id)} />
       </div>
+      <ConfirmDialog
+        open={confirmHide}
+        title={M.hideConfirmTitle}
+        message={M.hideConfirm}
+        confirmLabel={M.hideConfirmLabel}
+        danger
+        onCancel={() => setConfirmHide(false)}
+        onConfirm={() => {
+          setConfirmHide(false);
+          void run('wall');
+        }}
+      />
     </article>
   );
 }

@@ -33,7 +33,8 @@ interface StaffMediaListPageProps {
   listLabel: string;
   permissions: StaffPermissions;
   status: Status | null;
-  show: (kind: StatusKind, text: string) => void;
+  /** Shows a message; `at` places it under a card's buttons. */
+  show: (kind: StatusKind, text: string, at?: string) => void;
   /** All Media shows the repost badge; an organization's list holds only reposts allowed. */
   showRepostBadge: boolean;
   loadFailed: string;
@@ -87,6 +88,8 @@ export function StaffMediaListPage({
             showRepostBadge={showRepostBadge}
             canModerate={canModerate(permissions.principal, item)}
             onAction={onAction}
+            status={status}
+            statusMs={STAFF_MEDIA_STATUS_MS}
           />
         )}
         loadingLabel="Loading media…"

@@ -4,6 +4,7 @@ import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { downloadMedia, shareMedia } from '@/components/media/media-files';
 import type { StatusKind } from '@/components/ui/status-message';
 import { setWallHidden } from '../api/set-wall-hidden';
+import { staffMessageAt } from '../staff-media-model';
 import type { StaffCardAction } from './staff-media-card';
 
 /**
@@ -12,7 +13,7 @@ import type { StaffCardAction } from './staff-media-card';
  */
 export function useStaffMediaActions(
   pageKey: QueryKey,
-  show: (kind: StatusKind, text: string) => void,
+  showOnScreen: (kind: StatusKind, text: string, at?: string) => void,
 ) {
   const queryClient = useQueryClient();
 
@@ -30,6 +31,9 @@ export function useStaffMediaActions(
   };
 
   return async (item: StaffMediaItem, action: StaffCardAction): Promise<void> => {
+    // The card shows the message under its buttons.
+    const show = (kind: StatusKind, text: string) =>
+      showOnScreen(kind, text, staffMessageAt(item.id));
     if (action === 'wall') {
       try {
         const state = await setWallHidden(item.id, !item.hidden_from_wall);
