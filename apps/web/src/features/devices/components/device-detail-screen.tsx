@@ -268,12 +268,19 @@ export function DeviceDetailScreen({ deviceId }: { deviceId: number }) {
         )}
         <button
           type="button"
-          className="btn btn-primary"
+          className="btn btn-primary device-ping-button"
           onClick={runPing}
           disabled={busy || pinging.isPending}
           aria-busy={pinging.isPending || undefined}
         >
-          {pinging.isPending ? 'Pinging...' : 'Ping Device'}
+          {pinging.isPending ? (
+            <>
+              <span className="spinner spinner-sm" aria-hidden="true" />
+              Pinging…
+            </>
+          ) : (
+            'Ping Device'
+          )}
         </button>
         {canManage && (
           <>
