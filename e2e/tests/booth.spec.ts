@@ -1,5 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newMobile, signInThroughUi, staffApi, uniqueTag } from './support';
+import { startBooth, type TestBooth } from './booths';
+import { newMobile, signInThroughUi, staffApi, uniqueTag, type RegisteredBooth } from './support';
+
+/** Agents this worker started (a booth must be online to be picked at); stopped after the file. */
+const running: TestBooth[] = [];
+test.afterAll(async () => {
+  await Promise.all(running.splice(0).map((booth) => booth.agent.stop()));
+});
+
+async function online(booth: RegisteredBooth, serverUrl: string | undefined) {
+  if (!serverUrl) throw new Error('baseURL is not configured');
+  running.push(await startBooth(booth, serverUrl));
+}
 
 /** A signed-out visitor scans the booth's QR code, signs in and comes back to the booth. */
 async function openBoothAsNewVisitor(page: Page, deviceId: number) {
@@ -22,11 +34,13 @@ test.describe('booth template selection', () => {
   test('a visitor confirms the booth, searches and pages templates, and picks a free one', async ({
     page,
     request,
+    baseURL,
   }) => {
     const tag = uniqueTag();
     const staff = await staffApi(request);
     const orgId = await staff.demoOrgId();
     const booth = await staff.createBooth(`Lobby Booth ${tag}`, orgId);
+    await online(booth, baseURL);
     const landscapeName = `${tag} Sunset Strips`;
     const portraitName = `${tag} Classic Portrait`;
     const landscapeId = await staff.createTemplate(orgId, landscapeName, 'landscape', {
@@ -101,11 +115,13 @@ test.describe('booth template selection', () => {
   test('a priced booth shows the price; a template without photo slots cannot be paid for; wrong location goes home', async ({
     page,
     request,
+    baseURL,
   }) => {
     const tag = uniqueTag();
     const staff = await staffApi(request);
     const orgId = await staff.demoOrgId();
     const booth = await staff.createBooth(`Paid Booth ${tag}`, orgId, 49.5);
+    await online(booth, baseURL);
     const templateName = `${tag} Paid Pick`;
     await staff.createTemplate(orgId, templateName, 'portrait');
 

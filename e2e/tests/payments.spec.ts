@@ -186,18 +186,52 @@ test.describe('paid booth', () => {
     expect(startedResponse.status(), await startedResponse.text()).toBe(200);
     const { media_ids: mediaIds } = (await startedResponse.json()) as { media_ids: number[] };
     expect(mediaIds).toHaveLength(1);
-    await expect(page.getByTestId('capture-countdown')).toBeVisible();
+    const countdown = page.getByTestId('capture-countdown');
+    await expect(countdown).toBeVisible();
+    // The first figure is the wait itself ((1 photo × 10 s + 10 s) × 0.2 = 4 s), read when the
+    // wait began (it once showed a figure from page load, then jumped), in whole seconds.
+    const first = Number(await countdown.locator('.capture-countdown-value').textContent());
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(4);
+    await expect(countdown).toContainText(/^\d+ seconds? left$/);
     await expect(page.getByText('All done! Your photos are ready.')).toBeVisible({
       timeout: 30_000,
     });
     expect(booth.errors, 'the booth reported no errors').toEqual([]);
+    // The photo just taken, from its preview.
+    const justTaken = page.getByTestId('captured-photo').getByRole('img', {
+      name: 'The photo you just took',
+    });
+    await expect
+      .poll(() => justTaken.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(0);
+    await expect(page.getByRole('link', { name: 'Go to My Media' })).toHaveAttribute(
+      'href',
+      '/regular/media',
+    );
 
     // The payment is used: capturing again needs a new one.
     await expectCaptureRefused(request, token, booth.id, templateId);
+    // The capture screen knows before Capture (issue 20 item 2): pay, or pick another template,
+    // instead of a ready booth whose Capture fails as a breakdown.
+    await page.goto(`${captureAddress}&timing_scale=${CAPTURE_TIMING_SCALE}`);
+    const payPanel = page.getByRole('alert').filter({ hasText: 'Payment needed' });
+    await expect(payPanel).toContainText(
+      'Your credit does not cover this photobooth. Please pay to continue.',
+    );
+    await expect(payPanel.getByRole('button', { name: `Pay ${PRICE_TEXT}` })).toBeEnabled();
+    await expect(payPanel.getByRole('link', { name: 'Choose another template' })).toHaveAttribute(
+      'href',
+      `/regular/photobooths/${booth.id}`,
+    );
+    await expect(page.getByRole('button', { name: 'Capture' })).toHaveCount(0);
+    await expect(page.getByText('The photobooth is ready for you.')).toHaveCount(0);
+    await expect(page.getByText(/Failed to start capture/)).toHaveCount(0);
 
     // My Media shows the new photo, from this booth, with its preview loaded.
-    await page.getByRole('link', { name: 'Go to My Media' }).click();
-    await expect(page).toHaveURL('/regular/media');
+    await page.goto('/regular/media');
     const photos = page.getByTestId('media-card');
     await expect(photos).toHaveCount(1);
     await expect(photos).toHaveAttribute('data-media-id', String(mediaIds[0]));
@@ -253,15 +287,17 @@ test.describe('paid booth', () => {
     await expect(card).toHaveCount(1);
   });
 
-  test('a failed payment and an abandoned one each explain themselves and lead home', async ({
+  test('a failed payment and an abandoned one each explain themselves and lead back to the booth', async ({
     page,
     request,
+    baseURL,
   }) => {
     test.setTimeout(120_000);
-    const { tag, booth, templateName, templateId } = await paidBooth(request);
+    const { tag, booth: registered, templateName, templateId } = await paidBooth(request);
+    const booth = await runBooth(registered, baseURL);
     const token = await openBoothAsNewVisitor(page, booth);
 
-    // Fail: checked after 5 s, the failure panel, then home after 6 s.
+    // Fail: checked after 5 s, the failure panel, then back at the booth after 6 s.
     await pickAndReachCheckout(page, tag, templateName);
     await page.getByRole('button', { name: 'Make this payment fail' }).click();
     await expect(page).toHaveURL(/\/payment-status\?/);
@@ -271,12 +307,14 @@ test.describe('paid booth', () => {
     await expect(failed).toHaveAttribute('data-state', 'failed-declined', { timeout: 15_000 });
     await expect(failed).toHaveAttribute('role', 'alert');
     await expect(failed.getByRole('heading', { level: 1, name: 'Payment Failed' })).toBeFocused();
-    await expect(failed).toContainText(
-      'The transaction could not be processed (Status: FAILED). Please try again.',
-    );
+    await expect(failed).toContainText('The transaction could not be processed. Please try again.');
+    await expect(failed).not.toContainText('Status: FAILED');
+    await expect(failed.getByRole('link', { name: 'Try again at the photobooth' })).toBeVisible();
     const failedAt = Date.now();
-    await expect(page).toHaveURL('/', { timeout: 10_000 });
+    // Back at the booth to try again (issue 20 item 3), not the marketing home page.
+    await expect(page).toHaveURL(`/regular/photobooths/${booth.id}`, { timeout: 10_000 });
     expect(Date.now() - failedAt).toBeGreaterThan(4_000);
+    await expect(page.getByRole('dialog', { name: 'Confirm Your Location' })).toBeVisible();
     // A failed payment pays for nothing.
     await expectCaptureRefused(request, token, booth.id, templateId);
 
@@ -299,8 +337,8 @@ test.describe('paid booth', () => {
     );
     // Nor does an abandoned one (or the failed one, now that there are two).
     await expectCaptureRefused(request, token, booth.id, templateId);
-    // Back to the photobooth instead of waiting for the redirect home.
-    await panel.getByRole('link', { name: 'Back to the photobooth' }).click();
+    // Back to the photobooth at once instead of waiting for the redirect.
+    await panel.getByRole('link', { name: 'Try again at the photobooth' }).click();
     await expect(page).toHaveURL(`/regular/photobooths/${booth.id}`);
 
     // My Transactions holds both, with their states.
@@ -320,6 +358,44 @@ test.describe('paid booth', () => {
     await expect(statusPanel(page)).toContainText(
       'We could not verify your payment status. Please contact support if the issue persists.',
     );
+  });
+
+  test('an offline booth says so, takes no payment, and opens for payment when it comes back', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    // Registered, never connected: offline (issue 20 item 1).
+    const { tag, booth, templateName, templateId } = await paidBooth(request);
+    const token = await openBoothAsNewVisitor(page, booth);
+    const notice = page.getByTestId('booth-unavailable');
+    await expect(notice).toContainText('This photobooth is offline');
+    await expect(notice).toContainText('cannot take photos or payments');
+
+    // Picking a template explains instead of opening the checkout.
+    const box = page.getByRole('searchbox', { name: 'Search templates' });
+    await box.fill(tag);
+    await box.press('Enter');
+    await page.getByRole('button', { name: new RegExp(templateName) }).click();
+    await expect(page.getByTestId('status-error')).toContainText('is offline right now');
+    await expect(page).toHaveURL(`/b/${booth.id}`);
+    // The API refuses too, before anything is held.
+    const refused = await request.post('/api/regular/payments/create', {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { device_id: booth.id, template_id: templateId },
+    });
+    expect(refused.status()).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe('booth_offline');
+    const none = await request.get('/api/regular/transactions', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(((await none.json()) as { total_count: number }).total_count).toBe(0);
+
+    // The booth comes online: the page notices by itself, and the pick goes to the checkout.
+    await runBooth(booth, baseURL);
+    await expect(notice).toHaveCount(0, { timeout: 15_000 });
+    await pickAndReachCheckout(page, tag, templateName);
   });
 
   test('a payment status address without its details is invalid and goes home after 4 s', async ({

@@ -67,6 +67,7 @@ GET /api/regular/users/:id (another person's id)                401  403  403  4
 GET /api/regular/devices/:id                                    401  ok   ok   401  401  401  401  401  401  401
 POST /api/regular/devices/:id/ping                              401  ok   ok   401  401  401  401  401  401  401
 GET /api/regular/devices/:id/templates                          401  ok   ok   401  401  401  401  401  401  401
+GET /api/regular/devices/:id/entitlement                        401  ok   ok   401  401  401  401  401  401  401
 POST /api/regular/devices/:id/capture                           401  ok   ok   401  401  401  401  401  401  401
 GET /api/regular/media/uploaded                                 401  ok   ok   401  401  401  401  401  401  401
 PATCH /api/regular/media/repost_allowed                         401  ok   ok   401  401  401  401  401  401  401
@@ -355,6 +356,8 @@ const REQUESTS: Record<string, Build> = {
     post(`${R}/devices/${(await f.device()).id}/ping`),
   'GET /api/regular/devices/:id/templates': async (f) =>
     get(`${R}/devices/${(await f.device()).id}/templates`),
+  'GET /api/regular/devices/:id/entitlement': async (f) =>
+    get(`${R}/devices/${(await f.device()).id}/entitlement?template_id=${await f.template()}`),
   'POST /api/regular/devices/:id/capture': async (f) =>
     post(`${R}/devices/${(await f.device()).id}/capture`, { template_id: await f.template() }),
   'GET /api/regular/media/uploaded': async (f, c) =>

@@ -7,7 +7,9 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '../../src/db/client.js';
+import { eq } from 'drizzle-orm';
 import {
+  devices,
   media,
   organizationInvitations,
   organizationMembers,
@@ -280,6 +282,12 @@ export class Fixtures {
     await this.admin('PATCH', `devices/${created.id}/link`, { org_id: await this.orgId() });
     if (priceRupees)
       await this.admin('PATCH', `devices/${created.id}`, { price_rupees: priceRupees });
+    // Recorded as connected and idle (its last report): an offline booth takes no payment or
+    // capture. What it answers to commands is the suite's device link's.
+    await this.world.database.db
+      .update(devices)
+      .set({ status: 'idle' })
+      .where(eq(devices.id, created.id));
     return { id: created.id, thingName: created.thing_name, secret: created.secret };
   }
 
