@@ -378,7 +378,9 @@ test.describe('paid booth', () => {
     await box.fill(tag);
     await box.press('Enter');
     await page.getByRole('button', { name: new RegExp(templateName) }).click();
-    await expect(page.getByTestId('status-error')).toContainText('is offline right now');
+    // The notice is brought into view and focused instead of being repeated over the cards.
+    await expect(notice).toBeFocused();
+    await expect(notice).toBeInViewport();
     await expect(page).toHaveURL(`/b/${booth.id}`);
     // The API refuses too, before anything is held.
     const refused = await request.post('/api/regular/payments/create', {

@@ -2,7 +2,7 @@ import { SearchBox } from '@/components/ui/search-box';
 import type { VisitorTemplate } from '@flashbooth/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { BOOTH_AVAILABILITY_MESSAGES, boothAvailability } from '@flashbooth/contracts/rules';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type Ref, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { paths } from '@/config/paths';
@@ -90,9 +90,17 @@ const UNAVAILABLE_TITLES = {
  * Why the booth cannot take the visitor now, above the templates; the page keeps asking (the
  * device query polls) and the notice goes away by itself when the booth is back.
  */
-function BoothUnavailable({ availability }: { availability: keyof typeof UNAVAILABLE_TITLES }) {
+function BoothUnavailable({
+  availability,
+  ref,
+}: {
+  availability: keyof typeof UNAVAILABLE_TITLES;
+  ref: Ref<HTMLElement>;
+}) {
   return (
     <section
+      ref={ref}
+      tabIndex={-1}
       className={`card booth-unavailable booth-unavailable-${availability}`}
       role="status"
       aria-live="polite"
@@ -149,6 +157,7 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   const templates = useDeviceTemplates(deviceId, search, device.isSuccess);
   const { status, show } = useTimedStatus(BOOTH_STATUS_MS);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const unavailableRef = useRef<HTMLElement>(null);
   const refetchDevice = device.refetch;
   const paymentFailed = useCallback(
     (failure: { message: string; code?: string }) => {
@@ -189,7 +198,9 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
 
   const pick = (template: VisitorTemplate) => {
     if (availability !== 'available') {
-      show('error', BOOTH_AVAILABILITY_MESSAGES[availability]);
+      // The notice already says why: bring it into view rather than repeat it over the cards.
+      unavailableRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      unavailableRef.current?.focus({ preventScroll: true });
       return;
     }
     const decision = decidePick({
@@ -253,7 +264,9 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
               )}
             </header>
 
-            {availability !== 'available' && <BoothUnavailable availability={availability} />}
+            {availability !== 'available' && (
+              <BoothUnavailable ref={unavailableRef} availability={availability} />
+            )}
 
             {self.isError && (
               <LoadErrorPanel
