@@ -53,6 +53,7 @@ export type CaptureResult = z.infer<typeof CaptureResultSchema>;
 
 /** How a capture at a booth would be paid: free booth, an unused payment, or credit. */
 export const CaptureEntitlementKindSchema = z.enum(['free', 'payment', 'credit']);
+export type CaptureEntitlementKind = z.infer<typeof CaptureEntitlementKindSchema>;
 
 /**
  * GET devices/{id}/entitlement?template_id= : what Capture would do for the caller now, so the

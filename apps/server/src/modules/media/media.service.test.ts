@@ -112,7 +112,15 @@ describe("a visitor's media: their own items only", () => {
     const page = await service.list(claims.visitor, { limit: 9, offset: 0 });
     expect(page.items.map((item) => item.id)).toEqual([mine.id]);
     expect(await service.uploaded(claims.visitor, [mine.id, theirs.id])).toEqual({
-      media_items: [{ id: mine.id, is_uploaded: true }],
+      media_items: [
+        {
+          id: mine.id,
+          is_uploaded: true,
+          // No preview made yet for this item.
+          lowres_s3_url: null,
+          orientation: mine.orientation,
+        },
+      ],
     });
   });
 

@@ -41,10 +41,12 @@ class FakePayments {
   readonly creditRefunds: number[] = [];
   readonly sourceRefunds: number[] = [];
   /** What `create` finds: the booth, the template, and whether the credit covers the price. */
-  foundBooth: { id: number; orgId: number | null; pricePaise: number } | undefined = {
+  foundBooth:
+    { id: number; orgId: number | null; pricePaise: number; status?: string } | undefined = {
     id: 5,
     orgId: 1,
     pricePaise: 5000,
+    status: 'idle',
   };
   foundTemplate: { id: number; offered: boolean; slots: number } | undefined = {
     id: 3,
@@ -129,6 +131,9 @@ class FakePayments {
     return [...this.rows.values()].filter((row) => row.state === 'PENDING');
   }
   async claimDueRefunds() {
+    return [];
+  }
+  async unusedCompleted() {
     return [];
   }
   async refundToCredit(id: number) {
@@ -366,6 +371,16 @@ describe('starting a payment', () => {
     ],
     ['a free booth', { foundBooth: { id: 5, orgId: 1, pricePaise: 0 } }, 'conflict'],
     ['a price the credit covers', { creditCovers: true }, 'conflict'],
+    [
+      'an offline booth',
+      { foundBooth: { id: 5, orgId: 1, pricePaise: 5000, status: 'offline' } },
+      'booth_offline',
+    ],
+    [
+      'a booth in another visitor\u2019s session',
+      { foundBooth: { id: 5, orgId: 1, pricePaise: 5000, status: 'ready' } },
+      'booth_busy',
+    ],
   ] as const)('refuses %s', async (_name, situation, code) => {
     const { service, repository, claims } = setUp();
     Object.assign(repository, situation);
