@@ -189,7 +189,10 @@ describe.each(databaseTargets)('background previews on $name', ({ open }) => {
       url: `/api/regular/media/uploaded?media_ids=${id}`,
       headers: bearer(person.token),
     });
-    expect(uploaded.json()).toEqual({ media_items: [{ id, is_uploaded: true }] });
+    // Uploaded, and no preview link yet for the capture screen's photo.
+    expect(uploaded.json()).toEqual({
+      media_items: [{ id, is_uploaded: true, lowres_s3_url: null, orientation: 'portrait' }],
+    });
 
     // Meanwhile the preview link is a signed link of the HD image.
     const waiting = await listed(app, person.token, id);
