@@ -73,6 +73,7 @@ export default defineConfig({
       OTP_SEND_LIMIT_PER_IP: '100000',
       // The seeded staff phones sign in once per console test: more than a day's 50 codes.
       OTP_SEND_LIMIT_PER_PHONE: '5000',
+      OTP_GLOBAL_HOURLY_LIMIT: '100000',
       // No pause between wrong codes, so sign-in-link.spec.ts can spend a phone's daily budget (10
       // wrong codes) at once; only phones with 5 or more wrong codes in a day notice.
       OTP_BACKOFF_BASE_SECONDS: '0',
