@@ -172,6 +172,68 @@ export const mqttTopics = {
   allErrors: 'flashbooth/devices/+/errors',
 } as const;
 
+/**
+ * A CUPS queue's state as the booth reads it from `lpstat` (issue 22): `idle` and `printing` are
+ * fine; `paper_out`, `ink_out` and `stopped` need someone at the booth; `unknown` when the booth
+ * cannot tell (no CUPS, or the simulated printer reports `idle`).
+ */
+export const PRINTER_STATES = [
+  'idle',
+  'printing',
+  'paper_out',
+  'ink_out',
+  'stopped',
+  'unknown',
+] as const;
+export type PrinterState = (typeof PRINTER_STATES)[number];
+
+const healthText = z.string().max(500).refine(hasNoNul);
+
+/**
+ * The booth's health, sent with every status report (issue 22) and kept by the server with the
+ * device: the camera's last check, the printer queue, disk space, the delivery queue and when an
+ * item was last delivered. Every part is optional so an older agent's status stays valid.
+ */
+export const DeviceHealthSchema = z.object({
+  camera: z
+    .object({
+      /** The BOOTH_CAMERA driver: simulated, folder, gphoto2, webcam or rpicam. */
+      driver: z.string().max(50).refine(hasNoNul),
+      ok: z.boolean(),
+      /** What went wrong, in words, with what to do (absent when ok). */
+      message: healthText.nullish(),
+      /** UTC, when the camera last took a photo or was checked. */
+      checked_at: z.string().max(40).nullish(),
+    })
+    .optional(),
+  printer: z
+    .object({
+      state: z.enum(PRINTER_STATES),
+      message: healthText.nullish(),
+    })
+    .optional(),
+  disk: z
+    .object({
+      free_bytes: z.number().int().min(0),
+      total_bytes: z.number().int().min(0),
+    })
+    .optional(),
+  /** The on-disk delivery queue: items written at the booth and not yet confirmed. */
+  queue: z
+    .object({
+      items: z.number().int().min(0),
+      bytes: z.number().int().min(0),
+      /** UTC, when the oldest waiting item was captured. */
+      oldest_at: z.string().max(40).nullish(),
+      /** The booth's own limit (BOOTH_QUEUE_WARN_ITEMS) is passed: the console warns. */
+      over_limit: z.boolean().optional(),
+    })
+    .optional(),
+  /** UTC, when the booth last had an upload confirmed. */
+  last_delivery_at: z.string().max(40).nullish(),
+});
+export type DeviceHealth = z.infer<typeof DeviceHealthSchema>;
+
 /** flashbooth/devices/{thing}/status */
 export const DeviceStatusMessageSchema = z.object({
   status: z.string().min(1).max(50).refine(hasNoNul),
@@ -185,6 +247,7 @@ export const DeviceStatusMessageSchema = z.object({
   settings_revision: z.number().int().min(0).nullish(),
   /** UTC, when the booth reported it. */
   at: z.string().optional(),
+  health: DeviceHealthSchema.optional(),
 });
 export type DeviceStatusMessage = z.infer<typeof DeviceStatusMessageSchema>;
 

@@ -167,6 +167,29 @@ export const MediaPatchResultSchema = z.object({
 export type MediaPatchResult = z.infer<typeof MediaPatchResultSchema>;
 
 /** POST /api/device/media/{id}/uploaded (the booth confirms one upload). */
+/**
+ * POST /api/device/media/{id}/uploaded, optional body (issue 22): when the booth's capture ended
+ * (UTC ISO-8601), from its delivery queue. The server keeps it as the item's capture end, within
+ * the capture's own times, to measure delivery.
+ */
+export const MediaUploadConfirmSchema = z
+  .object({ captured_at: z.string().max(40).optional() })
+  .optional();
+export type MediaUploadConfirm = z.infer<typeof MediaUploadConfirmSchema>;
+
+/**
+ * POST /api/device/media/{id}/upload-url (issue 22): a fresh presigned upload link for an item
+ * still waiting in the booth's queue, whose first link (from the capture command) has expired.
+ */
+export const MediaUploadLinkSchema = z.object({
+  media_id: z.number().int(),
+  upload_url: z.string(),
+  content_type: z.string(),
+  /** UTC ISO-8601 without zone suffix. */
+  expires_at: z.string(),
+});
+export type MediaUploadLink = z.infer<typeof MediaUploadLinkSchema>;
+
 export const MediaUploadConfirmedSchema = z.object({
   id: z.number().int(),
   is_uploaded: z.literal(true),
