@@ -25,6 +25,7 @@ export const MEDIA_MESSAGES = {
   notUploadedYet: 'The media file has not been uploaded yet.',
   notJpeg: 'The uploaded file is not a JPEG image.',
   tooLarge: 'The uploaded file is too large.',
+  alreadyUploaded: 'This item is already uploaded; there is nothing left to send.',
 } as const;
 
 export const CAPTION_MAX_LENGTH = 500;
@@ -174,7 +175,7 @@ export type MediaPatchResult = z.infer<typeof MediaPatchResultSchema>;
  */
 export const MediaUploadConfirmSchema = z
   .object({ captured_at: z.string().max(40).optional() })
-  .optional();
+  .nullish();
 export type MediaUploadConfirm = z.infer<typeof MediaUploadConfirmSchema>;
 
 /**

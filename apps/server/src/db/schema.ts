@@ -1,5 +1,6 @@
 import {
   CREDIT_LEDGER_REASONS,
+  type DeviceHealth,
   ROLLOUT_DEVICE_STATES,
   ROLLOUT_STATES,
 } from '@flashbooth/contracts';
@@ -15,6 +16,7 @@ import {
   type ExtraConfigColumn,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -255,6 +257,9 @@ export const devices = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     pingedAt: timestamp('pinged_at', { withTimezone: true }),
+    // Migration 0016: the booth's last health report (DeviceHealthSchema) and when it came.
+    health: jsonb('health').$type<DeviceHealth>(),
+    healthAt: timestamp('health_at', { withTimezone: true }),
   },
   (table) => [
     check('devices_price_paise_check', sql`${table.pricePaise} >= 0`),
@@ -435,6 +440,11 @@ export const media = pgTable(
     hiddenFromWallBy: integer('hidden_from_wall_by').references((): AnyPgColumn => users.id, {
       onDelete: 'set null',
     }),
+    // Migration 0016 (delivery): when the booth's capture ended, when its upload was confirmed,
+    // and when the late sweep found it still waiting an hour after the capture.
+    capturedAt: timestamp('captured_at', { withTimezone: true }),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }),
+    lateAt: timestamp('late_at', { withTimezone: true }),
   },
   (table) => [
     oneOf('media_media_type_check', table.mediaType, MEDIA_TYPES),
@@ -479,6 +489,13 @@ export const media = pgTable(
     index('media_org_captures_idx')
       .on(table.orgId, table.userId, table.captureId, table.isShared, table.isDownloaded)
       .where(sql`${table.isUploaded}`),
+    // Migration 0016: a booth's delivery times, and the late sweep's waiting items.
+    index('media_device_delivered_idx')
+      .on(table.deviceId, table.uploadedAt)
+      .where(sql`${table.uploadedAt} is not null`),
+    index('media_waiting_idx')
+      .on(table.deviceId, table.createdAt)
+      .where(sql`not ${table.isUploaded}`),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;
@@ -919,4 +936,28 @@ export const passkeySpentChallenges = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('passkey_spent_challenges_expires_idx').on(table.expiresAt)],
+);
+
+/** One-time enrollment codes of booth computers (0017): a keyed hash, single use, one per device. */
+export const deviceEnrollmentCodes = pgTable('device_enrollment_codes', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull().unique(),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+export type DeviceEnrollmentCodeRow = typeof deviceEnrollmentCodes.$inferSelect;
+
+/** Failed enrollment attempts per client address (0017), for the rate limit. */
+export const deviceEnrollmentFailures = pgTable(
+  'device_enrollment_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ip: text('ip').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('device_enrollment_failures_ip_idx').on(table.ip, table.createdAt)],
 );

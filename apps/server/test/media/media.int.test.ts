@@ -320,4 +320,62 @@ describe.each(databaseTargets)('media on $name', ({ open }) => {
     }
     expect((await app.inject({ method: 'GET', url: '/api/regular/media' })).statusCode).toBe(401);
   });
+
+  it('gives a queued item a fresh upload link and keeps when its capture ended', async () => {
+    const person = await signedIn(app, 'regular', undefined, 'Kiran Das');
+    const item = await captured(person.token);
+    const created = (await rowOf(item.id)).createdAt;
+    const link = (headers: Record<string, string>, id = item.id) =>
+      app.inject({ method: 'POST', url: `/api/device/media/${id}/upload-url`, headers });
+
+    // Only the booth that made the item may ask.
+    expect((await link({})).statusCode).toBe(401);
+    expect((await link(otherBooth.auth)).statusCode).toBe(404);
+    const fresh = await link(booth.auth);
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    const body = fresh.json();
+    expect(body).toEqual({
+      media_id: item.id,
+      upload_url: expect.any(String),
+      content_type: 'image/jpeg',
+      expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
+    });
+
+    // The fresh link works; the booth says when the capture ended (a moment after creation).
+    expect((await put(body.upload_url, jpeg)).statusCode).toBe(204);
+    const capturedAt = new Date(created.getTime() + 1);
+    const done = await app.inject({
+      method: 'POST',
+      url: `/api/device/media/${item.id}/uploaded`,
+      headers: booth.auth,
+      payload: { captured_at: capturedAt.toISOString() },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const row = await rowOf(item.id);
+    expect(row.uploadedAt).not.toBeNull();
+    // Never after the confirmation itself.
+    const uploadedAt = row.uploadedAt!.getTime();
+    expect(row.capturedAt?.getTime()).toBe(Math.min(capturedAt.getTime(), uploadedAt));
+
+    // Nothing is left to upload once it arrived.
+    const late = await link(booth.auth);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe(MEDIA_MESSAGES.alreadyUploaded);
+  });
+
+  it("keeps a reported capture time within the item's own times", async () => {
+    const person = await signedIn(app, 'regular', undefined, 'Leela Rao');
+    const item = await captured(person.token);
+    expect((await put(item.uploadUrl, jpeg)).statusCode).toBe(204);
+    const done = await app.inject({
+      method: 'POST',
+      url: `/api/device/media/${item.id}/uploaded`,
+      headers: booth.auth,
+      // A booth clock a year behind: kept at the item's creation.
+      payload: { captured_at: '2025-01-01T00:00:00' },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const row = await rowOf(item.id);
+    expect(row.capturedAt?.getTime()).toBe(row.createdAt.getTime());
+  });
 });

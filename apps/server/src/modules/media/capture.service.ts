@@ -28,13 +28,9 @@ import {
   type ReleaseOptions,
   type ReleaseOutcome,
 } from './captures.repository.js';
+import { MEDIA_UPLOAD_URL_SECONDS } from './media-items.js';
 import type { MediaRepository } from './media.repository.js';
 
-/**
- * Upload links for the booth live a day: it uploads after the countdown, composition and print,
- * possibly over a poor venue network, and may retry a broken upload with the same link.
- */
-export const MEDIA_UPLOAD_URL_SECONDS = 24 * 3600;
 /** The foreground link only has to last until the booth has fetched it for composition. */
 export const FOREGROUND_URL_SECONDS = 3600;
 /** The booth counts down 10 s before each photo (DESIGN.md 2b step 3). */

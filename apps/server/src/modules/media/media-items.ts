@@ -7,6 +7,13 @@ import type { ObjectStorage } from '../storage/storage.js';
 export const MEDIA_DOWNLOAD_URL_SECONDS = 3600;
 
 /**
+ * Upload links for the booth live a day: it uploads after the countdown, composition and print,
+ * possibly over a poor venue network, and may retry a broken upload with the same link. A booth whose delivery queue outlives
+ * the link asks for a fresh one (`POST /api/device/media/{id}/upload-url`).
+ */
+export const MEDIA_UPLOAD_URL_SECONDS = 24 * 3600;
+
+/**
  * An item's HD link and its preview's. Until its preview is made (or when it cannot be), an
  * uploaded item shows its HD image; an item not uploaded has neither.
  */

@@ -158,10 +158,14 @@ export class MediaRepository {
    * Marks an item uploaded, once: false when it already was (a concurrent confirmation won). Its
    * preview is made afterwards (`claimPreview` … `savePreview`); until then lowres_key is null.
    */
-  async markUploaded(id: number, at: Date): Promise<boolean> {
+  /**
+   * Marks the item uploaded at `at`, with when its capture ended (`capturedAt`, for the delivery
+   * time); false when it already was (a concurrent or repeated confirmation).
+   */
+  async markUploaded(id: number, at: Date, capturedAt: Date | null = null): Promise<boolean> {
     const rows = await this.db
       .update(media)
-      .set({ isUploaded: true, updatedAt: at })
+      .set({ isUploaded: true, updatedAt: at, uploadedAt: at, capturedAt })
       .where(and(eq(media.id, id), eq(media.isUploaded, false)))
       .returning({ id: media.id });
     return rows.length > 0;

@@ -5,6 +5,8 @@ import {
   MediaPatchSchema,
   MediaSchema,
   MediaUploadConfirmedSchema,
+  MediaUploadConfirmSchema,
+  MediaUploadLinkSchema,
   MediaUploadedQuerySchema,
   MediaUploadedSchema,
   PageQuerySchema,
@@ -104,9 +106,24 @@ export const deviceMediaRoutes: FastifyPluginAsyncZod<{
         summary:
           'The booth confirms an upload: checks the file is a JPEG, marks it uploaded (idempotent); the low-res preview follows in the background',
         params: IdParamSchema,
+        body: MediaUploadConfirmSchema,
         response: { 200: MediaUploadConfirmedSchema },
       },
     },
-    (request) => media.confirmUpload(request.device!.id, request.params.id),
+    (request) => media.confirmUpload(request.device!.id, request.params.id, request.body),
+  );
+
+  app.post(
+    '/media/:id/upload-url',
+    {
+      schema: {
+        tags: ['device'],
+        summary:
+          "A fresh upload link for an item still waiting in the booth's delivery queue (the capture command's link has expired); 409 once uploaded",
+        params: IdParamSchema,
+        response: { 200: MediaUploadLinkSchema },
+      },
+    },
+    (request) => media.uploadLink(request.device!.id, request.params.id),
   );
 };

@@ -3,6 +3,8 @@ import {
   MEDIA_MAX_BYTES,
   MEDIA_MESSAGES,
   type MediaPatch,
+  type MediaUploadConfirm,
+  type MediaUploadLink,
 } from '@flashbooth/contracts';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -12,7 +14,11 @@ import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import type { UsersService } from '../users/users.service.js';
-import { MEDIA_DOWNLOAD_URL_SECONDS, toVisitorMedia } from './media-items.js';
+import {
+  MEDIA_DOWNLOAD_URL_SECONDS,
+  MEDIA_UPLOAD_URL_SECONDS,
+  toVisitorMedia,
+} from './media-items.js';
 import type { MediaChanges, MediaListRow, MediaRepository } from './media.repository.js';
 
 export interface MediaServiceOptions {
@@ -137,7 +143,11 @@ export class MediaService {
    * the same link); then the item is marked uploaded and the answer goes back. The low-res preview
    * is made afterwards, off this request (`PreviewWorker`). Confirming again is a no-op.
    */
-  async confirmUpload(deviceId: number, id: number): Promise<{ id: number; is_uploaded: true }> {
+  async confirmUpload(
+    deviceId: number,
+    id: number,
+    body: MediaUploadConfirm = {},
+  ): Promise<{ id: number; is_uploaded: true }> {
     const { storage, now, previews } = this.options;
     const row = await this.repo.findById(id);
     if (!row || row.deviceId !== deviceId) throw mediaNotFound();
@@ -163,7 +173,49 @@ export class MediaService {
       throw new AppError('unprocessable', MEDIA_MESSAGES.notJpeg);
     }
     // A concurrent confirmation may have won; it queued the preview then.
-    if (await this.repo.markUploaded(id, now())) previews.enqueue(id);
+    const at = now();
+    const capturedAt = captureEnd(body?.captured_at, row.createdAt, at);
+    if (await this.repo.markUploaded(id, at, capturedAt)) previews.enqueue(id);
     return { id, is_uploaded: true };
   }
+
+  /**
+   * A fresh upload link for an item still waiting at the booth (its queue outlived the link the
+   * capture command carried). Only the booth that made the item may ask; an uploaded item has
+   * nothing left to upload.
+   */
+  async uploadLink(deviceId: number, id: number): Promise<MediaUploadLink> {
+    const { storage, now } = this.options;
+    const row = await this.repo.findById(id);
+    if (!row || row.deviceId !== deviceId) throw mediaNotFound();
+    if (row.isUploaded) throw new AppError('conflict', MEDIA_MESSAGES.alreadyUploaded);
+    const contentType = 'image/jpeg';
+    const link = await storage.presignUpload(
+      row.s3Key,
+      contentType,
+      MEDIA_UPLOAD_URL_SECONDS,
+      MEDIA_MAX_BYTES,
+    );
+    const expiresAt = new Date(now().getTime() + MEDIA_UPLOAD_URL_SECONDS * 1000);
+    return {
+      media_id: id,
+      upload_url: link.url,
+      content_type: contentType,
+      expires_at: toApiTimestamp(expiresAt),
+    };
+  }
+}
+
+/**
+ * When the booth says its capture ended, kept within what the server knows: not before the item
+ * was created (the capture's start) and not after its confirmation. Null when the booth did not
+ * say or said something unreadable (an older agent): the delivery time then counts from the
+ * item's creation.
+ */
+export function captureEnd(reported: string | undefined, createdAt: Date, confirmedAt: Date) {
+  if (!reported) return null;
+  const text = /[zZ]|[+-]\d\d:?\d\d$/.test(reported) ? reported : `${reported}Z`;
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime())) return null;
+  return new Date(Math.min(Math.max(at.getTime(), createdAt.getTime()), confirmedAt.getTime()));
 }
