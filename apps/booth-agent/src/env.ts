@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Camera } from './camera/camera.js';
-import { FolderCamera } from './camera/folder-camera.js';
-import { SimulatedCamera } from './camera/simulated-camera.js';
+import { cameraFromEnv } from './camera/camera-from-env.js';
 import { isLogLevel, type LogLevel } from './log.js';
 import { CupsPrinter } from './printer/cups-printer.js';
 import type { Printer } from './printer/printer.js';
@@ -59,22 +58,8 @@ export function loadAgentEnv(env: NodeJS.ProcessEnv = process.env): AgentEnv {
     problems.push('  BOOTH_SERVER_URL: must be an http:// or https:// URL');
   }
 
-  let camera: Camera | undefined;
-  const cameraSpec = text('BOOTH_CAMERA') ?? 'simulated';
-  if (cameraSpec === 'simulated') {
-    camera = new SimulatedCamera();
-  } else if (cameraSpec.startsWith('folder:')) {
-    const dir = path.resolve(cameraSpec.slice('folder:'.length));
-    if (cameraSpec === 'folder:') {
-      problems.push('  BOOTH_CAMERA: folder: needs a directory, e.g. folder:/home/booth/photos');
-    } else if (!isDirectory(dir)) {
-      problems.push(`  BOOTH_CAMERA: the folder ${dir} does not exist`);
-    } else {
-      camera = new FolderCamera(dir);
-    }
-  } else {
-    problems.push('  BOOTH_CAMERA: must be "simulated" or "folder:<directory>"');
-  }
+  const { camera, description: cameraDescription, problems: cameraProblems } = cameraFromEnv(env);
+  problems.push(...cameraProblems);
 
   let printer: Printer | undefined;
   const printerSpec = text('BOOTH_PRINTER') ?? `simulated:${path.resolve('booth-spool')}`;
@@ -116,7 +101,7 @@ export function loadAgentEnv(env: NodeJS.ProcessEnv = process.env): AgentEnv {
     secret,
     serverUrl,
     camera,
-    cameraDescription: cameraSpec,
+    cameraDescription,
     printer,
     printerDescription: printerSpec,
     stateFile,

@@ -15,3 +15,7 @@ export { StateFile, type BoothState } from './state.js';
 export { CURRENT_RELEASE_FILE, readCurrentRelease, type InstalledRelease } from './updater.js';
 export { consoleLog, silentLog, type AgentLog, type LogLevel } from './log.js';
 export { BOOTH_AGENT_VERSION } from './version.js';
+export { Gphoto2Camera, type Gphoto2CameraOptions } from './camera/gphoto2-camera.js';
+export { WebcamCamera, type WebcamCameraOptions } from './camera/webcam-camera.js';
+export { RpicamCamera, type RpicamCameraOptions } from './camera/rpicam-camera.js';
+export { cameraFromEnv, type CameraFromEnv } from './camera/camera-from-env.js';

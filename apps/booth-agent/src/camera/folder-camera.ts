@@ -14,6 +14,7 @@ const byName = new Intl.Collator('en', { numeric: true }).compare;
  * the agent runs are used without a restart.
  */
 export class FolderCamera implements Camera {
+  readonly driver = 'folder';
   private next = 0;
 
   constructor(private readonly dir: string) {}

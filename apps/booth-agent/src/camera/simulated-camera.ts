@@ -15,6 +15,7 @@ export interface SimulatedCameraOptions {
  * the time), so a print shows at a glance that every slot got the right photo.
  */
 export class SimulatedCamera implements Camera {
+  readonly driver = 'simulated';
   private readonly width: number;
   private readonly height: number;
   private readonly now: () => Date;

@@ -1,0 +1,110 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Camera } from './camera.js';
+import { checkJpeg, type PhotoSize } from './check-jpeg.js';
+import { ProgramError, lastLines, runProgram } from './run-program.js';
+
+export interface RpicamCameraOptions {
+  /** The photo size (default 2028x1520: the HQ and v3 cameras' fast full-field mode). */
+  size?: PhotoSize;
+  /** JPEG quality 1 to 100 (default 93). */
+  quality?: number;
+  /** How long the camera runs before the photo, to settle exposure and white balance (default 1000 ms). */
+  warmupMs?: number;
+  /** Which camera when several are attached (`rpicam-hello --list-cameras`); the first by default. */
+  cameraIndex?: number;
+  /** Deadline of one shot on top of the warm-up (default 15 s). */
+  timeoutMs?: number;
+  command?: string;
+}
+
+export const DEFAULT_RPICAM_SIZE: PhotoSize = { width: 2028, height: 1520 };
+
+/** The Raspberry Pi camera through `rpicam-still` (Raspberry Pi OS bookworm's rpicam-apps). */
+export class RpicamCamera implements Camera {
+  readonly driver = 'rpicam';
+  private readonly size: PhotoSize;
+  private readonly warmupMs: number;
+  private readonly command: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: RpicamCameraOptions = {}) {
+    this.size = options.size ?? DEFAULT_RPICAM_SIZE;
+    this.warmupMs = options.warmupMs ?? 1000;
+    this.command = options.command ?? 'rpicam-still';
+    this.timeoutMs = this.warmupMs + (options.timeoutMs ?? 15_000);
+  }
+
+  /** rpicam-still's arguments for one photo written to `file`. */
+  args(file: string): string[] {
+    const camera =
+      this.options.cameraIndex === undefined ? [] : ['--camera', String(this.options.cameraIndex)];
+    return [
+      ...camera,
+      '--nopreview',
+      '--width',
+      String(this.size.width),
+      '--height',
+      String(this.size.height),
+      '--quality',
+      String(this.options.quality ?? 93),
+      '--timeout',
+      String(this.warmupMs),
+      '--encoding',
+      'jpg',
+      '--output',
+      file,
+    ];
+  }
+
+  async capture(index: number): Promise<Buffer> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-rpicam-'));
+    try {
+      const file = path.join(dir, `shot-${index + 1}.jpg`);
+      try {
+        await runProgram(this.command, this.args(file), { timeoutMs: this.timeoutMs });
+      } catch (error) {
+        throw this.explain(error);
+      }
+      const photo = await readFile(file).catch((error: unknown) => {
+        throw new Error('rpicam-still finished without writing a photo', { cause: error });
+      });
+      await checkJpeg(photo, { size: this.size }, 'The Raspberry Pi camera');
+      return photo;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private explain(error: unknown): Error {
+    if (!(error instanceof ProgramError)) return error as Error;
+    if (error.failure === 'not_found') {
+      return new Error(
+        'rpicam-still is not installed: run `sudo apt-get install rpicam-apps` (Raspberry Pi OS bookworm)',
+        { cause: error },
+      );
+    }
+    if (error.failure === 'timeout') {
+      return new Error(
+        `The Raspberry Pi camera gave no picture within ${Math.round(this.timeoutMs / 1000)} s: ` +
+          'check its ribbon cable and restart the booth',
+        { cause: error },
+      );
+    }
+    const said = error.output;
+    let advice: string;
+    if (/no cameras available/i.test(said)) {
+      advice =
+        'No Raspberry Pi camera found: check that the ribbon cable is seated the right way round ' +
+        'at both ends (`rpicam-hello --list-cameras` should list the camera)';
+    } else if (/Device or resource busy|failed to acquire camera/i.test(said)) {
+      advice = 'The Raspberry Pi camera is in use by another program: close it';
+    } else if (/invalid camera|camera index/i.test(said)) {
+      advice = `There is no Raspberry Pi camera number ${this.options.cameraIndex ?? 0}: check BOOTH_RPICAM_CAMERA`;
+    } else {
+      advice = `rpicam-still could not take a photo: ${lastLines(said, 2) || 'no message'}`;
+    }
+    return new Error(advice, { cause: error });
+  }
+}

@@ -1,0 +1,131 @@
+import type { Camera } from './camera.js';
+import { checkJpeg, formatSize, type PhotoSize } from './check-jpeg.js';
+import { ProgramError, lastLines, runProgram } from './run-program.js';
+
+export interface WebcamCameraOptions {
+  /**
+   * What ffmpeg opens: the V4L2 device (default /dev/video0), or with `format: 'lavfi'` a
+   * test source such as `testsrc2=size=1280x720:rate=30`.
+   */
+  device?: string;
+  /** ffmpeg's input format: `v4l2` (default) for a USB camera, `lavfi` for ffmpeg's test sources. */
+  format?: string;
+  /** The photo size asked of the camera and checked on every photo (default 1920x1080). */
+  size?: PhotoSize;
+  /** The camera's pixel format (v4l2 only, default mjpeg: most USB cameras give large sizes only in MJPEG). */
+  inputFormat?: string;
+  /** Frames dropped before the photo, while the camera settles its exposure and white balance. */
+  warmupFrames?: number;
+  /** JPEG quality as ffmpeg's -q:v, 2 (best) to 31 (default 2). */
+  quality?: number;
+  timeoutMs?: number;
+  command?: string;
+}
+
+export const DEFAULT_WEBCAM_SIZE: PhotoSize = { width: 1920, height: 1080 };
+
+/**
+ * A USB (UVC/V4L2) camera through Debian's `ffmpeg`: each shot opens the device, drops the
+ * warm-up frames and encodes the next one as a JPEG. Opening the device per shot keeps it free
+ * between sessions (and lets a replugged camera work again without a restart).
+ */
+export class WebcamCamera implements Camera {
+  readonly driver = 'webcam';
+  private readonly device: string;
+  private readonly format: string;
+  private readonly size: PhotoSize;
+  private readonly command: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: WebcamCameraOptions = {}) {
+    this.device = options.device ?? '/dev/video0';
+    this.format = options.format ?? 'v4l2';
+    this.size = options.size ?? DEFAULT_WEBCAM_SIZE;
+    this.command = options.command ?? 'ffmpeg';
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+  }
+
+  /** ffmpeg's arguments for one photo, written to standard output. */
+  args(): string[] {
+    const warmup = Math.max(0, Math.floor(this.options.warmupFrames ?? 15));
+    // -video_size and -input_format are options of the v4l2 input only: a lavfi source takes its
+    // size from its own description and refuses them.
+    const input =
+      this.format === 'v4l2'
+        ? [
+            '-video_size',
+            formatSize(this.size),
+            '-input_format',
+            this.options.inputFormat ?? 'mjpeg',
+          ]
+        : [];
+    return [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-f',
+      this.format,
+      ...input,
+      '-i',
+      this.device,
+      '-vf',
+      // The comma is escaped for the filter graph parser (this is no shell).
+      `select=gte(n\\,${warmup})`,
+      '-frames:v',
+      '1',
+      '-c:v',
+      'mjpeg',
+      '-q:v',
+      String(this.options.quality ?? 2),
+      '-f',
+      'image2pipe',
+      'pipe:1',
+    ];
+  }
+
+  async capture(_index: number): Promise<Buffer> {
+    let stdout: Buffer;
+    try {
+      ({ stdout } = await runProgram(this.command, this.args(), { timeoutMs: this.timeoutMs }));
+    } catch (error) {
+      throw this.explain(error);
+    }
+    if (stdout.length === 0) {
+      throw new Error(`The webcam ${this.device} gave no picture: check that it is plugged in`);
+    }
+    await checkJpeg(stdout, { size: this.size }, `The webcam ${this.device}`);
+    return stdout;
+  }
+
+  private explain(error: unknown): Error {
+    if (!(error instanceof ProgramError)) return error as Error;
+    const device = this.device;
+    if (error.failure === 'not_found') {
+      return new Error('ffmpeg is not installed: run `sudo apt-get install ffmpeg`', {
+        cause: error,
+      });
+    }
+    if (error.failure === 'timeout') {
+      return new Error(
+        `The webcam ${device} gave no picture within ${Math.round(this.timeoutMs / 1000)} s: ` +
+          'unplug it and plug it in again',
+        { cause: error },
+      );
+    }
+    const said = error.output;
+    let advice: string;
+    if (/No such file or directory/i.test(said)) {
+      advice = `No webcam at ${device}: check that it is plugged in (\`v4l2-ctl --list-devices\` lists the devices)`;
+    } else if (/Device or resource busy/i.test(said)) {
+      advice = `The webcam ${device} is in use by another program: close it`;
+    } else if (/Permission denied/i.test(said)) {
+      advice = `The booth may not open ${device}: add its user to the video group`;
+    } else if (/Not a video capture device|Inappropriate ioctl/i.test(said)) {
+      advice = `${device} is not a camera: choose another /dev/videoN (\`v4l2-ctl --list-devices\`)`;
+    } else {
+      advice = `ffmpeg could not take a photo with ${device}: ${lastLines(said, 2) || 'no message'}`;
+    }
+    return new Error(advice, { cause: error });
+  }
+}
