@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Camera } from './camera.js';
 import { checkJpeg } from './check-jpeg.js';
-import { ProgramError, lastLines, runProgram } from './run-program.js';
+import { ProgramError, lastLines, runProgram, seconds } from './run-program.js';
 
 export interface Gphoto2CameraOptions {
   /** gphoto2's --port, e.g. usb:001,004 (`gphoto2 --auto-detect` lists them); the first camera found when absent. */
@@ -163,7 +163,7 @@ export class Gphoto2Camera implements Camera {
     if (error.failure === 'timeout') {
       // Not retried: a camera hunting for focus in the dark would keep the visitor waiting twice.
       return new Gphoto2Error(
-        `The camera did not take the photo within ${Math.round(this.timeoutMs / 1000)} s: ` +
+        `The camera did not take the photo within ${seconds(this.timeoutMs)}: ` +
           'it may be unable to focus or stuck; check it, or switch it off and on',
         'timeout',
         { cause: error },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Camera } from './camera.js';
 import { checkJpeg, type PhotoSize } from './check-jpeg.js';
-import { ProgramError, lastLines, runProgram } from './run-program.js';
+import { ProgramError, lastLines, runProgram, seconds } from './run-program.js';
 
 export interface RpicamCameraOptions {
   /** The photo size (default 2028x1520: the HQ and v3 cameras' fast full-field mode). */
@@ -87,7 +87,7 @@ export class RpicamCamera implements Camera {
     }
     if (error.failure === 'timeout') {
       return new Error(
-        `The Raspberry Pi camera gave no picture within ${Math.round(this.timeoutMs / 1000)} s: ` +
+        `The Raspberry Pi camera gave no picture within ${seconds(this.timeoutMs)}: ` +
           'check its ribbon cable and restart the booth',
         { cause: error },
       );

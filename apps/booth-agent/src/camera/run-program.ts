@@ -147,3 +147,6 @@ export function lastLines(text: string, count = 3): string {
     .join(' / ')
     .slice(0, 300);
 }
+
+/** A deadline for a message: "30 s", "0.3 s". */
+export const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;

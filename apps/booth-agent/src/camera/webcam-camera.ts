@@ -1,6 +1,6 @@
 import type { Camera } from './camera.js';
 import { checkJpeg, formatSize, type PhotoSize } from './check-jpeg.js';
-import { ProgramError, lastLines, runProgram } from './run-program.js';
+import { ProgramError, lastLines, runProgram, seconds } from './run-program.js';
 
 export interface WebcamCameraOptions {
   /**
@@ -108,7 +108,7 @@ export class WebcamCamera implements Camera {
     }
     if (error.failure === 'timeout') {
       return new Error(
-        `The webcam ${device} gave no picture within ${Math.round(this.timeoutMs / 1000)} s: ` +
+        `The webcam ${device} gave no picture within ${seconds(this.timeoutMs)}: ` +
           'unplug it and plug it in again',
         { cause: error },
       );
