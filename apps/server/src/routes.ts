@@ -6,6 +6,10 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { staffDevicesRoutes } from './modules/devices/devices.routes.js';
 import { staffDeviceStatusRoutes } from './modules/devices/devices.status-stream.js';
 import { visitorDevicesRoutes } from './modules/devices/devices.visitor.routes.js';
+import {
+  deviceEnrollmentRoutes,
+  staffEnrollmentRoutes,
+} from './modules/enrollment/enrollment.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
 import { staffMediaRoutes } from './modules/media/media.staff.routes.js';
@@ -96,6 +100,7 @@ export function routeTable(
         cookieSecure,
       }),
       use(staffDevicesRoutes, { devices: s.devices, software: s.software, authenticate: staff }),
+      use(staffEnrollmentRoutes, { enrollment: s.enrollment, authenticate: staff }),
       // Live status (server-sent events), in a plugin of its own: it ends its streams on close.
       use(staffDeviceStatusRoutes, {
         feed: s.deviceStatusFeed,
@@ -115,7 +120,11 @@ export function routeTable(
       use(staffWallRoutes, { wall: s.wall, authenticate: staff }),
     ],
     // The booths' own calls (device credentials, not a person's token).
-    '/api/device': [use(deviceMediaRoutes, { media: s.media, repository: s.mediaRepository })],
+    '/api/device': [
+      use(deviceMediaRoutes, { media: s.media, repository: s.mediaRepository }),
+      // A booth computer's enrollment: no device credentials yet, only a one-time code.
+      use(deviceEnrollmentRoutes, { enrollment: s.enrollment }),
+    ],
     '/api': [
       use(healthRoutes, {
         checks: [

@@ -7,7 +7,11 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { DeviceStatusFeed } from './modules/devices/device-status-feed.js';
 import { DevicesRepository } from './modules/devices/devices.repository.js';
 import { DevicesService } from './modules/devices/devices.service.js';
+import { EnrollmentRepository } from './modules/enrollment/enrollment.repository.js';
+import { EnrollmentService } from './modules/enrollment/enrollment.service.js';
 import { CaptureService } from './modules/media/capture.service.js';
+import { DeliveryRepository } from './modules/media/delivery.repository.js';
+import { DeliveryService } from './modules/media/delivery.service.js';
 import { CapturesRepository } from './modules/media/captures.repository.js';
 import { MediaLibraryRepository } from './modules/media/media-library.repository.js';
 import { MediaLibraryService } from './modules/media/media-library.service.js';
@@ -50,6 +54,8 @@ export interface Services {
   auth: AuthService;
   passkeys: PasskeysService;
   devices: DevicesService;
+  /** One-time enrollment codes of booth computers (issue 22). */
+  enrollment: EnrollmentService;
   /** Recorded device status changes, for the live status streams (shared between instances). */
   deviceStatusFeed: DeviceStatusFeed;
   templates: TemplatesService;
@@ -63,6 +69,8 @@ export interface Services {
   /** The public wall, likes, comments and their moderation. */
   wall: WallService;
   captures: CaptureService;
+  /** Delivery times per booth and the late sweep (issue 22). */
+  deliveries: DeliveryService;
   software: SoftwareService;
   rollouts: RolloutsService;
   paymentProvider: PaymentProvider;
@@ -186,27 +194,43 @@ export function createServices(
   });
 
   const deviceStatusFeed = new DeviceStatusFeed({ database, log });
+  const boothAddresses = {
+    publicMqttUrl: config.mqtt.boothUrl,
+    externalMqttUrl: config.mqtt.url,
+    // The embedded broker knows its port only once it listens.
+    embeddedBrokerUrl: () => {
+      try {
+        return link.brokerUrl;
+      } catch {
+        return undefined;
+      }
+    },
+    publicUrl: config.publicUrl,
+  };
+  const deliveries = new DeliveryService({
+    repository: new DeliveryRepository(db),
+    now,
+    log,
+  });
   const devices = new DevicesService({
     devices: devicesRepository,
+    deliveries,
     feed: deviceStatusFeed,
-    boothAddresses: {
-      publicMqttUrl: config.mqtt.boothUrl,
-      externalMqttUrl: config.mqtt.url,
-      // The embedded broker knows its port only once it listens.
-      embeddedBrokerUrl: () => {
-        try {
-          return link.brokerUrl;
-        } catch {
-          return undefined;
-        }
-      },
-      publicUrl: config.publicUrl,
-    },
+    boothAddresses,
     users,
     link,
     // A booth's error report that ends a capture gives it back.
     captures,
     commandTimeoutMs,
+    now,
+    log,
+  });
+  const enrollment = new EnrollmentService({
+    db,
+    repository: new EnrollmentRepository(db),
+    users,
+    boothAddresses,
+    codeKey: deriveKey(config.authSecret, 'device-enrollment'),
     now,
     log,
   });
@@ -266,6 +290,7 @@ export function createServices(
     auth,
     passkeys,
     devices,
+    enrollment,
     deviceStatusFeed,
     templates,
     templatePreviews,
@@ -276,6 +301,7 @@ export function createServices(
     mediaLibrary,
     wall,
     captures,
+    deliveries,
     software,
     rollouts,
     paymentProvider,

@@ -15,3 +15,4 @@ export * from './software.js';
 export * from './rollouts.js';
 export * from './organizations.js';
 export * from './stats.js';
+export * from './enrollment.js';

@@ -116,6 +116,7 @@ PATCH /api/enterprise/devices/:id/unlink                        401  401  401  o
 POST /api/enterprise/devices/:id/ping                           401  401  401  ok   ok   ok   ok   404  404  ok
 GET /api/enterprise/devices/:id/errors                          401  401  401  ok   ok   403  403  404  404  403
 POST /api/enterprise/devices/:id/update                         401  401  401  ok   ok   403  403  404  404  403
+POST /api/enterprise/devices/:id/enrollment-code              401  401  401  ok   ok   403  403  404  404  403
 POST /api/enterprise/templates                                  401  401  401  ok   ok   403  403  403  403  403
 GET /api/enterprise/templates                                   401  401  401  ok   ok   ok   ok   ok   ok   ok
 GET /api/enterprise/templates/:id                               401  401  401  ok   ok   ok   ok   ok   ok   ok
@@ -182,6 +183,7 @@ POST /api/enterprise/transactions/:id/refund                    401  401  401  o
 POST /api/enterprise/users/:id/credits                          401  401  401  ok   ok   403  403  403  403  403
 GET /api/enterprise/users/:id/credits/ledger                    401  401  401  ok   ok   403  403  403  403  403
 POST /api/device/media/:id/uploaded                             401  401  401  401  401  401  401  401  401  401
+POST /api/device/enroll                                         ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health                                                 ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/sandbox/checkout/:orderId                              ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 POST /api/sandbox/checkout/:orderId                             303  303  303  303  303  303  303  303  303  303
@@ -439,6 +441,8 @@ const REQUESTS: Record<string, Build> = {
     get(`${E}/devices/${(await f.device()).id}/errors`),
   'POST /api/enterprise/devices/:id/update': async (f) =>
     post(`${E}/devices/${await f.updatableDevice()}/update`),
+  'POST /api/enterprise/devices/:id/enrollment-code': async (f) =>
+    post(`${E}/devices/${(await f.device()).id}/enrollment-code`),
 
   // Staff: templates.
   'POST /api/enterprise/templates': async () =>
@@ -644,6 +648,12 @@ const REQUESTS: Record<string, Build> = {
   // A person's token is none of them.
   'POST /api/device/media/:id/uploaded': async (f, c) =>
     post(`/api/device/media/${await f.media(f.owner(c))}/uploaded`),
+  // A booth computer's enrollment carries only its one-time code (a fresh one per cell).
+  'POST /api/device/enroll': async (f) => {
+    const { id } = await f.device();
+    const { code } = await f.admin<{ code: string }>('POST', `devices/${id}/enrollment-code`);
+    return post('/api/device/enroll', { code });
+  },
   'GET /api/health': async () => get('/api/health'),
   'GET /api/sandbox/checkout/:orderId': async (f) =>
     get((await f.checkout(f.world.callers.visitor)).paymentUrl),
