@@ -2,12 +2,15 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { assertValidJob, type PrintJob, type Printer } from './printer.js';
+import { lpstatArgs, lpstatFailure, parseLpstat, printerStatusFromLpstat } from './lpstat.js';
+import { assertValidJob, type PrintJob, type Printer, type PrinterStatus } from './printer.js';
 
 export interface CupsPrinterOptions {
   /** CUPS queue name (`lpstat -p` lists them). */
   printerName: string;
   lpPath?: string;
+  /** `lpstat`, which reads the queue's state for the booth's health. */
+  lpstatPath?: string;
   /**
    * CUPS media name per finish. The default suits 6×4 in dye-sublimation printers (DNP, Citizen),
    * whose drivers cut a print in two strips when given the "-div2" media.
@@ -29,13 +32,20 @@ interface LpResult {
   stderr: string;
 }
 
-function runLp(lpPath: string, args: string[], timeout: number): Promise<LpResult> {
+function runLp(
+  lpPath: string,
+  args: string[],
+  timeout: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<LpResult> {
   return new Promise((resolve, reject) => {
     // execFile passes each argument as is, with no shell: names cannot smuggle in commands.
-    execFile(lpPath, args, { timeout, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(lpPath, args, { timeout, encoding: 'utf8', env }, (error, stdout, stderr) => {
       if (!error) return resolve({ stdout, stderr });
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        return reject(new Error(`lp not found at "${lpPath}"`, { cause: error }));
+        return reject(
+          new Error(`${path.basename(lpPath)} not found at "${lpPath}"`, { cause: error }),
+        );
       }
       reject(new Error(stderr.trim() || error.message, { cause: error }));
     });
@@ -46,6 +56,7 @@ function runLp(lpPath: string, args: string[], timeout: number): Promise<LpResul
 export class CupsPrinter implements Printer {
   private readonly printerName: string;
   private readonly lpPath: string;
+  private readonly lpstatPath: string;
   private readonly media: (strips: 1 | 2) => string;
   private readonly timeoutMs: number;
 
@@ -55,6 +66,7 @@ export class CupsPrinter implements Printer {
     }
     this.printerName = options.printerName;
     this.lpPath = options.lpPath ?? 'lp';
+    this.lpstatPath = options.lpstatPath ?? 'lpstat';
     this.media = options.media ?? defaultMedia;
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
@@ -88,6 +100,32 @@ export class CupsPrinter implements Printer {
     } finally {
       // lp has copied the file into the CUPS spool by the time it exits.
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The queue's state from `lpstat` (CUPS): idle, printing, paper or ink out, stopped. */
+  async status(): Promise<PrinterStatus> {
+    const queue = this.printerName;
+    try {
+      // lpstat's sentences are translated; the parser reads the C locale's.
+      const env = { ...process.env, LC_ALL: 'C', LANG: 'C' };
+      const { stdout } = await runLp(this.lpstatPath, lpstatArgs(queue), 10_000, env);
+      return printerStatusFromLpstat(parseLpstat(stdout, queue), queue);
+    } catch (error) {
+      const cause = (error as Error).cause as NodeJS.ErrnoException | undefined;
+      if (cause?.code === 'ENOENT') {
+        return {
+          state: 'unknown',
+          message: 'lpstat is not installed: sudo apt-get install cups-client',
+        };
+      }
+      if ((cause as { killed?: boolean } | undefined)?.killed) {
+        return {
+          state: 'unknown',
+          message: 'CUPS did not answer within 10 s: restart it (sudo systemctl restart cups)',
+        };
+      }
+      return lpstatFailure((error as Error).message, queue);
     }
   }
 }

@@ -1,3 +1,5 @@
+import type { PrinterState } from '@flashbooth/contracts';
+
 export interface PrintJob {
   /** The composed print (JPEG). */
   image: Buffer;
@@ -8,8 +10,17 @@ export interface PrintJob {
   jobName: string;
 }
 
+/** The print queue as the booth's health reports it (DeviceHealth.printer). */
+export interface PrinterStatus {
+  state: PrinterState;
+  /** What is wrong and what to do, in words (absent or null when all is well). */
+  message?: string | null;
+}
+
 export interface Printer {
   print(job: PrintJob): Promise<{ jobId: string }>;
+  /** The queue's state; never rejects (a printer that cannot tell says `unknown`). Optional: a driver may not know. */
+  status?(): Promise<PrinterStatus>;
 }
 
 /** Copies the printer accepts in one job; more than a roll section is a caller bug. */

@@ -24,4 +24,11 @@ describe('SimulatedPrinter', () => {
       strips: 2,
     });
   });
+
+  it('reports an idle queue', async () => {
+    expect(await new SimulatedPrinter(await tempDir()).status()).toEqual({
+      state: 'idle',
+      message: null,
+    });
+  });
 });

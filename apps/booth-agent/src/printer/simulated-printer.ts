@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertValidJob, type PrintJob, type Printer } from './printer.js';
+import { assertValidJob, type PrintJob, type Printer, type PrinterStatus } from './printer.js';
 
 /** Keeps job names usable as file names on any file system. */
 export function safeFileName(name: string): string {
@@ -49,5 +49,10 @@ export class SimulatedPrinter implements Printer {
     );
     await writeAtomically(path.join(this.spoolDir, `${jobId}.jpg`), job.image);
     return { jobId };
+  }
+
+  /** A spool folder never runs out of paper. */
+  status(): Promise<PrinterStatus> {
+    return Promise.resolve({ state: 'idle', message: null });
   }
 }
