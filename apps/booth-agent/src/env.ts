@@ -6,6 +6,7 @@ import { isLogLevel, type LogLevel } from './log.js';
 import { CupsPrinter } from './printer/cups-printer.js';
 import type { Printer } from './printer/printer.js';
 import { SimulatedPrinter } from './printer/simulated-printer.js';
+import { withSettingsFile } from './settings-file.js';
 
 /** The server's rule for thing names (mqtt-access.ts). */
 const THING_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -32,8 +33,12 @@ export class AgentEnvError extends Error {}
  * Reads the booth's environment (README, "Running a booth against any server"); every bad or
  * missing variable is named in one error.
  */
-export function loadAgentEnv(env: NodeJS.ProcessEnv = process.env): AgentEnv {
+export function loadAgentEnv(given: NodeJS.ProcessEnv = process.env): AgentEnv {
   const problems: string[] = [];
+  // The settings file `flashbooth-booth enroll` writes (BOOTH_SETTINGS_FILE, else
+  // /etc/flashbooth/booth.env when it exists); a variable set in the environment wins.
+  const { env, problem } = withSettingsFile(given);
+  if (problem) problems.push(`  BOOTH_SETTINGS_FILE: ${problem}`);
   const text = (name: string) => env[name]?.trim() || undefined;
   const required = (name: string, meaning: string) => {
     const value = text(name);
