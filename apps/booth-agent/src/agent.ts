@@ -3,18 +3,26 @@ import {
   PRINTS_LEFT_MAX,
   PRINTS_LEFT_WARNING,
 } from '@flashbooth/contracts';
+import path from 'node:path';
 import { BoothStateStore } from './booth-state.js';
 import type { Camera } from './camera/camera.js';
 import { CaptureSession } from './capture-session.js';
 import { CommandIntake } from './command-intake.js';
 import { type BoothChannel, BoothConnection } from './connection.js';
+import { DeliveryQueue } from './delivery/delivery-queue.js';
+import { DEFAULT_DELIVERY_RETRY, DeliveryWorker } from './delivery/delivery-worker.js';
+import { DiskQueueFolder, MemoryQueueFolder } from './delivery/queue-folder.js';
+import { recoverInterrupted } from './delivery/recover.js';
+import { BoothHealth } from './health.js';
 import { type AgentLog, consoleLog } from './log.js';
 import type { Printer } from './printer/printer.js';
 import type { Reply } from './replies.js';
 import { ReportOutbox, type ReportedSession } from './report-outbox.js';
+import { undeliverableMessage } from './reports.js';
 import { applySettings } from './settings.js';
 import { SoftwareUpdate } from './software-update.js';
 import { type BoothStatus, StatusBoard } from './status.js';
+import { utcStamp, withTimeout } from './time.js';
 import { type TransferTimers, Transfers } from './transfers.js';
 import type { InstalledRelease } from './updater.js';
 
@@ -48,6 +56,14 @@ export interface BoothAgentOptions {
    */
   releasesDir?: string;
   /**
+   * The delivery queue's folder (docs/delivery-queue.md): every capture's photos and print wait
+   * there until the server confirms them, across restarts and power cuts. Without it the queue
+   * lives in memory only (tests; a booth that restarts then loses what was waiting).
+   */
+  queueDir?: string;
+  /** Waiting items beyond which the booth's status says the queue is over its limit (200). */
+  queueWarnItems?: number;
+  /**
    * Called once a release is installed and `current.json` names it. The running process keeps
    * the old code until its supervisor restarts it (README, "Software updates").
    */
@@ -73,23 +89,36 @@ export interface AgentTimers extends TransferTimers {
   countdownMs: number;
   /** Downloading a release file, body included. */
   releaseDownloadMs: number;
+  /** The delivery worker's first pause after a failure (2 s), doubled after each one… */
+  deliveryRetryMs: number;
+  /** …up to this (5 min). */
+  deliveryRetryMaxMs: number;
+  /** The shortest time between two status reports about the delivery queue (5 s). */
+  queueReportMs: number;
 }
 
 const DEFAULT_TIMERS: AgentTimers = {
   countdownMs: 10_000,
-  uploadRetryMs: 2000,
-  uploadAttempts: 4,
   httpTimeoutMs: 30_000,
   releaseDownloadMs: 15 * 60_000,
+  deliveryRetryMs: DEFAULT_DELIVERY_RETRY.firstMs,
+  deliveryRetryMaxMs: DEFAULT_DELIVERY_RETRY.maxMs,
+  queueReportMs: 5000,
 };
+
+/** BOOTH_QUEUE_WARN_ITEMS' default. */
+export const QUEUE_WARN_ITEMS = 200;
 
 /**
  * The program inside a booth, put together from its parts:
  * - `connection.ts`: the MQTT login, last will, subscriptions and reconnection;
  * - `command-intake.ts`: commands checked, duplicates and expired ones dropped;
- * - `capture-session.ts`: `capture` (countdown, photos, composition, print, uploads);
+ * - `capture-session.ts`: `capture` (countdown, photos, composition, print, into the queue);
+ * - `delivery/`: the on-disk delivery queue and the worker that uploads and confirms it in the
+ *   background, resuming after a restart (`recover.ts` finishes interrupted sessions);
  * - `software-update.ts`: `update` (download, verify, install; `updater.ts`);
- * - `transfers.ts`: HTTP downloads, uploads and confirmations with retries;
+ * - `transfers.ts`: HTTP downloads, uploads, confirmations and fresh upload links;
+ * - `health.ts`: camera, printer, disk, queue and last delivery, sent with every status;
  * - `report-outbox.ts`: the device's error log, queued while the broker is away;
  * - `settings.ts`: restocks from the retained settings; `status.ts`: the status and the one
  *   job slot; `booth-state.ts`: what is kept across restarts.
@@ -105,6 +134,9 @@ export class BoothAgent {
   private readonly board: StatusBoard;
   private readonly outbox: ReportOutbox;
   private readonly intake: CommandIntake;
+  private readonly queue: DeliveryQueue;
+  private readonly worker: DeliveryWorker;
+  private readonly health: BoothHealth;
 
   constructor(options: BoothAgentOptions) {
     const { thingName, camera, printer } = options;
@@ -130,10 +162,62 @@ export class BoothAgent {
       settings: (payload) => this.applySettings(payload),
     });
     const link = this.connection;
-    this.board = new StatusBoard({ link, store: this.store, now, log });
-    this.outbox = new ReportOutbox({ link, store: this.store, now, log });
+    const store = this.store;
+    const queue = new DeliveryQueue({
+      folder: options.queueDir ? new DiskQueueFolder(options.queueDir) : new MemoryQueueFolder(),
+      warnItems: options.queueWarnItems ?? QUEUE_WARN_ITEMS,
+      log,
+    });
+    this.queue = queue;
+    this.health = new BoothHealth({
+      camera,
+      printer,
+      queue,
+      diskDir:
+        options.queueDir ?? (options.stateFile ? path.dirname(options.stateFile) : undefined),
+      lastDeliveryAt: () => store.state.last_delivery_at,
+      now,
+      log,
+    });
+    this.board = new StatusBoard({
+      link,
+      store,
+      health: this.health,
+      reportSoonMs: timers.queueReportMs,
+      now,
+      log,
+    });
+    this.outbox = new ReportOutbox({ link, store, now, log });
     const transfers = new Transfers({ serverUrl, thingName, secret, timers });
-    const common = { board: this.board, store: this.store, outbox: this.outbox, now, log };
+    this.worker = new DeliveryWorker({
+      queue,
+      transfers,
+      log,
+      now,
+      retry: { firstMs: timers.deliveryRetryMs, maxMs: timers.deliveryRetryMaxMs },
+      onDelivered: (_item, at) => {
+        store.state.last_delivery_at = utcStamp(at);
+        void store.persist();
+      },
+      onRejected: (item, error, delivered) => {
+        this.outbox.report(
+          undeliverableMessage(item.captureId, item.upload.media_id, error, delivered),
+          { captureId: item.captureId, delivered },
+        );
+      },
+    });
+    let overLimit = false;
+    queue.onChange((change) => {
+      if (change === 'added') this.worker.kick();
+      const { over_limit: over = false } = queue.stats();
+      // Every delivery is not worth a status; a new capture, an empty queue or the limit are.
+      if (change !== 'delivered' || over !== overLimit) this.board.reportSoon();
+      if (over && !overLimit) {
+        log.warn({ items: queue.stats().items }, 'the delivery queue is over its warning limit');
+      }
+      overLimit = over;
+    });
+    const common = { board: this.board, store, outbox: this.outbox, now, log };
     const capture = new CaptureSession({
       ...common,
       thingName,
@@ -141,6 +225,8 @@ export class BoothAgent {
       printer,
       countdownMs: timers.countdownMs,
       transfers,
+      queue,
+      onCameraResult: (error) => this.health.cameraResult(error),
     });
     const update = new SoftwareUpdate({
       ...common,
@@ -193,12 +279,32 @@ export class BoothAgent {
     await this.board.idle();
   }
 
+  /** Resolves once nothing waits in the delivery queue that could be delivered now. */
+  async delivered(): Promise<void> {
+    await this.worker.idle();
+  }
+
+  /** The delivery queue's size and oldest item, as the status reports them. */
+  get deliveryQueue() {
+    return this.queue.stats();
+  }
+
   /**
-   * Loads the state, connects and resolves once the booth is subscribed to its commands and has
+   * Loads the state and the delivery queue (finishing sessions a restart interrupted), starts
+   * delivering, connects and resolves once the booth is subscribed to its commands and has
    * reported `idle`. A broker that is down is retried; a refused login rejects.
    */
   async start(): Promise<void> {
-    await this.connection.start(() => this.store.load());
+    await this.connection.start(async () => {
+      await this.store.load();
+      const manifests = await this.queue.load();
+      await recoverInterrupted(manifests, {
+        queue: this.queue,
+        outbox: this.outbox,
+        log: this.log,
+      });
+      this.worker.start();
+    });
   }
 
   /**
@@ -221,6 +327,7 @@ export class BoothAgent {
         this.log.warn({ thingName: this.thingName }, 'stopping during a session');
     }
     try {
+      await this.worker.stop();
       await this.connection.stop(timeoutMs, () => this.board.message());
     } finally {
       // The last state write lands before the process (or the next agent on this file) goes on.
@@ -234,6 +341,9 @@ export class BoothAgent {
    */
   private async online(channel: BoothChannel): Promise<void> {
     this.board.online();
+    // The broker is back, so the network probably is: deliveries stop waiting out their pause.
+    this.worker.networkBack();
+    await withTimeout(this.health.refresh(), 2000).catch(() => undefined);
     await channel.publishStatus(this.board.message());
     const printsLeft = this.store.state.prints_left;
     if (printsLeft < PRINTS_LEFT_WARNING) {

@@ -13,7 +13,9 @@ import {
   recordingReply,
 } from '../test/fakes.js';
 import { SimulatedCamera } from './camera/simulated-camera.js';
-import { CaptureSession } from './capture-session.js';
+import { CaptureSession, QUEUE_REFUSAL } from './capture-session.js';
+import { DeliveryQueue, PRINT_FILE } from './delivery/delivery-queue.js';
+import { MemoryQueueFolder } from './delivery/queue-folder.js';
 import type { PrintJob } from './printer/printer.js';
 import { BOOTH_MESSAGES } from './replies.js';
 import { ReportOutbox } from './report-outbox.js';
@@ -44,7 +46,7 @@ function payload(mediaIds: number[] = [101]): CaptureCommandPayload {
 }
 
 /** A session with in-memory state, a recording channel, printer and transfers. */
-async function setup(options: { printsLeft?: number } = {}) {
+async function setup(options: { printsLeft?: number; printError?: Error } = {}) {
   const clock = { now: FIXED_NOW };
   const now = () => clock.now;
   const log = recordingLog();
@@ -61,9 +63,6 @@ async function setup(options: { printsLeft?: number } = {}) {
     .toBuffer();
   const jobs: PrintJob[] = [];
   const transfers = {
-    uploads: [] as { url: string; contentType: string; body: Buffer }[],
-    confirmed: [] as number[],
-    failUpload: new Set<string>(),
     /** Runs while the foreground "downloads". */
     onDownload: (): void | Promise<void> => undefined,
     async download(url: string): Promise<Buffer> {
@@ -71,19 +70,18 @@ async function setup(options: { printsLeft?: number } = {}) {
       if (url !== '/foreground.png') throw new Error('GET foreground: HTTP 404');
       return foreground;
     },
-    async upload(url: string, contentType: string, body: Buffer): Promise<void> {
-      if (transfers.failUpload.has(url)) throw new Error('PUT upload: HTTP 500');
-      transfers.uploads.push({ url, contentType, body });
-    },
-    async confirmUpload(mediaId: number): Promise<void> {
-      transfers.confirmed.push(mediaId);
-    },
   };
+  const folder = new MemoryQueueFolder();
+  const queue = new DeliveryQueue({ folder, warnItems: 10, log });
+  const added: string[] = [];
+  queue.onChange((change) => added.push(change));
+  const cameraResults: unknown[] = [];
   const session = new CaptureSession({
     thingName: 'fb-test',
     camera: new SimulatedCamera({ width: 300, height: 200 }),
     printer: {
       print: async (job) => {
+        if (options.printError) throw options.printError;
         jobs.push(job);
         return { jobId: `job-${jobs.length}` };
       },
@@ -93,6 +91,8 @@ async function setup(options: { printsLeft?: number } = {}) {
     store,
     outbox,
     transfers,
+    queue,
+    onCameraResult: (error) => cameraResults.push(error),
     now,
     log,
   });
@@ -104,24 +104,35 @@ async function setup(options: { printsLeft?: number } = {}) {
     await session.handle(command, reply);
     return bodies;
   };
-  return { clock, log, channel, store, board, transfers, jobs, run };
+  return {
+    clock,
+    log,
+    channel,
+    store,
+    board,
+    transfers,
+    jobs,
+    run,
+    queue,
+    folder,
+    added,
+    cameraResults,
+  };
 }
 
 describe('CaptureSession', () => {
-  it('accepts, then reports ready, processing, uploading and idle; one print off the roll', async () => {
-    const { run, board, channel, store, transfers, jobs } = await setup({ printsLeft: 300 });
+  it('accepts, then reports ready, processing and idle; one print off the roll, queued', async () => {
+    const { run, board, channel, store, jobs, queue, folder, added, cameraResults } = await setup({
+      printsLeft: 300,
+    });
     const capture = payload([101, 102]);
     expect(await run(capture)).toEqual([{ status: 'accepted' }]);
     expect(board.busy).toBe(true);
     await board.idle();
     await settle();
 
-    expect(channel.statuses.map((s) => s.status)).toEqual([
-      'ready',
-      'processing',
-      'uploading',
-      'idle',
-    ]);
+    // Uploads do not hold the booth: idle right after the print.
+    expect(channel.statuses.map((s) => s.status)).toEqual(['ready', 'processing', 'idle']);
     expect(channel.statuses.at(-1)?.prints_left).toBe(299);
     expect(store.state.prints_left).toBe(299);
     expect(store.saves).toBeGreaterThan(0);
@@ -129,14 +140,62 @@ describe('CaptureSession', () => {
     expect(jobs[0]).toMatchObject({ copies: 1, strips: 2, jobName: 'media-101' });
     const meta = await sharp(jobs[0]!.image).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 3600, 2400]);
-    // The same print goes to every item, each confirmed after its upload.
-    expect(transfers.uploads.map((u) => [u.url, u.contentType])).toEqual([
-      ['/upload/101?sig=x', 'image/jpeg'],
-      ['/upload/102?sig=x', 'image/jpeg'],
+    // The print, the photo and both items wait in the queue for the delivery worker.
+    expect(added).toEqual(['added']);
+    expect(queue.manifest(capture.capture_id)).toMatchObject({
+      stage: 'queued',
+      captured_at: FIXED_NOW.toISOString(),
+      uploads: [
+        { media_id: 101, state: 'pending', upload_url: '/upload/101?sig=x' },
+        { media_id: 102, state: 'pending' },
+      ],
+    });
+    expect(queue.next()).toMatchObject({
+      captureId: capture.capture_id,
+      upload: { media_id: 101 },
+    });
+    const [entry] = await folder.list();
+    expect((await folder.read(entry!, PRINT_FILE))?.equals(jobs[0]!.image)).toBe(true);
+    expect((await folder.files(entry!)).map((f) => f.name).sort()).toEqual([
+      'capture.json',
+      'foreground.png',
+      'photo-1.img',
+      'print.jpg',
     ]);
-    expect(transfers.uploads.every((u) => u.body.equals(jobs[0]!.image))).toBe(true);
-    expect(transfers.confirmed).toEqual([101, 102]);
+    expect(queue.stats()).toMatchObject({ items: 2, over_limit: false });
+    expect(cameraResults).toEqual([undefined]);
     expect(channel.reports).toEqual([]);
+  });
+
+  it('refuses a capture it cannot write to the queue, and reports it', async () => {
+    const { run, channel, board, folder } = await setup();
+    folder.create = () => Promise.reject(new Error('ENOSPC: no space left on device'));
+    const capture = payload();
+    expect(await run(capture)).toEqual([{ error: QUEUE_REFUSAL }]);
+    await settle();
+    expect(channel.reports).toMatchObject([
+      { capture_id: capture.capture_id, delivered_media_ids: [] },
+    ]);
+    expect(channel.reports[0]?.message).toMatch(/delivery queue \(ENOSPC/);
+    expect(board.free).toBe(true);
+  });
+
+  it('leaves nothing in the queue when the print fails; reports nothing delivered', async () => {
+    const { run, board, channel, queue, folder, store } = await setup({
+      printsLeft: 300,
+      printError: new Error('ribbon out'),
+    });
+    const capture = payload([201]);
+    expect(await run(capture)).toEqual([{ status: 'accepted' }]);
+    await board.idle();
+    await settle();
+    expect(channel.reports).toMatchObject([
+      { capture_id: capture.capture_id, delivered_media_ids: [] },
+    ]);
+    expect(channel.reports[0]?.message).toMatch(/printer did not print \(ribbon out\)/);
+    expect(queue.stats().items).toBe(0);
+    expect(await folder.list()).toEqual([]);
+    expect(store.state.prints_left).toBe(300);
   });
 
   it('refuses a malformed capture, naming what is wrong', async () => {
@@ -187,22 +246,6 @@ describe('CaptureSession', () => {
     expect(log.messages('warn')).toContain('capture expired before it was accepted');
     expect(board.free).toBe(true);
     expect(jobs).toEqual([]);
-  });
-
-  it('reports a session that fails mid-upload with what was delivered; the booth is idle again', async () => {
-    const { run, board, channel, transfers, store } = await setup({ printsLeft: 300 });
-    transfers.failUpload.add('/upload/202?sig=x');
-    const capture = payload([201, 202, 203]);
-    expect(await run(capture)).toEqual([{ status: 'accepted' }]);
-    await board.idle();
-    await settle();
-    expect(channel.reports).toMatchObject([
-      { capture_id: capture.capture_id, delivered_media_ids: [201] },
-    ]);
-    expect(channel.reports[0]?.message).toMatch(/uploading media 202 failed/);
-    expect(transfers.confirmed).toEqual([201]);
-    expect(store.state.prints_left).toBe(299);
-    expect(board.current).toBe('idle');
   });
 
   it('reports the roll running low when a print crosses the warning line, not below it', async () => {

@@ -21,6 +21,7 @@ import type { BoothState } from './state.js';
 import type { StatusBoard } from './status.js';
 import { sleep } from './time.js';
 import type { Transfers } from './transfers.js';
+import type { DeliveryQueue } from './delivery/delivery-queue.js';
 
 export interface CaptureSessionOptions {
   thingName: string;
@@ -32,23 +33,33 @@ export interface CaptureSessionOptions {
   /** Prints left; saved after each print. */
   store: { readonly state: BoothState; persist(): Promise<void> };
   outbox: Pick<ReportOutbox, 'report'>;
-  transfers: Pick<Transfers, 'download' | 'upload' | 'confirmUpload'>;
+  transfers: Pick<Transfers, 'download'>;
+  /** Where the photos and the print are kept until the server confirms them. */
+  queue: DeliveryQueue;
+  /** Each photo's outcome, for the camera's health. */
+  onCameraResult?: (error: unknown) => void;
   now: () => Date;
   log: AgentLog;
 }
 
+/** The refusal when the delivery queue cannot be written (the server gives the entitlement back). */
+export const QUEUE_REFUSAL =
+  'The photobooth cannot save photos right now (its disk is full or cannot be written).';
+
 /**
- * The `capture` command (DESIGN 2b): fetch the foreground, accept, report `ready`, count down
- * and take each photo, compose, print (one print off the roll), PUT the print to every upload URL
- * and confirm each, then report `idle`. A refused capture or a failed session goes to the
- * device's error log with what was already delivered.
+ * The `capture` command (DESIGN 2b): fetch the foreground, open the capture in the delivery
+ * queue, accept, report `ready`, count down and take each photo (each saved to the queue),
+ * compose (the print saved to the queue), print (one print off the roll), then hand the
+ * capture's uploads to the delivery worker and report `idle`: uploads never hold the booth.
+ * A refused capture or a failed session goes to the device's error log; a session that fails
+ * before its print leaves nothing in the queue.
  */
 export class CaptureSession {
   constructor(private readonly options: CaptureSessionOptions) {}
 
   /** Checks and accepts a capture command, then runs the session in the background. */
   async handle(command: DeviceCommandMessage, reply: Reply): Promise<void> {
-    const { board, store, outbox, transfers, log, now } = this.options;
+    const { board, store, outbox, transfers, queue, log, now } = this.options;
     const parsed = CaptureCommandPayloadSchema.safeParse(command.payload);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -96,6 +107,20 @@ export class CaptureSession {
       end();
       return;
     }
+    try {
+      // On disk before the booth says yes: from here the capture survives a restart.
+      await queue.open(payload, foreground, now());
+    } catch (error) {
+      log.error({ err: error, captureId: payload.capture_id }, 'cannot write the delivery queue');
+      end();
+      await reply({ error: QUEUE_REFUSAL });
+      const progress: SessionProgress = { stage: 'queue', photo: 0, delivered: [] };
+      outbox.report(sessionFailureMessage(payload, progress, error), {
+        captureId: payload.capture_id,
+        delivered: [],
+      });
+      return;
+    }
     await reply({ status: 'accepted' });
     log.info(
       { captureId: payload.capture_id, photos: payload.total_captures },
@@ -104,14 +129,20 @@ export class CaptureSession {
     await board.publishQuietly();
     const progress: SessionProgress = { stage: 'camera', photo: 0, delivered: [] };
     void this.run(payload, foreground, progress)
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         log.error(
           { err: error, captureId: payload.capture_id, stage: progress.stage },
           'capture session failed',
         );
+        // Nothing of a failed session is delivered: the server gives the entitlement back.
+        await queue
+          .discard(payload.capture_id)
+          .catch((discardError: unknown) =>
+            log.error({ err: discardError }, 'could not remove a failed capture from the queue'),
+          );
         outbox.report(sessionFailureMessage(payload, progress, error), {
           captureId: payload.capture_id,
-          delivered: [...progress.delivered],
+          delivered: [],
         });
       })
       .finally(() => {
@@ -121,41 +152,56 @@ export class CaptureSession {
   }
 
   /**
-   * Countdown and photo per capture, compose, print, upload. `progress` tells the caller where
-   * a failure happened and what was already delivered.
+   * Countdown and photo per capture (each saved), compose (saved), print, then release the
+   * capture to the delivery worker. `progress` tells the caller where a failure happened.
    */
   private async run(
     payload: CaptureCommandPayload,
     foreground: Buffer | null,
     progress: SessionProgress,
   ): Promise<void> {
-    const { camera, printer, countdownMs, board, store, outbox, transfers, log, thingName } =
+    const { camera, printer, countdownMs, board, store, outbox, queue, log, thingName, now } =
       this.options;
+    const captureId = payload.capture_id;
     const photos: Buffer[] = [];
     for (let index = 0; index < payload.total_captures; index += 1) {
       await sleep(countdownMs);
+      progress.stage = 'camera';
       progress.photo = index;
-      photos.push(await camera.capture(index));
+      let photo: Buffer;
+      try {
+        photo = await camera.capture(index);
+        this.options.onCameraResult?.(undefined);
+      } catch (error) {
+        this.options.onCameraResult?.(error);
+        throw error;
+      }
+      progress.stage = 'queue';
+      await queue.addPhoto(captureId, index, photo);
+      photos.push(photo);
     }
+    const capturedAt = now();
 
     progress.stage = 'compose';
     await board.set('processing');
     const template: Template = { ...payload.template, foreground };
     const image = await composePrint(template, photos, {
-      onWarning: (message) =>
-        log.warn({ captureId: payload.capture_id, template: template.id }, message),
+      onWarning: (message) => log.warn({ captureId, template: template.id }, message),
     });
+    progress.stage = 'queue';
+    await queue.composed(captureId, image, capturedAt);
+
     const firstMedia = payload.uploads[0]?.media_id;
     progress.stage = 'print';
     const { jobId } = await printer.print({
       image,
       copies: 1,
       strips: printLayout(template).strips,
-      jobName: firstMedia !== undefined ? `media-${firstMedia}` : `capture-${payload.capture_id}`,
+      jobName: firstMedia !== undefined ? `media-${firstMedia}` : `capture-${captureId}`,
     });
     const before = store.state.prints_left;
     store.state.prints_left = Math.max(0, before - 1);
-    log.info({ captureId: payload.capture_id, jobId }, 'printed');
+    log.info({ captureId, jobId }, 'printed');
     await store.persist();
     if (store.state.prints_left < PRINTS_LEFT_WARNING) {
       log.warn(
@@ -166,18 +212,8 @@ export class CaptureSession {
       // the line arms it again.
       if (before >= PRINTS_LEFT_WARNING) outbox.report(lowRollMessage(store.state.prints_left));
     }
-
-    // The new prints_left goes out with this status, which is how staff see the roll running low.
-    await board.set('uploading');
-    for (const upload of payload.uploads) {
-      progress.mediaId = upload.media_id;
-      progress.stage = 'upload';
-      await transfers.upload(upload.upload_url, upload.content_type, image);
-      // The server checks the file and marks the item uploaded (it makes the preview afterwards).
-      progress.stage = 'confirm';
-      await transfers.confirmUpload(upload.media_id);
-      progress.delivered.push(upload.media_id);
-      log.info({ captureId: payload.capture_id, mediaId: upload.media_id }, 'uploaded');
-    }
+    // Printed: the delivery worker takes it from here, and the booth is free for the next visitor.
+    await queue.release(captureId);
+    log.info({ captureId, items: payload.uploads.length }, 'queued for delivery');
   }
 }

@@ -24,6 +24,12 @@ export interface AgentEnv {
   stateFile: string;
   /** Absolute path of the folder the `update` command installs releases into. */
   releasesDir: string;
+  /** Absolute path of the delivery queue's folder (docs/delivery-queue.md). */
+  queueDir: string;
+  /** Waiting items beyond which the status warns (BOOTH_QUEUE_WARN_ITEMS). */
+  queueWarnItems: number;
+  /** Timers given in the environment (tests shorten them); the rest keep their defaults. */
+  timers: { countdownMs?: number; deliveryRetryMs?: number; deliveryRetryMaxMs?: number };
   logLevel: LogLevel;
 }
 
@@ -91,6 +97,23 @@ export function loadAgentEnv(given: NodeJS.ProcessEnv = process.env): AgentEnv {
   if (exists(releasesDir) && !isDirectory(releasesDir)) {
     problems.push(`  BOOTH_RELEASES_DIR: ${releasesDir} is a file, not a folder`);
   }
+  const queueDir = path.resolve(text('BOOTH_QUEUE_DIR') ?? path.join(dataDir, 'queue'));
+  if (exists(queueDir) && !isDirectory(queueDir)) {
+    problems.push(`  BOOTH_QUEUE_DIR: ${queueDir} is a file, not a folder`);
+  }
+  const count = (name: string, fallback: number | undefined, meaning: string) => {
+    const value = text(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value)) problems.push(`  ${name}: must be a whole number (${meaning})`);
+    return Number(value);
+  };
+  const queueWarnItems =
+    count('BOOTH_QUEUE_WARN_ITEMS', 200, 'waiting items before it warns') ?? 200;
+  const timers = {
+    countdownMs: count('BOOTH_COUNTDOWN_MS', undefined, 'milliseconds before each photo'),
+    deliveryRetryMs: count('BOOTH_DELIVERY_RETRY_MS', undefined, 'first pause, milliseconds'),
+    deliveryRetryMaxMs: count('BOOTH_DELIVERY_RETRY_MAX_MS', undefined, 'longest pause, ms'),
+  };
 
   const level = text('BOOTH_LOG_LEVEL') ?? 'info';
   if (!isLogLevel(level)) {
@@ -111,6 +134,9 @@ export function loadAgentEnv(given: NodeJS.ProcessEnv = process.env): AgentEnv {
     printerDescription: printerSpec,
     stateFile,
     releasesDir,
+    queueDir,
+    queueWarnItems,
+    timers: Object.fromEntries(Object.entries(timers).filter(([, v]) => v !== undefined)),
     logLevel: level,
   };
 }

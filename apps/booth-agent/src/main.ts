@@ -27,6 +27,10 @@ async function main(): Promise<void> {
     softwareVersion: BOOTH_AGENT_VERSION,
     stateFile: env.stateFile,
     releasesDir: env.releasesDir,
+    // Photos and prints wait here until the server confirms them, across restarts.
+    queueDir: env.queueDir,
+    queueWarnItems: env.queueWarnItems,
+    timers: env.timers,
     // This process keeps running the old code: a supervisor restarts it into the new release
     // (README, "Software updates"). It does not exit by itself, so a demo booth stays up.
     onUpdated: (release) =>
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
       printer: env.printerDescription,
       stateFile: env.stateFile,
       releasesDir: env.releasesDir,
+      queueDir: env.queueDir,
       version: BOOTH_AGENT_VERSION,
     },
     'booth agent starting',

@@ -3,15 +3,13 @@
 import type { CaptureCommandPayload, DeviceUpdatePayload } from '@flashbooth/contracts';
 
 /** Where a capture session was when it failed, in the order a session runs. */
-export type SessionStage = 'foreground' | 'camera' | 'compose' | 'print' | 'upload' | 'confirm';
+export type SessionStage = 'foreground' | 'camera' | 'queue' | 'compose' | 'print';
 
 export interface SessionProgress {
   stage: SessionStage;
   /** The photo being taken (0-based), in the camera stage. */
   photo: number;
-  /** The item being uploaded or confirmed. */
-  mediaId?: number;
-  /** Items uploaded and confirmed so far: these reached the visitor. */
+  /** Items uploaded and confirmed so far: these reached the visitor (none before the queue). */
   delivered: number[];
 }
 
@@ -53,6 +51,11 @@ export function sessionFailureMessage(
         `${capture.total_captures} (${cause}). Check that the camera is connected and switched ` +
         'on; restart the booth if it happens again.';
       break;
+    case 'queue':
+      what =
+        `Capture ${id} failed: the booth could not save the photos to its delivery queue ` +
+        `(${cause}). Check the booth's disk (free space, BOOTH_QUEUE_DIR and its permissions).`;
+      break;
     case 'compose':
       what =
         `Capture ${id} failed: the photos could not be composed into ${template} (${cause}). ` +
@@ -62,17 +65,6 @@ export function sessionFailureMessage(
       what =
         `Capture ${id} failed: the printer did not print (${cause}). Check that the printer is ` +
         'switched on and has paper and ribbon, and clear any jam.';
-      break;
-    case 'upload':
-      what =
-        `Capture ${id} failed: uploading media ${progress.mediaId} failed after retrying ` +
-        `(${cause}). Check the booth's internet connection.`;
-      break;
-    case 'confirm':
-      what =
-        `Capture ${id} failed: the server did not confirm the upload of media ` +
-        `${progress.mediaId} after retrying (${cause}). Check the booth's internet connection ` +
-        'and its server URL (BOOTH_SERVER_URL).';
       break;
   }
   return `${what} ${delivery(progress.delivered)}`;
@@ -102,5 +94,53 @@ export function updateFailureMessage(
     `Software update to ${release.version} (release ${release.release_id}) failed: ${reason}. ` +
     `The booth keeps running version ${runningVersion}. Check the release file in the staff ` +
     'console (upload it again if needed), then send the update again.'
+  );
+}
+
+/** A capture cut short by a restart before all its photos were taken. */
+export function interruptedCaptureMessage(
+  captureId: string,
+  photosTaken: number,
+  totalCaptures: number,
+): string {
+  return (
+    `Capture ${captureId} was interrupted: the booth restarted after ${photosTaken} of ` +
+    `${totalCaptures} photos, so no print was made. Nothing was delivered to the visitor. ` +
+    'Check why the booth restarted (power, crash) in its log.'
+  );
+}
+
+/** A capture whose photos were all taken but which a restart interrupted before it was queued. */
+export function recoveryFailedMessage(captureId: string, error: unknown): string {
+  return (
+    `Capture ${captureId} was interrupted by a restart and its print could not be composed ` +
+    `again (${describeError(error)}). Nothing was delivered to the visitor; its files are kept ` +
+    "in the delivery queue's rejected folder."
+  );
+}
+
+/** An item the server refused for good (its media record is gone). */
+export function undeliverableMessage(
+  captureId: string,
+  mediaId: number,
+  error: unknown,
+  delivered: readonly number[],
+): string {
+  return (
+    `Capture ${captureId}: media ${mediaId} cannot be delivered, the server refused it ` +
+    `(${describeError(error)}). Its files are kept in the delivery queue's rejected folder. ` +
+    delivery(delivered)
+  );
+}
+
+/** A capture recovered after a restart: delivered, but perhaps never printed. */
+export function restartedBeforePrintMessage(
+  captureId: string,
+  mediaIds: readonly number[],
+): string {
+  return (
+    `Capture ${captureId} was interrupted by a restart after its photos were taken. Its photo ` +
+    `(media ${mediaIds.join(', ')}) is delivered to the visitor, but the print may not have ` +
+    'come out: it is not printed again by itself. Reprint it for the visitor if they ask.'
   );
 }

@@ -20,6 +20,8 @@ export interface BoothState {
    * a power cut still reaches the device's error log (it may decide a visitor's refund).
    */
   pending_reports: DeviceErrorReport[];
+  /** When the server last confirmed one of the booth's uploads (UTC), reported in its health. */
+  last_delivery_at?: string | null;
 }
 
 /** Bumped when the file's meaning changes; a file of another format is not trusted. */
@@ -75,6 +77,9 @@ function parseState(json: unknown): BoothState | string {
     settings_revision: data.settings_revision,
     software_version: data.software_version,
     pending_reports: pending,
+    ...(typeof data.last_delivery_at === 'string'
+      ? { last_delivery_at: data.last_delivery_at.slice(0, 40) }
+      : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { DeviceStatusMessage } from '@flashbooth/contracts';
+import type { DeviceHealth, DeviceStatusMessage } from '@flashbooth/contracts';
 import type { BoothChannel } from './connection.js';
 import type { AgentLog } from './log.js';
 import type { BoothState } from './state.js';
@@ -6,9 +6,11 @@ import { utcStamp, withTimeout } from './time.js';
 
 /**
  * `idle` between sessions; `ready` from the accepted capture through the countdowns and photos
- * (the visitor's screen polls for it); `processing` while composing and printing; `uploading`;
- * `updating` while a release downloads and installs (the visitor's screen treats every status
- * but `idle` as busy); `offline` once stopped (and, through the last will, after a crash).
+ * (the visitor's screen polls for it); `processing` while composing and printing; `updating`
+ * while a release downloads and installs (the visitor's screen treats every status but `idle` as
+ * busy); `offline` once stopped (and, through the last will, after a crash). `uploading` is no
+ * longer reported: uploads run in the background from the delivery queue and never hold the
+ * booth (the server and the web app still read it as busy, for older booths).
  */
 export type BoothStatus = 'idle' | 'ready' | 'processing' | 'uploading' | 'updating' | 'offline';
 
@@ -20,6 +22,10 @@ export interface StatusBoardOptions {
   link: { current(): BoothChannel | undefined };
   /** The state reported with the status (version, prints left, settings revision). */
   store: { readonly state: BoothState };
+  /** The health sent with every status (health.ts); none: no `health` member. */
+  health?: { snapshot(): DeviceHealth; refresh(): Promise<void> };
+  /** The shortest time between two reports made by `reportSoon` (default 5 s). */
+  reportSoonMs?: number;
   now: () => Date;
   log: AgentLog;
 }
@@ -32,6 +38,9 @@ export class StatusBoard {
   private value: BoothStatus = 'offline';
   /** The capture session or software update in progress, if any. */
   private job: Promise<void> | undefined;
+  /** When the last report was made (performance.now()), and the one `reportSoon` scheduled. */
+  private reportedAt = -Infinity;
+  private soon: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: StatusBoardOptions) {}
 
@@ -62,6 +71,7 @@ export class StatusBoard {
       prints_left: state.prints_left,
       settings_revision: state.settings_revision,
       at: utcStamp(this.options.now()),
+      ...(this.options.health ? { health: this.options.health.snapshot() } : {}),
     };
   }
 
@@ -73,6 +83,23 @@ export class StatusBoard {
   /** Stopped: stays `offline` until the next connection. */
   offline(): void {
     this.value = 'offline';
+    clearTimeout(this.soon);
+    this.soon = undefined;
+  }
+
+  /**
+   * Something the console should see soon but not at once (the delivery queue grew or
+   * drained): reported at most once per `reportSoonMs`; changes meanwhile go out together.
+   */
+  reportSoon(): void {
+    if (this.soon || this.value === 'offline') return;
+    const gap = this.options.reportSoonMs ?? 5000;
+    const wait = Math.max(0, this.reportedAt + gap - performance.now());
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      void this.publishQuietly();
+    }, wait);
+    this.soon.unref();
   }
 
   /**
@@ -103,7 +130,10 @@ export class StatusBoard {
   /** A status report that cannot fail the caller; skipped while disconnected. */
   async publishQuietly(): Promise<void> {
     const channel = this.options.link.current();
+    // The polled parts of the health (printer, disk) are brought up to date for the next one.
+    void this.options.health?.refresh();
     if (!channel?.connected) return;
+    this.reportedAt = performance.now();
     try {
       await withTimeout(channel.publishStatus(this.message()), STATUS_REPORT_TIMEOUT_MS);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Transfers, type TransferOptions } from './transfers.js';
+import { TransferError, Transfers, type TransferOptions } from './transfers.js';
 
 interface Call {
   url: string;
@@ -36,7 +36,7 @@ function transfers(script: (Response | Error)[], options: Partial<TransferOption
       serverUrl: 'http://server.test:8080',
       thingName: 'fb-abc',
       secret: 's3cret',
-      timers: { httpTimeoutMs: 1000, uploadRetryMs: 1, uploadAttempts: 3 },
+      timers: { httpTimeoutMs: 1000 },
       fetch: scripted.fetch,
       ...options,
     }),
@@ -62,58 +62,66 @@ describe('Transfers', () => {
     expect(missing.calls).toHaveLength(1);
   });
 
-  it('PUTs an upload with its content type, retrying network errors and 5xx', async () => {
-    const { transfers: t, calls } = transfers([
-      new TypeError('fetch failed'),
-      status(503),
-      status(200),
-    ]);
-    await t.upload('/upload/1?sig=x', 'image/jpeg', Buffer.from('jpeg'));
+  it('PUTs an upload once with its content type', async () => {
+    const { transfers: t, calls } = transfers([status(200)]);
+    await t.uploadOnce('/upload/1?sig=x', 'image/jpeg', Buffer.from('jpeg'));
     expect(calls.map((c) => [c.method, c.url])).toEqual([
-      ['PUT', 'http://server.test:8080/upload/1?sig=x'],
-      ['PUT', 'http://server.test:8080/upload/1?sig=x'],
       ['PUT', 'http://server.test:8080/upload/1?sig=x'],
     ]);
     expect(calls[0]?.headers).toEqual({ 'content-type': 'image/jpeg' });
-    expect(Buffer.from(calls[2]!.body!).toString()).toBe('jpeg');
+    expect(Buffer.from(calls[0]!.body!).toString()).toBe('jpeg');
   });
 
-  it('gives an upload up after its attempts with the last answer', async () => {
-    const { transfers: t, calls } = transfers([status(500), status(502), status(500, 'disk full')]);
-    await expect(t.upload('/u', 'image/jpeg', Buffer.from('x'))).rejects.toThrow(
-      'PUT upload: HTTP 500 disk full',
-    );
-    expect(calls).toHaveLength(3);
-  });
-
-  it('does not retry a refused upload link (4xx) but does retry 429', async () => {
+  it('says the HTTP status of a refused request, and none for a network failure', async () => {
     const refused = transfers([status(403, 'expired')]);
-    await expect(refused.transfers.upload('/u', 'image/jpeg', Buffer.from('x'))).rejects.toThrow(
-      'PUT upload: HTTP 403 expired',
-    );
-    expect(refused.calls).toHaveLength(1);
-    const throttled = transfers([status(429), status(200)]);
-    await throttled.transfers.upload('/u', 'image/jpeg', Buffer.from('x'));
-    expect(throttled.calls).toHaveLength(2);
+    const error = await refused.transfers
+      .uploadOnce('/u', 'image/jpeg', Buffer.from('x'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransferError);
+    expect(error).toMatchObject({ status: 403, message: 'PUT upload: HTTP 403 expired' });
+    const down = transfers([new TypeError('fetch failed', { cause: new Error('ECONNREFUSED') })]);
+    const network = await down.transfers
+      .uploadOnce('/u', 'image/jpeg', Buffer.from('x'))
+      .catch((e: unknown) => e);
+    expect(network).toMatchObject({ status: undefined, message: 'PUT upload: ECONNREFUSED' });
   });
 
-  it('confirms an upload as this booth, retrying 409 (not visible yet) but not 404', async () => {
-    const { transfers: t, calls } = transfers([status(409), status(200)]);
-    await t.confirmUpload(42);
+  it('confirms an upload as this booth with when the capture ended', async () => {
+    const { transfers: t, calls } = transfers([status(200), status(200)]);
+    await t.confirmOnce(42, '2026-11-27T10:00:00.000Z');
+    await t.confirmOnce(43, null);
     expect(calls.map((c) => [c.method, c.url, c.headers.authorization])).toEqual([
       ['POST', 'http://server.test:8080/api/device/media/42/uploaded', 'Device fb-abc:s3cret'],
-      ['POST', 'http://server.test:8080/api/device/media/42/uploaded', 'Device fb-abc:s3cret'],
+      ['POST', 'http://server.test:8080/api/device/media/43/uploaded', 'Device fb-abc:s3cret'],
     ]);
-    const unknown = transfers([status(404, '{"message":"Media not found."}')]);
-    await expect(unknown.transfers.confirmUpload(7)).rejects.toThrow(
-      'Confirm upload: HTTP 404 {"message":"Media not found."}',
-    );
-    expect(unknown.calls).toHaveLength(1);
+    expect(calls[0]?.headers['content-type']).toBe('application/json');
+    expect(String(calls[0]?.body)).toBe('{"captured_at":"2026-11-27T10:00:00.000Z"}');
+    expect(calls[1]?.body).toBeUndefined();
+  });
+
+  it('asks for a fresh upload link as this booth', async () => {
+    const link = {
+      media_id: 42,
+      upload_url: '/api/storage/k?sig=2',
+      content_type: 'image/jpeg',
+      expires_at: '2026-11-28T10:00:00',
+    };
+    const { transfers: t, calls } = transfers([
+      new Response(JSON.stringify(link), { status: 200 }),
+      new Response('{"nope":1}', { status: 200 }),
+    ]);
+    expect(await t.freshUploadLink(42)).toEqual(link);
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      url: 'http://server.test:8080/api/device/media/42/upload-url',
+      headers: { authorization: 'Device fb-abc:s3cret' },
+    });
+    await expect(t.freshUploadLink(42)).rejects.toThrow(/not an upload link/);
   });
 
   it('cannot confirm without a server URL', async () => {
     const { transfers: t, calls } = transfers([], { serverUrl: undefined });
-    await expect(t.confirmUpload(1)).rejects.toThrow(/no server URL is configured/);
+    await expect(t.confirmOnce(1, null)).rejects.toThrow(/no server URL is configured/);
     expect(calls).toEqual([]);
   });
 });

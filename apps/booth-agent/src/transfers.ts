@@ -1,12 +1,8 @@
-import { sleep } from './time.js';
+import { type MediaUploadLink, MediaUploadLinkSchema } from '@flashbooth/contracts';
 
 export interface TransferTimers {
-  /** Fetching the template's foreground and each upload or confirmation request. */
+  /** Fetching the template's foreground and each upload, confirmation or link request. */
   httpTimeoutMs: number;
-  /** Wait before retrying a failed upload or confirmation (doubled each time). */
-  uploadRetryMs: number;
-  /** Attempts per upload and per confirmation. */
-  uploadAttempts: number;
 }
 
 export interface TransferOptions {
@@ -25,9 +21,25 @@ export interface TransferOptions {
 }
 
 /**
- * The booth's HTTP traffic with the server and the object store: the template's foreground, the
- * print's uploads and their confirmations. A venue network drops now and then, so uploads and
- * confirmations are retried while their answer says a retry can help.
+ * A request that did not succeed: `status` is the HTTP answer's, undefined when none came (the
+ * network, a timeout). The delivery worker decides from it whether to wait for the network,
+ * retry the item later, fetch a fresh link or give the item up.
+ */
+export class TransferError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'TransferError';
+  }
+}
+
+/**
+ * The booth's HTTP traffic with the server and the object store: the template's foreground, and
+ * for the delivery queue one attempt at a time of each upload, its confirmation and a fresh
+ * upload link. Retrying is the delivery worker's job (delivery/delivery-worker.ts).
  */
 export class Transfers {
   private readonly fetch: typeof fetch;
@@ -59,66 +71,110 @@ export class Transfers {
     return Buffer.from(await response.arrayBuffer());
   }
 
-  /** PUTs the print to a presigned upload URL; the link stays valid while retrying. */
-  async upload(url: string, contentType: string, body: Buffer): Promise<void> {
+  /** One PUT of `body` to a presigned upload URL. */
+  async uploadOnce(
+    url: string,
+    contentType: string,
+    body: Buffer,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const target = this.resolveUrl(url);
-    await this.withRetries(
-      'PUT upload',
-      (signal) =>
-        this.fetch(target, {
-          method: 'PUT',
-          headers: { 'content-type': contentType },
-          body: new Uint8Array(body),
-          signal,
-        }),
-      // A refused link (expired, wrong type, too large) will not start working.
-      (status) => status === 429,
+    const response = await this.request('PUT upload', signal, (combined) =>
+      this.fetch(target, {
+        method: 'PUT',
+        headers: { 'content-type': contentType },
+        body: new Uint8Array(body),
+        signal: combined,
+      }),
     );
-  }
-
-  /** POST /api/device/media/{id}/uploaded as this booth (`Authorization: Device thing:secret`). */
-  async confirmUpload(mediaId: number): Promise<void> {
-    const { serverUrl, thingName, secret } = this.options;
-    if (!serverUrl) {
-      throw new Error('Cannot confirm uploads: no server URL is configured (BOOTH_SERVER_URL)');
-    }
-    const target = new URL(`/api/device/media/${mediaId}/uploaded`, serverUrl);
-    await this.withRetries(
-      'Confirm upload',
-      (signal) =>
-        this.fetch(target, {
-          method: 'POST',
-          headers: { authorization: `Device ${thingName}:${secret}` },
-          signal,
-        }),
-      // 409: the object is not visible yet (eventual consistency): worth another try.
-      (status) => status === 409,
-    );
+    await drain(response);
   }
 
   /**
-   * Up to `uploadAttempts` requests, waiting `uploadRetryMs` doubled after each failure. Network
-   * errors and 5xx are retried, 4xx only when `retry4xx` says so; the last error is thrown.
+   * One POST /api/device/media/{id}/uploaded as this booth (`Authorization: Device thing:secret`),
+   * with when the capture ended (`captured_at`, UTC ISO-8601) so the server measures delivery.
+   * Confirming again is a no-op on the server.
    */
-  private async withRetries(
-    label: string,
-    request: (signal: AbortSignal) => Promise<Response>,
-    retry4xx: (status: number) => boolean,
+  async confirmOnce(
+    mediaId: number,
+    capturedAt: string | null,
+    signal?: AbortSignal,
   ): Promise<void> {
-    const { uploadAttempts, uploadRetryMs, httpTimeoutMs } = this.options.timers;
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= uploadAttempts; attempt += 1) {
-      try {
-        const response = await request(AbortSignal.timeout(httpTimeoutMs));
-        if (response.ok) return;
-        const text = (await response.text().catch(() => '')).slice(0, 200);
-        lastError = new Error(`${label}: HTTP ${response.status} ${text}`.trim());
-        if (response.status >= 400 && response.status < 500 && !retry4xx(response.status)) break;
-      } catch (error) {
-        lastError = error;
-      }
-      if (attempt < uploadAttempts) await sleep(uploadRetryMs * 2 ** (attempt - 1));
-    }
-    throw lastError instanceof Error ? lastError : new Error(String(lastError));
+    const target = this.deviceUrl(`/api/device/media/${mediaId}/uploaded`);
+    const response = await this.request('Confirm upload', signal, (combined) =>
+      this.fetch(target, {
+        method: 'POST',
+        headers: {
+          authorization: this.authorization,
+          ...(capturedAt ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(capturedAt ? { body: JSON.stringify({ captured_at: capturedAt }) } : {}),
+        signal: combined,
+      }),
+    );
+    await drain(response);
   }
+
+  /** POST /api/device/media/{id}/upload-url: a fresh presigned link for a waiting item. */
+  async freshUploadLink(mediaId: number, signal?: AbortSignal): Promise<MediaUploadLink> {
+    const target = this.deviceUrl(`/api/device/media/${mediaId}/upload-url`);
+    const response = await this.request('Upload link', signal, (combined) =>
+      this.fetch(target, {
+        method: 'POST',
+        headers: { authorization: this.authorization },
+        signal: combined,
+      }),
+    );
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch (error) {
+      throw new TransferError('Upload link: the answer is not JSON', undefined, { cause: error });
+    }
+    const parsed = MediaUploadLinkSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new TransferError('Upload link: the answer is not an upload link', undefined);
+    }
+    return parsed.data;
+  }
+
+  private get authorization(): string {
+    return `Device ${this.options.thingName}:${this.options.secret}`;
+  }
+
+  private deviceUrl(pathname: string): URL {
+    const { serverUrl } = this.options;
+    if (!serverUrl) {
+      throw new TransferError(
+        'Cannot deliver: no server URL is configured (BOOTH_SERVER_URL)',
+        undefined,
+      );
+    }
+    return new URL(pathname, serverUrl);
+  }
+
+  /** One request with the HTTP timeout (and `signal`); a non-2xx answer throws with its status. */
+  private async request(
+    label: string,
+    signal: AbortSignal | undefined,
+    send: (signal: AbortSignal) => Promise<Response>,
+  ): Promise<Response> {
+    const timeout = AbortSignal.timeout(this.options.timers.httpTimeoutMs);
+    let response: Response;
+    try {
+      response = await send(signal ? AbortSignal.any([signal, timeout]) : timeout);
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      const why = cause instanceof Error ? cause.message : String(cause);
+      throw new TransferError(`${label}: ${why}`, undefined, { cause: error });
+    }
+    if (response.ok) return response;
+    const text = (await response.text().catch(() => '')).slice(0, 200);
+    throw new TransferError(`${label}: HTTP ${response.status} ${text}`.trim(), response.status);
+  }
+}
+
+/** Reads an answer's body to its end, so its connection goes back to the pool. */
+async function drain(response: Response): Promise<void> {
+  await response.arrayBuffer().catch(() => undefined);
 }

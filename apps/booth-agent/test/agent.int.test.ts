@@ -25,7 +25,7 @@ useHarness('flashbooth-agent-', (harness) => {
 
 /** A booth with this file's timers (the harness's, but a 20 ms countdown and default attempts). */
 const startAgent = (options: Partial<BoothAgentOptions> = {}) =>
-  h.startAgent({ timers: { countdownMs: 20, uploadRetryMs: 10 }, ...options });
+  h.startAgent({ timers: { countdownMs: 20, deliveryRetryMs: 10 }, ...options });
 
 function capturePayload(uploadCount = 1): CaptureCommandPayload {
   const layout = LAYOUTS.landscape3;
@@ -135,7 +135,7 @@ describe('BoothAgent on a real broker', () => {
     );
   });
 
-  it('runs a capture: accepted, ready, photos, print, upload, idle; one print off the roll', async () => {
+  it('runs a capture: accepted, ready, photos, print, idle, then delivers it; one print off the roll', async () => {
     const { agent, thingName } = await startAgent({ printsLeft: 50 });
     const before = new Set(await readdir(h.spool));
     const payload = capturePayload(2);
@@ -144,7 +144,7 @@ describe('BoothAgent on a real broker', () => {
 
     // Busy while the session runs: ping still answers, a second capture is refused.
     const ping = h.command(thingName, 'ping');
-    expect((await h.replyTo(ping.id)).status).toMatch(/^(ready|processing|uploading)$/);
+    expect((await h.replyTo(ping.id)).status).toMatch(/^(ready|processing)$/);
     const second = h.command(thingName, 'capture', capturePayload());
     expect(await h.replyTo(second.id)).toEqual({ id: second.id, error: BOOTH_MESSAGES.busy });
 
@@ -153,13 +153,16 @@ describe('BoothAgent on a real broker', () => {
       (found) => found.at(-1) === 'idle' && found.includes('ready'),
     );
     await agent.idle();
+    await agent.delivered();
     const sequence = h.statusesOf(thingName).map((status) => status.status);
-    expect(sequence.slice(sequence.indexOf('ready'))).toEqual([
+    // Uploads run in the background: the session does not hold the booth for them (statuses
+    // about the queue may follow the idle one).
+    expect(sequence.slice(sequence.indexOf('ready'), sequence.indexOf('ready') + 3)).toEqual([
       'ready',
       'processing',
-      'uploading',
       'idle',
     ]);
+    expect(sequence.slice(sequence.indexOf('ready'))).not.toContain('uploading');
     expect(h.statusesOf(thingName).at(-1)?.prints_left).toBe(49);
     expect(agent.printsLeft).toBe(49);
 
@@ -182,6 +185,19 @@ describe('BoothAgent on a real broker', () => {
       '/api/device/media/101/uploaded',
     ]);
     expect(confirmed[0]?.authorization).toMatch(new RegExp(`^Device ${thingName}:\\S+$`));
+    // With when the capture ended, for the server's delivery time.
+    expect(h.confirmedCaptureTimes.get(100)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(agent.deliveryQueue).toMatchObject({ items: 0, bytes: 0, oldest_at: null });
+    // The status carries the booth's health, with the last delivery.
+    const health = await eventually(
+      () => h.statusesOf(thingName).at(-1)?.health,
+      (found) => typeof found?.last_delivery_at === 'string',
+    );
+    expect(health).toMatchObject({
+      camera: { driver: 'simulated', ok: true },
+      printer: { state: expect.any(String) },
+      queue: { items: 0 },
+    });
     const spooled = (await readdir(h.spool)).filter((name) => !before.has(name));
     expect(spooled.filter((name) => name.endsWith('-media-100.jpg'))).toHaveLength(1);
   });
@@ -206,6 +222,7 @@ describe('BoothAgent on a real broker', () => {
     await agent.idle();
     await redeliver();
     await agent.idle();
+    await agent.delivered();
 
     // Neither copy was answered (not even "busy") nor started a session of its own.
     expect(repliesTo(sent.id)).toEqual([{ id: sent.id, status: 'accepted' }]);

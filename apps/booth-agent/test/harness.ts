@@ -92,7 +92,13 @@ export interface Harness {
   /** Media ids whose PUT answers 500, and whose confirmation answers 500. */
   failUpload: Set<number>;
   failConfirm: Set<number>;
+  /** Media ids whose first link (`sig=x`) is refused with 403, as an expired one is. */
+  expiredLinks: Set<number>;
+  /** Media ids for which POST …/upload-url was asked (each time). */
+  freshLinks: number[];
   confirmations: number[];
+  /** The confirmations' bodies (`captured_at`), by media id. */
+  confirmedCaptureTimes: Map<number, string | undefined>;
   /** The confirmations answered 200, with the credentials the booth sent. */
   confirmationRequests: { path: string; authorization: string | undefined }[];
   statusesOf(thing: string): DeviceStatusMessage[];
@@ -197,6 +203,9 @@ export async function startHarness(spool: string): Promise<Harness> {
   const uploads: Harness['uploads'] = [];
   const failUpload = new Set<number>();
   const failConfirm = new Set<number>();
+  const expiredLinks = new Set<number>();
+  const freshLinks: number[] = [];
+  const confirmedCaptureTimes = new Map<number, string | undefined>();
   const confirmations: number[] = [];
   const confirmationRequests: Harness['confirmationRequests'] = [];
   const foreground = await sharp({
@@ -239,12 +248,32 @@ export async function startHarness(spool: string): Promise<Harness> {
       }
       const upload = /^\/upload\/(\d+)\?/.exec(path);
       if (request.method === 'PUT' && upload) {
+        const mediaId = Number(upload[1]);
+        if (expiredLinks.has(mediaId) && !path.includes('sig=fresh')) {
+          response.writeHead(403).end('{"message":"This link has expired."}');
+          return;
+        }
         uploads.push({
           path,
           contentType: request.headers['content-type'],
           body: Buffer.concat(chunks),
         });
-        response.writeHead(failUpload.has(Number(upload[1])) ? 500 : 200).end();
+        response.writeHead(failUpload.has(mediaId) ? 500 : 200).end();
+        return;
+      }
+      const relink = /^\/api\/device\/media\/(\d+)\/upload-url$/.exec(path);
+      if (request.method === 'POST' && relink) {
+        const mediaId = Number(relink[1]);
+        freshLinks.push(mediaId);
+        const expires = new Date(Date.now() + 3600_000).toISOString().slice(0, 19);
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            media_id: mediaId,
+            upload_url: `${httpUrl}/upload/${mediaId}?sig=fresh`,
+            content_type: 'image/jpeg',
+            expires_at: expires,
+          }),
+        );
         return;
       }
       const confirm = /^\/api\/device\/media\/(\d+)\/uploaded$/.exec(path);
@@ -255,6 +284,11 @@ export async function startHarness(spool: string): Promise<Harness> {
           return;
         }
         confirmations.push(mediaId);
+        const body = Buffer.concat(chunks).toString('utf8');
+        confirmedCaptureTimes.set(
+          mediaId,
+          body ? (JSON.parse(body) as { captured_at?: string }).captured_at : undefined,
+        );
         confirmationRequests.push({ path, authorization: request.headers.authorization });
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
         return;
@@ -279,7 +313,12 @@ export async function startHarness(spool: string): Promise<Harness> {
       softwareVersion: '9.9.9-test',
       log: silentLog,
       reconnectPeriodMs: 100,
-      timers: { countdownMs: 10, uploadRetryMs: 10, uploadAttempts: 3 },
+      timers: {
+        countdownMs: 10,
+        deliveryRetryMs: 10,
+        deliveryRetryMaxMs: 100,
+        queueReportMs: 0,
+      },
       serverUrl: httpUrl,
       ...options,
     });
@@ -306,7 +345,10 @@ export async function startHarness(spool: string): Promise<Harness> {
     uploads,
     failUpload,
     failConfirm,
+    expiredLinks,
+    freshLinks,
     confirmations,
+    confirmedCaptureTimes,
     confirmationRequests,
     statusesOf: (thing) => statuses.filter((e) => e.thing === thing).map((e) => e.status),
     reportsOf: (thing) => reports.filter((e) => e.thing === thing).map((e) => e.report),

@@ -10,6 +10,7 @@ import {
   gatedCamera,
   type Harness,
   recordingLog,
+  sleep,
   useHarness,
 } from './harness.js';
 
@@ -96,31 +97,47 @@ describe('error reports', () => {
     expect(agent.printsLeft).toBe(300);
   });
 
-  it('reports an upload failing after its retries, with the media already delivered', async () => {
-    const { thingName } = await h.startAgent();
+  it('keeps an item whose upload fails queued and retries it until it goes; no report', async () => {
+    const { agent, thingName } = await h.startAgent();
     h.failUpload.add(242);
-    const payload = await acceptedCapture(thingName, [241, 242]);
-    const report = await nthReport(thingName);
-    expect(report).toMatchObject({ capture_id: payload.capture_id, delivered_media_ids: [241] });
-    expect(report.message).toMatch(
-      /uploading media 242 failed after retrying \(PUT upload: HTTP 500/,
+    await acceptedCapture(thingName, [241, 242]);
+    await agent.idle();
+    await eventually(
+      () => h.uploads.filter((u) => u.path.startsWith('/upload/242?')).length,
+      (attempts) => attempts >= 3,
     );
-    expect(report.message).toMatch(/Delivered before the failure: media 241\./);
-    // Three attempts (the test timers) before giving up.
-    expect(h.uploads.filter((u) => u.path.startsWith('/upload/242?'))).toHaveLength(3);
+    expect(h.confirmations).toContain(241);
+    expect(agent.deliveryQueue.items).toBe(1);
+    h.failUpload.delete(242);
+    await agent.delivered();
+    expect(h.confirmations.filter((id) => id === 242)).toEqual([242]);
+    expect(h.reportsOf(thingName)).toEqual([]);
   });
 
-  it('counts an uploaded but unconfirmed item as not delivered', async () => {
-    const { thingName } = await h.startAgent();
+  it('asks the server for a fresh link when the stored one is refused', async () => {
+    const { agent, thingName } = await h.startAgent();
+    h.expiredLinks.add(251);
+    await acceptedCapture(thingName, [251]);
+    await agent.idle();
+    await agent.delivered();
+    expect(h.freshLinks).toEqual([251]);
+    expect(h.uploads.filter((u) => u.path.startsWith('/upload/251?')).map((u) => u.path)).toEqual([
+      '/upload/251?sig=fresh',
+    ]);
+    expect(h.confirmations.filter((id) => id === 251)).toEqual([251]);
+  });
+
+  it('confirms again an item whose confirmation failed, without uploading it again', async () => {
+    const { agent, thingName } = await h.startAgent();
     h.failConfirm.add(252);
-    const payload = await acceptedCapture(thingName, [251, 252, 253]);
-    const report = await nthReport(thingName);
-    expect(report).toMatchObject({ capture_id: payload.capture_id, delivered_media_ids: [251] });
-    expect(report.message).toMatch(/did not confirm the upload of media 252/);
-    expect(h.uploads.some((u) => u.path.startsWith('/upload/252?'))).toBe(true);
-    // The session stops at the failure: the third item is never sent.
-    expect(h.uploads.some((u) => u.path.startsWith('/upload/253?'))).toBe(false);
-    expect(h.confirmations).toContain(251);
+    await acceptedCapture(thingName, [252]);
+    await agent.idle();
+    await sleep(100);
+    h.failConfirm.delete(252);
+    await agent.delivered();
+    expect(h.uploads.filter((u) => u.path.startsWith('/upload/252?'))).toHaveLength(1);
+    expect(h.confirmations.filter((id) => id === 252)).toEqual([252]);
+    expect(h.reportsOf(thingName)).toEqual([]);
   });
 
   it('reports a capture refused for an empty roll', async () => {
@@ -138,6 +155,7 @@ describe('error reports', () => {
     const { agent, thingName } = await h.startAgent({ printsLeft: 300, log });
     await acceptedCapture(thingName, [271]);
     await agent.idle();
+    await agent.delivered();
     expect(h.confirmations).toContain(271);
     // A report is made (and logged) before the session ends, so none can still be on its way.
     expect(agent.pendingReports).toEqual([]);

@@ -42,6 +42,8 @@ export async function startDemoBooth(
     // install next to it (the in-process booth only reports the new version).
     stateFile: booth.stateFile,
     releasesDir: booth.releasesDir,
+    // Photos and prints wait here until the server confirms them, across restarts.
+    queueDir: booth.queueDir,
     ...(serverUrl ? { serverUrl } : {}),
     log: log.child({ booth: booth.thingName }),
   });

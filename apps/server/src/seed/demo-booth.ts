@@ -176,6 +176,8 @@ export interface RegisteredDemoBooth {
   releasesDir: string;
   /** DATA_DIR/<spool>: where its simulated printer puts the prints. */
   spoolDir: string;
+  /** DATA_DIR/<file>-queue: its delivery queue (photos and prints waiting for the server). */
+  queueDir: string;
 }
 
 /**
@@ -204,6 +206,7 @@ export async function registeredDemoBooths(
         stateFile: path.join(config.dataDir, `${spec.file}-state.json`),
         releasesDir: path.join(config.dataDir, `${spec.file}-releases`),
         spoolDir: path.join(config.dataDir, spec.spool),
+        queueDir: path.join(config.dataDir, `${spec.file}-queue`),
       });
     } catch (error) {
       log.error({ err: error, booth: spec.name }, 'a demo booth could not start');
