@@ -16,6 +16,12 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
       run: async () => ({ released: await services.captures.sweepUndelivered() }),
     },
     {
+      // Items still not delivered an hour after their capture: marked late and logged, once.
+      name: 'late delivery sweep',
+      intervalMs: config.captures.sweepIntervalMs,
+      run: async () => ({ late: await services.deliveries.markLate() }),
+    },
+    {
       // Uploaded items still without a preview (a crash, a failed attempt, a full queue).
       name: 'preview sweep',
       intervalMs: config.previews.sweepIntervalMs,

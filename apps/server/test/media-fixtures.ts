@@ -3,6 +3,7 @@ import type {
   DeviceCommand,
   DeviceErrorReport,
   DeviceSettingsMessage,
+  DeviceStatusMessage,
 } from '@flashbooth/contracts';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
@@ -50,6 +51,10 @@ export class ScriptedLink implements DeviceLink {
   }
   async publishSettings(thingName: string, settings: DeviceSettingsMessage) {
     this.settings.push({ thingName, settings });
+  }
+  /** Delivers a status report as the broker would, to every handler, and waits for them. */
+  async status(thingName: string, message: DeviceStatusMessage) {
+    await Promise.all(this.statusHandlers.map((handler) => handler(thingName, message)));
   }
   /** Delivers an error report as the broker would, to every handler, and waits for them. */
   async report(thingName: string, report: DeviceErrorReport) {

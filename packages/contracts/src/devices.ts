@@ -234,6 +234,38 @@ export const DeviceHealthSchema = z.object({
 });
 export type DeviceHealth = z.infer<typeof DeviceHealthSchema>;
 
+/** How many days the console's delivery figures cover. */
+export const DELIVERY_WINDOW_DAYS = 7;
+/** An item not delivered this long after its capture is late (issue 22; the legal pages' hour). */
+export const DELIVERY_LATE_MINUTES = 60;
+
+/**
+ * A booth's deliveries (issue 22), from the server's records: the time from the end of each
+ * capture to its confirmed upload over the last `days` days (median and 95th percentile, in
+ * seconds; null with no delivery), the items of accepted captures still waiting, and how many
+ * of them are late (not delivered an hour after their capture).
+ */
+export const DeviceDeliverySchema = z.object({
+  days: z.number().int(),
+  delivered_count: z.number().int().min(0),
+  median_seconds: z.number().nullable(),
+  p95_seconds: z.number().nullable(),
+  waiting_count: z.number().int().min(0),
+  late_count: z.number().int().min(0),
+  oldest_waiting_at: TimestampSchema.nullable(),
+});
+export type DeviceDelivery = z.infer<typeof DeviceDeliverySchema>;
+
+/** GET devices/{id}/health (staff, beyond the spec): the booth's last health and its deliveries. */
+export const DeviceHealthViewSchema = z.object({
+  status: z.string(),
+  health: DeviceHealthSchema.nullable(),
+  /** When the health was reported (null: this booth's agent never sent one). */
+  health_at: TimestampSchema.nullable(),
+  delivery: DeviceDeliverySchema,
+});
+export type DeviceHealthView = z.infer<typeof DeviceHealthViewSchema>;
+
 /** flashbooth/devices/{thing}/status */
 export const DeviceStatusMessageSchema = z.object({
   status: z.string().min(1).max(50).refine(hasNoNul),

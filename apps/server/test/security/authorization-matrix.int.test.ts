@@ -114,6 +114,7 @@ DELETE /api/enterprise/devices/:id                              401  401  401  o
 PATCH /api/enterprise/devices/:id/link                          401  401  401  ok   ok   403  403  404  404  403
 PATCH /api/enterprise/devices/:id/unlink                        401  401  401  ok   ok   403  403  404  404  403
 POST /api/enterprise/devices/:id/ping                           401  401  401  ok   ok   ok   ok   404  404  ok
+GET /api/enterprise/devices/:id/health                          401  401  401  ok   ok   ok   ok   404  404  ok
 GET /api/enterprise/devices/:id/errors                          401  401  401  ok   ok   403  403  404  404  403
 POST /api/enterprise/devices/:id/update                         401  401  401  ok   ok   403  403  404  404  403
 POST /api/enterprise/devices/:id/enrollment-code              401  401  401  ok   ok   403  403  404  404  403
@@ -183,6 +184,7 @@ POST /api/enterprise/transactions/:id/refund                    401  401  401  o
 POST /api/enterprise/users/:id/credits                          401  401  401  ok   ok   403  403  403  403  403
 GET /api/enterprise/users/:id/credits/ledger                    401  401  401  ok   ok   403  403  403  403  403
 POST /api/device/media/:id/uploaded                             401  401  401  401  401  401  401  401  401  401
+POST /api/device/media/:id/upload-url                           401  401  401  401  401  401  401  401  401  401
 POST /api/device/enroll                                         ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health                                                 ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/sandbox/checkout/:orderId                              ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
@@ -437,6 +439,8 @@ const REQUESTS: Record<string, Build> = {
     patch(`${E}/devices/${(await f.device()).id}/unlink`),
   'POST /api/enterprise/devices/:id/ping': async (f) =>
     post(`${E}/devices/${(await f.device()).id}/ping`),
+  'GET /api/enterprise/devices/:id/health': async (f) =>
+    get(`${E}/devices/${(await f.device()).id}/health`),
   'GET /api/enterprise/devices/:id/errors': async (f) =>
     get(`${E}/devices/${(await f.device()).id}/errors`),
   'POST /api/enterprise/devices/:id/update': async (f) =>
@@ -648,6 +652,8 @@ const REQUESTS: Record<string, Build> = {
   // A person's token is none of them.
   'POST /api/device/media/:id/uploaded': async (f, c) =>
     post(`/api/device/media/${await f.media(f.owner(c))}/uploaded`),
+  'POST /api/device/media/:id/upload-url': async (f, c) =>
+    post(`/api/device/media/${await f.media(f.owner(c))}/upload-url`),
   // A booth computer's enrollment carries only its one-time code (a fresh one per cell).
   'POST /api/device/enroll': async (f) => {
     const { id } = await f.device();

@@ -1,4 +1,5 @@
 import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { DeviceHealth } from '@flashbooth/contracts';
 import { type Executor, rowsOf } from '../../db/client.js';
 import { inOrganizationsOf } from '../../db/memberships.js';
 import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
@@ -36,6 +37,8 @@ export interface DeviceReport {
   /** The settings revision the booth has applied; absent counts as 0. */
   settingsRevision?: number | null | undefined;
   pingedAt?: Date | undefined;
+  /** The booth's health with this report (issue 22); absent keeps the last one. */
+  health?: DeviceHealth | null | undefined;
 }
 
 /**
@@ -164,6 +167,7 @@ export class DevicesRepository {
             }
           : {}),
         ...(report.pingedAt ? { pingedAt: report.pingedAt } : {}),
+        ...(report.health ? { health: report.health, healthAt: sql`now()` } : {}),
       })
       .where('id' in device ? eq(devices.id, device.id) : eq(devices.thingName, device.thingName))
       .returning(reportedColumns);
@@ -183,7 +187,7 @@ export class DevicesRepository {
     const values = sql.join(
       reports.map(
         ({ thingName, report }) =>
-          sql`(${thingName}::text, ${report.status}::text, ${report.softwareVersion ?? null}::text, ${report.printsLeft ?? null}::integer, ${report.settingsRevision ?? 0}::integer)`,
+          sql`(${thingName}::text, ${report.status}::text, ${report.softwareVersion ?? null}::text, ${report.printsLeft ?? null}::integer, ${report.settingsRevision ?? 0}::integer, ${report.health ? JSON.stringify(report.health) : null}::jsonb)`,
       ),
       sql`, `,
     );
@@ -196,8 +200,10 @@ export class DevicesRepository {
         software_version = coalesce(v.software_version, d.software_version),
         prints_left = case
           when v.prints_left is not null and d.settings_revision <= v.applied then v.prints_left
-          else d.prints_left end
-      from (values ${values}) as v(thing_name, status, software_version, prints_left, applied)
+          else d.prints_left end,
+        health = coalesce(v.health, d.health),
+        health_at = case when v.health is null then d.health_at else now() end
+      from (values ${values}) as v(thing_name, status, software_version, prints_left, applied, health)
       where d.thing_name = v.thing_name
       returning d.id, d.thing_name, d.settings_revision, d.prints_left, d.org_id, d.status,
         d.software_version, ${iso('pinged_at')} as pinged_at, ${iso('updated_at')} as updated_at`);

@@ -1,6 +1,7 @@
 import {
   type Device,
   DeviceErrorSchema,
+  DeviceHealthViewSchema,
   DeviceLinkSchema,
   DevicePatchSchema,
   DeviceSchema,
@@ -156,6 +157,21 @@ export const staffDevicesRoutes: FastifyPluginAsyncZod<{
       },
     },
     (request) => devices.ping(request.caller!, request.params.id),
+  );
+
+  app.get(
+    '/devices/:id/health',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "The booth's last health report (camera, printer, disk, delivery queue) and its delivery times over the last 7 days (whoever may view the device; beyond the spec)",
+        params: IdParamSchema,
+        response: { 200: DeviceHealthViewSchema },
+      },
+    },
+    (request) => devices.health(request.caller!, request.params.id),
   );
 
   app.get(

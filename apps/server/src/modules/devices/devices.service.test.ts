@@ -103,6 +103,18 @@ const answeringLink = {
   publishSettings: async () => undefined,
 } as unknown as DeviceLink;
 
+const noDeliveries = {
+  deviceDelivery: async () => ({
+    days: 7,
+    delivered_count: 0,
+    median_seconds: null,
+    p95_seconds: null,
+    waiting_count: 0,
+    late_count: 0,
+    oldest_waiting_at: null,
+  }),
+};
+
 function setUp() {
   const everyone = people();
   const devices = new FakeDevices();
@@ -111,6 +123,7 @@ function setUp() {
     users: everyone.users,
     link: answeringLink,
     captures: { releaseReported: async () => undefined },
+    deliveries: noDeliveries,
     commandTimeoutMs: 1000,
     now: () => AT,
     log: memoryLog(),
@@ -283,6 +296,7 @@ describe('the env block of a new booth', () => {
         users: everyone.users,
         link: answeringLink,
         captures: { releaseReported: async () => undefined },
+        deliveries: noDeliveries,
         commandTimeoutMs: 1000,
         now: () => AT,
         log: memoryLog(),

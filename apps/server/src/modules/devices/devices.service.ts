@@ -4,8 +4,10 @@ import {
   SOFTWARE_MESSAGES,
   type BoothEnv,
   type Device,
+  type DeviceDelivery,
   type DeviceError,
   type DeviceErrorReport,
+  type DeviceHealthView,
   type DevicePatch,
   type DeviceStatusMessage,
   type RegisteredDevice,
@@ -43,6 +45,11 @@ export interface ReportedCaptures {
   releaseReported(deviceId: number, report: DeviceErrorReport): Promise<unknown>;
 }
 
+/** A booth's delivery figures for the console (the media module's DeliveryService). */
+export interface DeviceDeliveries {
+  deviceDelivery(deviceId: number): Promise<DeviceDelivery>;
+}
+
 /** What the env block of a new booth is made from (POST devices). */
 export interface BoothAddresses {
   /** BOOTH_MQTT_PUBLIC_URL, when configured: used as it is. */
@@ -75,6 +82,8 @@ export interface DevicesServiceOptions {
   users: UsersService;
   link: DeviceLink;
   captures: ReportedCaptures;
+  /** Delivery times and waiting items for GET devices/{id}/health. */
+  deliveries: DeviceDeliveries;
   commandTimeoutMs: number;
   now: () => Date;
   log: FastifyBaseLogger;
@@ -233,6 +242,19 @@ export class DevicesService {
     return this.toDto(await this.visible(await this.staff(claims), id));
   }
 
+  /**
+   * The booth's last health report and its deliveries (issue 22): whoever may view the device.
+   */
+  async health(claims: AccessClaims, id: number): Promise<DeviceHealthView> {
+    const row = await this.visible(await this.staff(claims), id);
+    return {
+      status: row.status,
+      health: row.health,
+      health_at: row.healthAt ? toApiTimestamp(row.healthAt) : null,
+      delivery: await this.options.deliveries.deviceDelivery(row.id),
+    };
+  }
+
   async patch(claims: AccessClaims, id: number, patch: DevicePatch): Promise<Device> {
     const caller = await this.staff(claims);
     const row = await this.visible(caller, id);
@@ -348,6 +370,7 @@ export class DevicesService {
       softwareVersion: message.software_version,
       printsLeft: message.prints_left,
       settingsRevision: message.settings_revision,
+      health: message.health,
     };
     const device = await this.statusWriter.record(thingName, report);
     // A newer report of the same booth was written in its place (and is streamed).

@@ -25,6 +25,7 @@ import type { UsersService } from '../users/users.service.js';
 import {
   type CapturesRepository,
   CreditTooLow,
+  NEVER_DELIVERED_REASON,
   type ReleaseOptions,
   type ReleaseOutcome,
 } from './captures.repository.js';
@@ -328,7 +329,7 @@ export class CaptureService {
       const at = now();
       const due = await captures.dueIds(at, SWEEP_BATCH);
       for (const captureId of due) {
-        const outcome = await this.releaseEntitlement(captureId, 'never delivered', {
+        const outcome = await this.releaseEntitlement(captureId, NEVER_DELIVERED_REASON, {
           dueBy: at,
           logMessage: neverDeliveredMessage,
         });

@@ -70,6 +70,9 @@ export interface ReleaseOptions {
   logMessage?: (capture: CaptureRow, refundedPaise: number) => string;
 }
 
+/** The failure reason of a capture the sweep gave back because nothing arrived by its deadline. */
+export const NEVER_DELIVERED_REASON = 'never delivered';
+
 /**
  * My Media shows an item once it has arrived, or while its capture may still deliver it; an
  * item of a capture that is over (delivered otherwise, or failed and given back) and never came
