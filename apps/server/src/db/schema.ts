@@ -961,27 +961,3 @@ export const deviceEnrollmentFailures = pgTable(
   },
   (table) => [index('device_enrollment_failures_ip_idx').on(table.ip, table.createdAt)],
 );
-
-/** One-time enrollment codes of booth computers (0017): a keyed hash, single use, one per device. */
-export const deviceEnrollmentCodes = pgTable('device_enrollment_codes', {
-  deviceId: integer('device_id')
-    .primaryKey()
-    .references(() => devices.id, { onDelete: 'cascade' }),
-  codeHash: text('code_hash').notNull().unique(),
-  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: createdAt(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-});
-export type DeviceEnrollmentCodeRow = typeof deviceEnrollmentCodes.$inferSelect;
-
-/** Failed enrollment attempts per client address (0017), for the rate limit. */
-export const deviceEnrollmentFailures = pgTable(
-  'device_enrollment_failures',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    ip: text('ip').notNull(),
-    createdAt: createdAt(),
-  },
-  (table) => [index('device_enrollment_failures_ip_idx').on(table.ip, table.createdAt)],
-);
