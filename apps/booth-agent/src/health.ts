@@ -14,9 +14,6 @@ const PRINTER_TIMEOUT_MS = 5000;
 /** Disk space is read at most this often. */
 const DISK_POLL_MS = 5000;
 
-/** A printer that can say its queue's state (CUPS lpstat); the simulated one may not. */
-type PrinterWithStatus = Printer & { status?: () => Promise<unknown> };
-
 export interface BoothHealthOptions {
   camera: Camera;
   printer: Printer;
@@ -96,7 +93,7 @@ export class BoothHealth {
     }
     if (at - this.printerAt >= PRINTER_POLL_MS) {
       this.printerAt = at;
-      this.printer = await printerHealth(this.options.printer as PrinterWithStatus);
+      this.printer = await printerHealth(this.options.printer);
     }
   }
 }
@@ -112,24 +109,15 @@ function cameraDriver(camera: Camera): string {
 const isPrinterState = (value: unknown): value is PrinterState =>
   typeof value === 'string' && (PRINTER_STATES as readonly string[]).includes(value);
 
-/** The printer's own report, bounded in time; `unknown` when it has none or it fails. */
-async function printerHealth(
-  printer: PrinterWithStatus,
-): Promise<NonNullable<DeviceHealth['printer']>> {
-  if (typeof printer.status !== 'function') return { state: 'unknown', message: null };
+/** The printer's own report (`status()`), bounded in time; `unknown` when it has none. */
+async function printerHealth(printer: Printer): Promise<NonNullable<DeviceHealth['printer']>> {
+  if (!printer.status) return { state: 'unknown', message: null };
   try {
     const answer = await withTimeout(printer.status(), PRINTER_TIMEOUT_MS);
-    if (isPrinterState(answer)) return { state: answer, message: null };
-    if (typeof answer === 'object' && answer !== null) {
-      const { state, message } = answer as { state?: unknown; message?: unknown };
-      if (isPrinterState(state)) {
-        return {
-          state,
-          message: typeof message === 'string' && message ? message.slice(0, 500) : null,
-        };
-      }
+    if (!isPrinterState(answer.state)) {
+      return { state: 'unknown', message: 'The printer gave an answer the booth cannot read.' };
     }
-    return { state: 'unknown', message: 'The printer gave an answer the booth cannot read.' };
+    return { state: answer.state, message: answer.message ? answer.message.slice(0, 500) : null };
   } catch (error) {
     return {
       state: 'unknown',

@@ -43,6 +43,9 @@ type Failure =
 /** The server has no fresh link for the item (an older server, or a passing problem). */
 class NoFreshLink extends TransferError {}
 
+/** The server already has the item (asked for a fresh link, it answers 409). */
+class AlreadyUploaded extends Error {}
+
 function classify(error: unknown): Failure {
   if (error instanceof NoFreshLink) return 'item';
   if (!(error instanceof TransferError) || error.status === undefined) return 'outage';
@@ -203,6 +206,16 @@ export class DeliveryWorker {
   }
 
   private async deliver(item: QueueItem): Promise<void> {
+    try {
+      await this.deliverOnce(item);
+    } catch (error) {
+      if (!(error instanceof AlreadyUploaded)) throw error;
+      // Uploaded and confirmed before (a confirmation whose answer was lost): nothing to send.
+      await this.confirmed(item);
+    }
+  }
+
+  private async deliverOnce(item: QueueItem): Promise<void> {
     const { queue, transfers, log, now } = this.options;
     const { captureId, upload } = item;
     const mediaId = upload.media_id;
@@ -286,6 +299,9 @@ export class DeliveryWorker {
       // Only the confirmation's 404 means the item is gone; this one may be an older server.
       if (error instanceof TransferError && error.status === 404) {
         throw new NoFreshLink(error.message, error.status, { cause: error });
+      }
+      if (error instanceof TransferError && error.status === 409) {
+        throw new AlreadyUploaded(error.message, { cause: error });
       }
       throw error;
     }
