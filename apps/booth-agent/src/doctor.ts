@@ -189,7 +189,7 @@ export async function checkPrint(
       return {
         status: 'fail',
         detail: 'the test page was not printed',
-        fix: `${error instanceof Error ? error.message : String(error)}: check the printer and BOOTH_PRINTER`,
+        fix: `${(error instanceof Error ? error.message : String(error)).replace(/\.$/, '')}: check the printer and BOOTH_PRINTER`,
       };
     }
   });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,15 @@ import { WebcamCamera } from '../src/camera/webcam-camera.js';
 // The drivers run child processes: the real ffmpeg (with its test source standing in for a USB
 // camera) and stand-in gphoto2 / rpicam-still scripts that record their arguments, write a JPEG
 // or fail with the real programs' error text.
+
+const onPath = (program: string): boolean => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 let root: string;
 let jpeg: string;
@@ -216,6 +226,13 @@ describe('Gphoto2Camera', () => {
     await expect(
       new Gphoto2Camera({ command: path.join(root, 'no-such-gphoto2') }).capture(0),
     ).rejects.toThrow('gphoto2 is not installed: run `sudo apt-get install gphoto2`');
+  });
+
+  it.skipIf(!onPath('gphoto2'))('reads the real gphoto2 when no camera is connected', async () => {
+    // CI machines have no camera: Debian's gphoto2 says so in its own words.
+    await expect(new Gphoto2Camera().capture(0)).rejects.toThrow(
+      /^No camera found: check that the camera is switched on/,
+    );
   });
 
   it('finds gphoto2 on PATH by default', async () => {
