@@ -61,6 +61,7 @@ test('after a capture the demo organization’s statistics show charts and, to i
     'Shared Media',
     'Downloaded Media',
     'Users Who Captured',
+    'Late Deliveries',
   ]) {
     await expect(totals.getByText(label, { exact: true })).toBeVisible();
   }

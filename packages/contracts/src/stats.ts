@@ -66,6 +66,11 @@ export const OrganizationStatsSchema = z.object({
   total_shared_media: CountSchema,
   total_downloaded_media: CountSchema,
   total_users_who_captured: CountSchema,
+  /**
+   * Items a booth did not deliver within an hour of their capture (issue 22): marked late by the
+   * late sweep, whether they arrived afterwards or are still waiting. Beyond the spec.
+   */
+  late_deliveries: CountSchema,
   share_rate: RateSchema.optional(),
   download_rate: RateSchema.optional(),
   repeated_users: CountSchema.optional(),

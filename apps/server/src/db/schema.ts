@@ -496,6 +496,9 @@ export const media = pgTable(
     index('media_waiting_idx')
       .on(table.deviceId, table.createdAt)
       .where(sql`not ${table.isUploaded}`),
+    index('media_org_late_idx')
+      .on(table.orgId)
+      .where(sql`${table.lateAt} is not null`),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;

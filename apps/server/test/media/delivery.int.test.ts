@@ -82,6 +82,13 @@ describe.each(databaseTargets)('delivery measured and watched on $name', ({ open
       oldest_waiting_at: expect.any(String),
     });
 
+    const lateInStats = async () => {
+      const staff = await signedInSuperUser(s.testApp);
+      return (await apiCall(s.app, 'GET', `organizations/${s.orgId}/stats`, staff.token)).json()
+        .late_deliveries;
+    };
+    expect(await lateInStats()).toBe(0);
+
     // A second server instance on the same database runs the same sweeps.
     const second = await startApp(s.database, SWEEP_ENV, { deviceLink: new ScriptedLink() });
     const lateEntries = async () =>
@@ -108,6 +115,8 @@ describe.each(databaseTargets)('delivery measured and watched on $name', ({ open
     const [row] = await s.database.db.select().from(media).where(eq(media.id, mediaId));
     expect(row!.lateAt).not.toBeNull();
     expect(await delivery()).toMatchObject({ waiting_count: 1, late_count: 1 });
+    // Counted in the organization's statistics (with the first test's booth, also waiting).
+    expect(await lateInStats()).toBe(2);
 
     // It arrives after all: delivered to My Media, measured, no longer waiting.
     const confirmed = await s.deliver(uploadUrl, mediaId, booth.auth);
@@ -125,5 +134,7 @@ describe.each(databaseTargets)('delivery measured and watched on $name', ({ open
     });
     expect(after.median_seconds).toBeGreaterThan(3600);
     expect(after.p95_seconds).toBeGreaterThanOrEqual(after.median_seconds);
+    // Late it stays: it arrived, but not within the hour.
+    expect(await lateInStats()).toBe(2);
   });
 });

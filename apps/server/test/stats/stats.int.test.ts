@@ -193,6 +193,7 @@ describe.each(databaseTargets)('organization statistics on $name', ({ open }) =>
       total_shared_media: 2,
       total_downloaded_media: 3,
       total_users_who_captured: 3,
+      late_deliveries: 0,
       repeated_users: 2,
       most_used_template: { name: 'Classic Strip', usage_count: 3 },
     });
@@ -294,6 +295,7 @@ describe.each(databaseTargets)('organization statistics on $name', ({ open }) =>
       total_shared_media: 0,
       total_downloaded_media: 0,
       total_users_who_captured: 0,
+      late_deliveries: 0,
       share_rate: 0,
       download_rate: 0,
       repeated_users: 0,

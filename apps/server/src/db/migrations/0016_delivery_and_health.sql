@@ -14,6 +14,9 @@ CREATE INDEX media_device_delivered_idx ON media (device_id, uploaded_at) WHERE 
 -- The late sweep and a booth's waiting items: items not uploaded, by age.
 CREATE INDEX media_waiting_idx ON media (device_id, created_at) WHERE NOT is_uploaded;
 --> statement-breakpoint
+-- An organization's late items, for its statistics (few rows: only late ones).
+CREATE INDEX media_org_late_idx ON media (org_id) WHERE late_at IS NOT NULL;
+--> statement-breakpoint
 -- The booth's last health report (DeviceHealthSchema) and when it came.
 ALTER TABLE devices ADD COLUMN health jsonb;
 --> statement-breakpoint

@@ -85,6 +85,14 @@ export class StatsRepository {
     };
   }
 
+  /** The organization's items marked late (not delivered an hour after their capture). */
+  async lateDeliveries(orgId: number): Promise<number> {
+    const result = await this.db.execute(
+      sql`select count(*) as late from media where org_id = ${orgId} and late_at is not null`,
+    );
+    return int(rowsOf<{ late: unknown }>(result)[0]?.late);
+  }
+
   /** The template most captures used (ties: the lowest id); null when none names one. */
   async mostUsedTemplate(orgId: number): Promise<TemplateUsage | null> {
     const result = await this.db.execute(sql`

@@ -14,6 +14,7 @@ const base: OrganizationStats = {
   total_shared_media: 2,
   total_downloaded_media: 3,
   total_users_who_captured: 3,
+  late_deliveries: 1,
   media_per_week: [
     { week_start: '2025-01-06', count: 3 },
     { week_start: '2025-01-27', count: 1 },
@@ -29,6 +30,7 @@ describe('organization statistics model', () => {
       'Shared Media=2',
       'Downloaded Media=3',
       'Users Who Captured=3',
+      'Late Deliveries=1',
     ]);
   });
 

@@ -30,6 +30,7 @@ export function headlineCards(stats: OrganizationStats): StatCard[] {
     { label: 'Shared Media', value: count(stats.total_shared_media) },
     { label: 'Downloaded Media', value: count(stats.total_downloaded_media) },
     { label: 'Users Who Captured', value: count(stats.total_users_who_captured) },
+    { label: 'Late Deliveries', value: count(stats.late_deliveries) },
   ];
 }
 
