@@ -19,3 +19,5 @@ export { Gphoto2Camera, type Gphoto2CameraOptions } from './camera/gphoto2-camer
 export { WebcamCamera, type WebcamCameraOptions } from './camera/webcam-camera.js';
 export { RpicamCamera, type RpicamCameraOptions } from './camera/rpicam-camera.js';
 export { cameraFromEnv, type CameraFromEnv } from './camera/camera-from-env.js';
+export type { PrinterStatus } from './printer/printer.js';
+export { doctorCommand, runDoctor, type CheckResult, type DoctorOptions } from './doctor.js';
