@@ -228,13 +228,13 @@ describe('doctorCommand', () => {
     const lines: string[] = [];
     const code = await doctorCommand(
       [],
-      { BOOTH_SETTINGS_FILE: '' },
+      { BOOTH_SETTINGS_FILE: '/nonexistent/flashbooth/booth.env' },
       { write: (line) => lines.push(line) },
     );
     expect(code).toBe(1);
-    expect(lines[0]).toMatch(
-      /^✗ config .*Invalid booth configuration:\n {2}BOOTH_MQTT_URL: required/s,
-    );
+    expect(lines[0]).toMatch(/^✗ config .*Invalid booth configuration:\n/s);
+    expect(lines[0]).toMatch(/\n {2}BOOTH_MQTT_URL: required/);
+    expect(lines).toHaveLength(2);
   });
 
   it('answers --help and refuses an unknown option', async () => {

@@ -294,7 +294,11 @@ export async function checkServer(
     if (!serverUrl) {
       return { status: 'skip', detail: 'BOOTH_SERVER_URL is not set' };
     }
-    const url = new URL('/api/health', serverUrl).toString();
+    // Relative to the base URL, so a server under a path prefix is asked at its own /api/health.
+    const url = new URL(
+      'api/health',
+      serverUrl.endsWith('/') ? serverUrl : `${serverUrl}/`,
+    ).toString();
     let response: Response;
     try {
       response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs) });

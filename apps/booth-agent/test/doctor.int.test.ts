@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Aedes } from 'aedes';
@@ -24,6 +24,7 @@ let http: HttpServer;
 let serverUrl: string;
 let healthy = true;
 let spool: string;
+let settingsFile: string;
 const now = () => performance.now();
 
 beforeAll(async () => {
@@ -47,6 +48,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   serverUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   spool = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-doctor-'));
+  settingsFile = path.join(spool, 'booth.env');
+  await writeFile(settingsFile, '');
 });
 
 afterAll(async () => {
@@ -167,6 +170,8 @@ describe('doctorCommand', () => {
     BOOTH_WEBCAM_WARMUP_FRAMES: '2',
     BOOTH_PRINTER: `simulated:${spool}`,
     BOOTH_DATA_DIR: spool,
+    // Not the machine's own /etc/flashbooth/booth.env.
+    BOOTH_SETTINGS_FILE: settingsFile,
   });
 
   it('exits 0 when every check passes', async () => {
