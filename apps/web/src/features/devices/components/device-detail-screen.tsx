@@ -40,6 +40,7 @@ import {
 import { DeviceStatus, LiveIndicator } from './device-status';
 import '@/components/console/console.css';
 import './devices.css';
+import { DeviceHealthPanel } from '../health/device-health-panel';
 
 type OpenDialog =
   'link' | 'name' | 'channel' | 'restock' | 'price' | 'unlink' | 'delete' | 'update';
@@ -324,6 +325,8 @@ export function DeviceDetailScreen({ deviceId }: { deviceId: number }) {
         </h2>
         <DeviceInfo device={record} />
       </section>
+
+      <DeviceHealthPanel deviceId={deviceId} />
 
       <section className="card device-panel" aria-labelledby="device-raw-title">
         <h2 className="console-section-title" id="device-raw-title">

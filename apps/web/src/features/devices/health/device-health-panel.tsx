@@ -1,0 +1,73 @@
+import { useDeviceHealth } from '../api/get-device-health';
+import { ago, HEALTH_TEXT, type HealthRow, panelRows } from './device-health-model';
+import './device-health.css';
+
+const TONE_LABEL: Record<HealthRow['tone'], string> = {
+  ok: 'OK',
+  warn: 'Warning',
+  bad: 'Needs attention',
+  neutral: '',
+};
+
+/**
+ * The device detail's health panel (issue 22): what the booth last reported (camera, printer,
+ * disk, delivery queue, last delivery) and the server's delivery figures, refreshed every 15 s.
+ */
+export function DeviceHealthPanel({ deviceId }: { deviceId: number }) {
+  const query = useDeviceHealth(deviceId);
+  const now = new Date();
+  return (
+    <section
+      className="card device-panel device-health"
+      aria-labelledby="device-health-title"
+      aria-busy={query.isPending || undefined}
+    >
+      <div className="device-health-head">
+        <h2 className="console-section-title" id="device-health-title">
+          {HEALTH_TEXT.title}
+        </h2>
+        {query.data?.health_at && (
+          <span className="device-health-when">Reported {ago(query.data.health_at, now)}</span>
+        )}
+      </div>
+      {query.isPending ? (
+        <p className="device-health-note">
+          <span className="spinner spinner-sm" aria-hidden="true" /> {HEALTH_TEXT.loading}
+        </p>
+      ) : query.isError ? (
+        <div className="device-health-note" role="alert">
+          <p>{query.error.message || HEALTH_TEXT.failed}</p>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void query.refetch()}
+            disabled={query.isFetching}
+          >
+            Try again
+          </button>
+        </div>
+      ) : (
+        <>
+          {!query.data.health && <p className="device-health-note">{HEALTH_TEXT.never}</p>}
+          <dl className="device-health-list" data-testid="device-health">
+            {panelRows(query.data, now).map((row) => (
+              <div key={row.label} className={`device-health-row device-health-${row.tone}`}>
+                <dt>{row.label}</dt>
+                <dd>
+                  {row.tone !== 'neutral' && (
+                    <span className="device-health-dot" aria-hidden="true" />
+                  )}
+                  {TONE_LABEL[row.tone] && (
+                    <span className="visually-hidden">{TONE_LABEL[row.tone]}: </span>
+                  )}
+                  <span>{row.value}</span>
+                  {row.hint && <span className="device-health-hint">{row.hint}</span>}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </>
+      )}
+    </section>
+  );
+}
