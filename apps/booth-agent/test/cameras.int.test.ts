@@ -310,6 +310,9 @@ describe('RpicamCamera', () => {
     await expect(
       new RpicamCamera({ command: fake.command, warmupMs: 0, timeoutMs: 300 }).capture(0),
     ).rejects.toThrow(/^The Raspberry Pi camera gave no picture within 0.3 s/);
+    // A warm-up of 0 would make rpicam-still run until stopped.
+    const [call] = await fake.calls();
+    expect(call?.[call.indexOf('--timeout') + 1]).toBe('1');
   });
 });
 

@@ -117,7 +117,7 @@ export function cameraFromEnv(env: NodeJS.ProcessEnv): CameraFromEnv {
   } else if (spec === 'rpicam') {
     const rpicamSize = size('BOOTH_RPICAM_SIZE', DEFAULT_RPICAM_SIZE);
     const quality = integer('BOOTH_RPICAM_QUALITY', 1, 100);
-    const warmupMs = integer('BOOTH_RPICAM_WARMUP_MS', 0, 60_000);
+    const warmupMs = integer('BOOTH_RPICAM_WARMUP_MS', 1, 60_000);
     const cameraIndex = integer('BOOTH_RPICAM_CAMERA', 0, 15);
     camera = new RpicamCamera({ size: rpicamSize, quality, warmupMs, cameraIndex, timeoutMs });
     description = `rpicam ${formatSize(rpicamSize)}${cameraIndex === undefined ? '' : ` camera ${cameraIndex}`}`;

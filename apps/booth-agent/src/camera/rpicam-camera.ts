@@ -10,7 +10,7 @@ export interface RpicamCameraOptions {
   size?: PhotoSize;
   /** JPEG quality 1 to 100 (default 93). */
   quality?: number;
-  /** How long the camera runs before the photo, to settle exposure and white balance (default 1000 ms). */
+  /** How long the camera runs before the photo, to settle exposure and white balance (default 1000 ms, at least 1). */
   warmupMs?: number;
   /** Which camera when several are attached (`rpicam-hello --list-cameras`); the first by default. */
   cameraIndex?: number;
@@ -31,7 +31,8 @@ export class RpicamCamera implements Camera {
 
   constructor(private readonly options: RpicamCameraOptions = {}) {
     this.size = options.size ?? DEFAULT_RPICAM_SIZE;
-    this.warmupMs = options.warmupMs ?? 1000;
+    // rpicam-still reads --timeout 0 as "run until stopped": the shortest warm-up is 1 ms.
+    this.warmupMs = Math.max(1, options.warmupMs ?? 1000);
     this.command = options.command ?? 'rpicam-still';
     this.timeoutMs = this.warmupMs + (options.timeoutMs ?? 15_000);
   }
