@@ -35,8 +35,14 @@ export function myMediaQueryOptions({
         : (['media', 'regular', 'mine', search, page] as const),
     queryFn: ({ signal }) => getMyMedia({ search, page: page ?? 1 }, signal),
     staleTime: 0,
+    // An item on its way from the booth shows up by itself: the page asks again while one waits.
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => !item.is_uploaded) ? WAITING_REFRESH_MS : false,
   });
 }
+
+/** How often My Media looks again while an item is still on its way from the booth. */
+export const WAITING_REFRESH_MS = 10_000;
 
 export function useMyMedia(search: string, page: number) {
   return useQuery(myMediaQueryOptions({ search, page }));

@@ -71,6 +71,10 @@ function PreviewVideo({
   );
 }
 
+/** A waiting item's preview (issue 22): the photos are taken; the booth has not sent them yet. */
+export const MEDIA_ON_ITS_WAY = 'On its way from the booth';
+export const MEDIA_ON_ITS_WAY_NOTE = 'It appears here by itself as soon as the booth sends it.';
+
 export type PreviewMedia = Pick<
   Media,
   | 'media_type'
@@ -84,7 +88,8 @@ export type PreviewMedia = Pick<
 
 /**
  * A media card's preview (My Media, the wall): the photo, or the autoplaying muted looping clip,
- * at the print's own ratio on a dark stage; "Processing…" until uploaded.
+ * at the print's own ratio on a dark stage; "On its way from the booth" until uploaded (the
+ * booth's delivery queue may hold it a while when its network is down).
  */
 export function MediaPreview({ media, where }: { media: PreviewMedia; where: string }) {
   const [failed, setFailed] = useState(false);
@@ -100,7 +105,8 @@ export function MediaPreview({ media, where }: { media: PreviewMedia; where: str
         {!url ? (
           <div className="media-card-processing">
             <span className="spinner spinner-sm" aria-hidden="true" />
-            <span>Processing…</span>
+            <span>{MEDIA_ON_ITS_WAY}</span>
+            <span className="media-card-processing-note">{MEDIA_ON_ITS_WAY_NOTE}</span>
           </div>
         ) : failed ? (
           <div className="media-card-processing">Preview unavailable</div>

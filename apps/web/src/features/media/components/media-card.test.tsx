@@ -77,7 +77,10 @@ describe('MediaCard preview', () => {
 
   it('waits for the upload before showing a preview', () => {
     const html = render(media({ is_uploaded: false, lowres_s3_url: null, s3_url: null }));
-    expect(html).toContain('Processing…');
+    expect(html).toContain('On its way from the booth');
+    // Nothing to download or share until it arrives.
+    expect(html).not.toContain('Download HD');
+    expect(html).not.toContain('>Share<');
     expect(html).not.toContain('<img');
   });
 });

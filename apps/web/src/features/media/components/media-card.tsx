@@ -173,28 +173,30 @@ export function MediaCard({
           />
         )}
 
-        <div className="media-card-actions">
-          <button
-            type="button"
-            className="btn btn-primary media-action"
-            aria-describedby={headingId}
-            aria-disabled={busy.has('download') || undefined}
-            onClick={() => void run('download')}
-          >
-            {busy.has('download') ? 'Downloading…' : 'Download HD'}
-          </button>
-          {canShare && (
+        {media.is_uploaded && (
+          <div className="media-card-actions">
             <button
               type="button"
-              className="btn btn-secondary media-action"
+              className="btn btn-primary media-action"
               aria-describedby={headingId}
-              aria-disabled={busy.has('share') || undefined}
-              onClick={() => void run('share')}
+              aria-disabled={busy.has('download') || undefined}
+              onClick={() => void run('download')}
             >
-              {busy.has('share') ? 'Sharing…' : 'Share'}
+              {busy.has('download') ? 'Downloading…' : 'Download HD'}
             </button>
-          )}
-        </div>
+            {canShare && (
+              <button
+                type="button"
+                className="btn btn-secondary media-action"
+                aria-describedby={headingId}
+                aria-disabled={busy.has('share') || undefined}
+                onClick={() => void run('share')}
+              >
+                {busy.has('share') ? 'Sharing…' : 'Share'}
+              </button>
+            )}
+          </div>
+        )}
 
         <div className="media-card-switches">
           <Switch
