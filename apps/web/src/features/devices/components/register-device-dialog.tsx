@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { useRegisterDevice } from '../api/register-device';
 import { boothEnvBlock, DEVICE_TEXT, nameValue } from '../devices-model';
 import { CopyButton } from './copy-button';
+import { EnrollmentCodePanel } from './enrollment-code-panel';
 
 interface RegisterDeviceDialogProps {
   onClose: () => void;
@@ -15,7 +16,8 @@ interface RegisterDeviceDialogProps {
 
 /**
  * +Add: registers a device (an optional name; the server names it after its serial otherwise),
- * then shows its name, serial and secret once, with the env block to paste into the booth.
+ * then shows a one-time enrollment code for the booth computer, and (the advanced way) its
+ * secret, shown once, with the env block to paste into the booth.
  * Mounted while open, so a second +Add starts afresh and the secret leaves memory on close.
  */
 export function RegisterDeviceDialog({ onClose, onRegistered }: RegisterDeviceDialogProps) {
@@ -73,7 +75,10 @@ export function RegisterDeviceDialog({ onClose, onRegistered }: RegisterDeviceDi
   );
 }
 
-/** The new booth's name, serial and secret, shown this once, and its env block. */
+/**
+ * The new booth's name and serial; the enrollment code and command (made right after the
+ * registration); then "Advanced: paste settings": the secret, shown this once, and the env block.
+ */
 function RegisteredBooth({ device, onClose }: { device: RegisteredDevice; onClose: () => void }) {
   const block = boothEnvBlock(device.booth_env);
   return (
@@ -91,6 +96,12 @@ function RegisteredBooth({ device, onClose }: { device: RegisteredDevice; onClos
           <dt>Serial</dt>
           <dd className="device-mono">{device.thing_name}</dd>
         </dl>
+        <EnrollmentCodePanel deviceId={device.id} />
+        <h3 className="device-advanced-title">Advanced: paste settings</h3>
+        <p className="field-hint">
+          Instead of the code: copy the secret and paste the booth environment on the booth. Not
+          needed when the booth enrolls with the code (enrolling replaces this secret).
+        </p>
         <div className="device-secret">
           <div className="device-secret-head">
             <span className="device-secret-label" id="device-secret-label">
