@@ -4,9 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaptureCommandPayload } from '@flashbooth/contracts';
 import { Gphoto2Camera } from '../src/camera/gphoto2-camera.js';
 import { RpicamCamera } from '../src/camera/rpicam-camera.js';
 import { WebcamCamera } from '../src/camera/webcam-camera.js';
+import { sessionFailureMessage } from '../src/reports.js';
 
 // The drivers run child processes: the real ffmpeg (with its test source standing in for a USB
 // camera) and stand-in gphoto2 / rpicam-still scripts that record their arguments, write a JPEG
@@ -153,7 +155,7 @@ describe('Gphoto2Camera', () => {
     await expect(
       new Gphoto2Camera({ command: fake.command, port: 'usb:001,004' }).capture(0),
     ).rejects.toThrow(
-      /^No camera found on port usb:001,004: check that the camera is switched on, its USB cable is plugged in and it is in PC\/PTP mode/,
+      /^No camera found on port usb:001,004: check that the camera is switched on, plugged in by USB and in PC\/PTP mode \(`gphoto2 --auto-detect` should list it\)$/,
     );
     expect(await fake.calls()).toHaveLength(1);
   });
@@ -196,6 +198,26 @@ describe('Gphoto2Camera', () => {
     const full = await fakeProgram('gphoto2', gphoto2Fails(CARD_FULL));
     await expect(new Gphoto2Camera({ command: full.command }).capture(0)).rejects.toThrow(
       "The camera's memory card is full: empty it or insert another card",
+    );
+  });
+
+  it("puts its words into the capture's report for the device's error log", async () => {
+    const fake = await fakeProgram('gphoto2', gphoto2Fails(CARD_FULL));
+    const error = await new Gphoto2Camera({ command: fake.command })
+      .capture(1)
+      .catch((e: unknown) => e);
+    const capture = {
+      capture_id: 'c-7',
+      template: { id: 3, name: 'Classic' },
+      total_captures: 3,
+    } as CaptureCommandPayload;
+    const report = sessionFailureMessage(
+      capture,
+      { stage: 'camera', photo: 1, delivered: [] },
+      error,
+    );
+    expect(report).toMatch(
+      /^Capture c-7 failed: the camera did not take photo 2 of 3 \(The camera's memory card is full: empty it or insert another card[:)]/,
     );
   });
 

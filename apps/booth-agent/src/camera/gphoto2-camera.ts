@@ -50,13 +50,13 @@ export function gphoto2Advice(failure: Gphoto2Failure, port: string | undefined)
   switch (failure) {
     case 'not_found':
       return (
-        `No camera found${where}: check that the camera is switched on, its USB cable is plugged ` +
-        'in and it is in PC/PTP mode (not mass storage); `gphoto2 --auto-detect` should list it'
+        `No camera found${where}: check that the camera is switched on, plugged in by USB and ` +
+        'in PC/PTP mode (`gphoto2 --auto-detect` should list it)'
       );
     case 'busy':
       return (
         `The camera${where} is busy or held by another program, even after a USB reset: close ` +
-        'other photo programs (on a desktop, run `gio mount -s gphoto2`), or switch the camera off and on'
+        'other photo programs (`gio mount -s gphoto2` on a desktop) or switch the camera off and on'
       );
     case 'focus':
       return (
