@@ -40,6 +40,11 @@ export class ScriptedLink implements DeviceLink {
   readonly settings: { thingName: string; settings: DeviceSettingsMessage }[] = [];
   /** What an accepting booth answers a ping with (idle unless a test says otherwise). */
   readonly pingStatus = new Map<string, string>();
+  /** Booths the broker knows are away (last will, clean disconnect). */
+  readonly away = new Set<string>();
+  isAway(thingName: string) {
+    return this.away.has(thingName);
+  }
   async start() {}
   async stop() {}
   async ping() {}

@@ -101,6 +101,16 @@ describe.each(databaseTargets)('booth availability and money on $name', ({ open 
     expect(await ledgerOf(person.userId)).toEqual([]);
     expect(await paymentRow(paymentId)).toMatchObject({ consumedCaptureId: null });
 
+    // A booth the broker knows is away is not asked: offline at once, whatever it was recorded.
+    s.link.away.add(booth.thingName);
+    const pingsBefore = s.link.sent.filter((sent) => sent.thingName === booth.thingName).length;
+    const away = await capture(s.app, person.token, booth.id, s.templateId);
+    expect(away.json()).toMatchObject({ code: 'booth_offline' });
+    expect(s.link.sent.filter((sent) => sent.thingName === booth.thingName)).toHaveLength(
+      pingsBefore,
+    );
+    s.link.away.delete(booth.thingName);
+
     // A recorded status that is out of date does not turn the visitor away: the booth is asked,
     // says idle, and the capture goes ahead on the payment.
     s.link.pingStatus.set(booth.thingName, 'idle');

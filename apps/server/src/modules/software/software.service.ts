@@ -26,7 +26,7 @@ import { AppError, forbidden, notFound } from '../../errors.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DevicesRepository, DeviceWithOrg } from '../devices/devices.repository.js';
-import type { DeviceLink } from '../mqtt/device-link.js';
+import { type DeviceLink, noAnswer } from '../mqtt/device-link.js';
 import {
   deleteUnreferenced,
   MAX_URL_LIFETIME_SECONDS,
@@ -446,6 +446,9 @@ export class SoftwareService {
       size_bytes: release.sizeBytes,
     });
 
+    // A booth the broker knows is away cannot take it: answer at once instead of after the
+    // update's whole timeout (minutes).
+    if (link.isAway?.(device.thingName)) throw noAnswer();
     let reply;
     try {
       reply = await link.request(device.thingName, 'update', payload, updateTimeoutMs);
