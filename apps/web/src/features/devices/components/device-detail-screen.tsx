@@ -38,6 +38,7 @@ import {
   RestockDialog,
 } from './device-dialogs';
 import { DeviceStatus, LiveIndicator } from './device-status';
+import { EnrollBoothDialog } from './enroll-booth-dialog';
 import '@/components/console/console.css';
 import './devices.css';
 import { DeviceHealthPanel } from '../health/device-health-panel';
@@ -119,6 +120,7 @@ export function DeviceDetailScreen({ deviceId }: { deviceId: number }) {
   const remove = useDeleteDevice(deviceId);
   const update = useUpdateDeviceSoftware(deviceId);
   const [open, setOpen] = useState<OpenDialog | null>(null);
+  const [enrolling, setEnrolling] = useState(false);
   const deleted = remove.isSuccess;
 
   // Spec: after a delete, back to the list after 1.5 s.
@@ -297,6 +299,14 @@ export function DeviceDetailScreen({ deviceId }: { deviceId: number }) {
             <Link className="btn btn-secondary" to={paths.enterprise.deviceLogs.getHref(deviceId)}>
               View Logs
             </Link>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => setEnrolling(true)}
+              disabled={busy}
+            >
+              Enroll a booth computer
+            </button>
           </>
         )}
         {linked && (
@@ -341,6 +351,7 @@ export function DeviceDetailScreen({ deviceId }: { deviceId: number }) {
         )}
       </section>
 
+      {enrolling && <EnrollBoothDialog deviceId={deviceId} onClose={() => setEnrolling(false)} />}
       {open === 'link' && (
         <LinkDeviceDialog device={record} onClose={() => setOpen(null)} onDone={done} />
       )}
