@@ -142,8 +142,11 @@ describe('DeliveryWorker', () => {
   it('asks for a fresh link when the stored one is refused or has expired', async () => {
     const { worker, queued, calls, script, queue } = await setup();
     script.put.push(403);
-    await queued(payload([7]));
-    await queued(payload([8], (id) => `/put/${id}?expires=1000`));
+    await queued(payload([7]), new Date('2026-11-27T10:00:00Z'));
+    await queued(
+      payload([8], (id) => `/put/${id}?expires=1000`),
+      new Date('2026-11-27T10:00:01Z'),
+    );
     worker.start();
     await worker.idle();
     expect(calls).toEqual([
@@ -185,8 +188,8 @@ describe('DeliveryWorker', () => {
   it('lets an item with a problem of its own wait while the next goes', async () => {
     const { worker, queued, calls, script, delivered } = await setup();
     script.confirm.push(409);
-    await queued(payload([12]));
-    await queued(payload([13]));
+    await queued(payload([12]), new Date('2026-11-27T10:00:00Z'));
+    await queued(payload([13]), new Date('2026-11-27T10:00:01Z'));
     worker.start();
     await worker.idle();
     expect(calls.slice(0, 4)).toEqual(['PUT /put/12', 'confirm 12', 'PUT /put/13', 'confirm 13']);
