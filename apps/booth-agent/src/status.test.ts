@@ -99,4 +99,31 @@ describe('StatusBoard', () => {
     await expect(status.set('ready')).resolves.toBeUndefined();
     expect(status.current).toBe('ready');
   });
+
+  it('reports queue changes soon, at most once per gap, those close together in one', async () => {
+    const { board: status, channel } = board();
+    status.online();
+    status.reportSoon();
+    status.reportSoon();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(channel!.statuses).toHaveLength(1);
+    // Within the 5 s gap after that report: held back, not dropped.
+    status.reportSoon();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(channel!.statuses).toHaveLength(1);
+    status.offline();
+  });
+
+  it('sends the health with the status when it has one', () => {
+    const store = memoryStore({ prints_left: 1, settings_revision: 0, software_version: '1' });
+    const health = { queue: { items: 3, bytes: 10, oldest_at: null, over_limit: false } };
+    const status = new StatusBoard({
+      link: linkTo(new FakeChannel()),
+      store,
+      health: { snapshot: () => health, refresh: () => Promise.resolve() },
+      now: () => FIXED_NOW,
+      log: recordingLog(),
+    });
+    expect(status.message().health).toEqual(health);
+  });
 });
