@@ -15,7 +15,7 @@ export function EnrollBoothDialog({
   return (
     <Dialog open title="Enroll a booth computer" onClose={onClose} className="enrollment-dialog">
       <div className="enrollment-dialog-body">
-        <EnrollmentCodePanel deviceId={deviceId} />
+        <EnrollmentCodePanel deviceId={deviceId} title={false} />
         <div className="dialog-actions">
           <button type="button" className="btn btn-primary" onClick={onClose}>
             Done

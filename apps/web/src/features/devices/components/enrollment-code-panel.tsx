@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { useCreateEnrollmentCode } from '../api/create-enrollment-code';
 import { CopyButton } from './copy-button';
@@ -7,9 +7,16 @@ import './enrollment.css';
 /**
  * A booth computer's one-time enrollment code, made when this mounts: the code, big and
  * copyable, when it expires, and the exact command to run on the booth. "New code" makes another
- * (the earlier one stops working).
+ * (the earlier one stops working). `title`: its own heading (left out where the dialog says it).
  */
-export function EnrollmentCodePanel({ deviceId }: { deviceId: number }) {
+export function EnrollmentCodePanel({
+  deviceId,
+  title = true,
+}: {
+  deviceId: number;
+  title?: boolean;
+}) {
+  const ids = useId();
   const create = useCreateEnrollmentCode(deviceId);
   const requested = useRef(false);
   const { mutate } = create;
@@ -22,13 +29,19 @@ export function EnrollmentCodePanel({ deviceId }: { deviceId: number }) {
 
   const code = create.data;
   return (
-    <section className="enrollment" aria-labelledby="enrollment-title" data-testid="enrollment">
-      <h3 className="enrollment-title" id="enrollment-title">
-        Set up the booth computer
-      </h3>
+    <section
+      className="enrollment"
+      {...(title ? { 'aria-labelledby': `${ids}-title` } : { 'aria-label': 'Enrollment code' })}
+      data-testid="enrollment"
+    >
+      {title && (
+        <h3 className="enrollment-title" id={`${ids}-title`}>
+          Set up the booth computer
+        </h3>
+      )}
       <p className="enrollment-hint">
-        On the booth (Debian 12 or Raspberry Pi OS, after <code>install.sh</code>), run this
-        command. No secret to type: the booth fetches its settings with the code.
+        Run the command on the booth computer (after <code>install.sh</code>): it fetches the
+        booth&apos;s settings, no secret to type.
       </p>
       {create.isPending && (
         <p className="enrollment-wait" role="status">
@@ -48,14 +61,14 @@ export function EnrollmentCodePanel({ deviceId }: { deviceId: number }) {
       {code && (
         <>
           <div className="enrollment-code-row">
-            <span className="enrollment-label" id="enrollment-code-label">
+            <span className="enrollment-label" id={`${ids}-code`}>
               Enrollment code
             </span>
             <CopyButton text={code.code} label="Copy enrollment code" />
           </div>
           <output
             className="enrollment-code"
-            aria-labelledby="enrollment-code-label"
+            aria-labelledby={`${ids}-code`}
             data-testid="enrollment-code"
           >
             {code.code}
@@ -64,18 +77,22 @@ export function EnrollmentCodePanel({ deviceId }: { deviceId: number }) {
             Works once, until {formatUtcTimestamp(code.expires_at)} UTC (30 minutes).
           </p>
           <div className="enrollment-code-row">
-            <span className="enrollment-label" id="enrollment-command-label">
-              Command for the booth
+            <span className="enrollment-label" id={`${ids}-command`}>
+              Command
             </span>
             <CopyButton text={code.command} label="Copy command" />
           </div>
           <pre
             className="enrollment-command"
-            aria-labelledby="enrollment-command-label"
+            aria-labelledby={`${ids}-command`}
             tabIndex={0}
             data-testid="enrollment-command"
           >
-            {code.command}
+            {/* The code itself never breaks at its dash where the command wraps. */}
+            {code.command.slice(0, code.command.lastIndexOf(' ') + 1)}
+            <span className="enrollment-nowrap">
+              {code.command.slice(code.command.lastIndexOf(' ') + 1)}
+            </span>
           </pre>
           <p className="field-hint">
             Enrolling gives the booth a new secret: a secret shown or pasted before stops working.
