@@ -117,6 +117,7 @@ describe('the demo booths on the embedded defaults', () => {
         stateFile: path.join(config.dataDir, 'demo-booth-state.json'),
         releasesDir: path.join(config.dataDir, 'demo-booth-releases'),
         spoolDir: path.join(config.dataDir, 'spool'),
+        queueDir: path.join(config.dataDir, 'demo-booth-queue'),
       },
       {
         name: 'Paid Demo Booth',
@@ -126,6 +127,7 @@ describe('the demo booths on the embedded defaults', () => {
         stateFile: path.join(config.dataDir, 'demo-booth-paid-state.json'),
         releasesDir: path.join(config.dataDir, 'demo-booth-paid-releases'),
         spoolDir: path.join(config.dataDir, 'spool-paid'),
+        queueDir: path.join(config.dataDir, 'demo-booth-paid-queue'),
       },
     ]);
   });
