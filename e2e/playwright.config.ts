@@ -10,7 +10,10 @@ export const BASE_URL = `http://localhost:${PORT}`;
 const MQTT_PORT = Number(process.env.E2E_MQTT_PORT ?? PORT + 1);
 process.env.E2E_MQTT_URL = `mqtt://127.0.0.1:${MQTT_PORT}`;
 // A fresh data folder per run: the product starts exactly as on a new machine.
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-e2e-'));
+// Made once, by the runner: the workers load this file again and inherit the variable, so a test
+// can read the seeded booth's print spool there.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'flashbooth-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR;
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -80,6 +83,13 @@ export default defineConfig({
       SUPER_USER_PHONES: '+919000000099',
       // Not the dev server's broker port (1884), so a running dev server does not clash.
       MQTT_PORT: String(MQTT_PORT),
+      // The seeded demo booths take their photos with the webcam driver, through Debian's real
+      // ffmpeg, with its test source standing in for the USB camera (issue 22).
+      BOOTH_CAMERA: 'webcam',
+      BOOTH_WEBCAM_FORMAT: 'lavfi',
+      BOOTH_WEBCAM_DEVICE: 'testsrc2=size=1620x1080:rate=30',
+      BOOTH_WEBCAM_SIZE: '1620x1080',
+      BOOTH_WEBCAM_WARMUP_FRAMES: '3',
     },
   },
 });

@@ -128,7 +128,8 @@ export function demoRig(name: string) {
 
 /**
  * A real capture for the visitor of `token` at the booth; answers the media id once the booth is
- * idle again (the photo uploaded and confirmed) and has logged no error.
+ * idle again with no error logged and the server has the photo (uploaded and confirmed from the
+ * booth's delivery queue).
  */
 export async function captureAt(
   request: APIRequestContext,
@@ -145,5 +146,20 @@ export async function captureAt(
   expect(media_ids).toHaveLength(1);
   await booth.agent.idle();
   expect(booth.errors, `booth ${booth.name} reported errors`).toEqual([]);
-  return media_ids[0]!;
+  // The session ends once the photo is printed and written to the booth's delivery queue; the
+  // upload follows in the background (issue 22). Resolve once the server has it.
+  const id = media_ids[0]!;
+  await expect
+    .poll(
+      async () => {
+        const uploaded = await request.get(`/api/regular/media/uploaded?media_ids=${id}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        const body = (await uploaded.json()) as { media_items: { is_uploaded: boolean }[] };
+        return body.media_items[0]?.is_uploaded;
+      },
+      { message: `item ${id} delivered from booth ${booth.name}`, timeout: 30_000 },
+    )
+    .toBe(true);
+  return id;
 }

@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import { startBooth, type TestBooth } from './booths';
@@ -145,8 +147,33 @@ test('a visitor captures at the demo booth and sees the photos are ready', async
       headers: { Authorization: `Bearer ${visitorToken}` },
     });
     expect(mediaResponse.ok(), await mediaResponse.text()).toBe(true);
-    const media = (await mediaResponse.json()) as { items: { s3_url: string | null }[] };
+    const media = (await mediaResponse.json()) as {
+      items: { id: number; s3_url: string | null }[];
+    };
     expect(media.items).toHaveLength(1);
+    if (!own) {
+      // The seeded booth took the photo with the webcam driver (ffmpeg's test source, see
+      // playwright.config.ts) and printed to its spool: the print is there, named by the item.
+      const spool = path.join(process.env.E2E_DATA_DIR!, 'spool');
+      const printed = (await readdir(spool)).filter((name) =>
+        name.endsWith(`-media-${media.items[0]!.id}.jpg`),
+      );
+      expect(printed, 'the print is in the booth’s spool').toHaveLength(1);
+      const meta = await sharp(await readFile(path.join(spool, printed[0]!))).metadata();
+      expect(meta.format).toBe('jpeg');
+      // And the booth's health, as the console shows it, names the camera that took it.
+      await expect
+        .poll(async () => {
+          const view = await staffCall<{ health: { camera?: { driver: string; ok: boolean } } }>(
+            request,
+            token,
+            'get',
+            `devices/${boothId}/health`,
+          );
+          return view.health?.camera;
+        })
+        .toMatchObject({ driver: 'webcam', ok: true });
+    }
     expect(media.items[0]!.s3_url, 'the HD image is uploaded').toBeTruthy();
     const [print, foreground] = await Promise.all(
       [media.items[0]!.s3_url!, template.foreground_s3_url!].map(async (url) => {

@@ -2,6 +2,8 @@
 import {
   BOOTH_AGENT_VERSION,
   BoothAgent,
+  type Camera,
+  cameraFromEnv,
   SimulatedCamera,
   SimulatedPrinter,
 } from '@flashbooth/booth-agent';
@@ -23,8 +25,21 @@ export interface DemoBoothOptions {
 }
 
 /**
- * Runs a registered demo booth as a simulated booth (SimulatedCamera, SimulatedPrinter spooling
- * to its folder under DATA_DIR) connected to the broker; resolves once it is online.
+ * The demo booth's camera: the simulated one, unless BOOTH_CAMERA names another, with its own
+ * variables (apps/booth-agent/docs/cameras.md): `BOOTH_CAMERA=webcam npm start` runs the demo
+ * on a real USB camera, and the browser tests run it on ffmpeg's test source.
+ */
+export function demoBoothCamera(env: NodeJS.ProcessEnv = process.env): Camera {
+  if (!env.BOOTH_CAMERA?.trim()) return new SimulatedCamera();
+  const { camera, problems } = cameraFromEnv(env);
+  if (!camera) throw new Error(`Invalid demo booth camera:\n${problems.join('\n')}`);
+  return camera;
+}
+
+/**
+ * Runs a registered demo booth as a simulated booth (the simulated camera unless BOOTH_CAMERA
+ * says otherwise, SimulatedPrinter spooling to its folder under DATA_DIR) connected to the
+ * broker; resolves once it is online.
  */
 export async function startDemoBooth(
   booth: RegisteredDemoBooth,
@@ -35,7 +50,7 @@ export async function startDemoBooth(
     mqttUrl: brokerUrl,
     thingName: booth.thingName,
     secret: booth.secret,
-    camera: new SimulatedCamera(),
+    camera: demoBoothCamera(),
     printer: new SimulatedPrinter(booth.spoolDir),
     softwareVersion: BOOTH_AGENT_VERSION,
     // Prints left, the applied restock and unsent error reports survive a restart; updates
