@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CaptureCommandPayload } from '@flashbooth/contracts';
@@ -133,6 +133,24 @@ describe('DeliveryQueue on disk', () => {
     expect((await readdir(dir)).sort()).toEqual(['rejected']);
     expect(await readdir(path.join(dir, 'rejected'))).toEqual(['broken']);
     expect(log.messages('error')).toEqual(['a delivery queue entry is corrupt: set aside']);
+  });
+
+  it('deletes at start-up a capture whose items were all confirmed before a crash', async () => {
+    const first = queueOn();
+    const payload = capturePayload([51], 1);
+    await first.open(payload, null, new Date());
+    await first.composed(payload.capture_id, Buffer.from('print'), new Date());
+    await first.release(payload.capture_id);
+    // The confirmation is recorded, then the process dies before the folder is deleted.
+    const entry = (await readdir(dir))[0]!;
+    const manifest = JSON.parse(
+      (await readFile(path.join(dir, entry, MANIFEST_FILE))).toString('utf8'),
+    ) as { uploads: { state: string }[] };
+    manifest.uploads[0]!.state = 'confirmed';
+    await writeFile(path.join(dir, entry, MANIFEST_FILE), JSON.stringify(manifest));
+    const second = queueOn();
+    expect(await second.load()).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('removes a capture that failed before it was queued', async () => {

@@ -123,6 +123,13 @@ export class DeliveryQueue {
         await folder.setAside(name).catch(() => undefined);
         continue;
       }
+      const open = manifest.uploads.some((u) => u.state === 'pending' || u.state === 'put');
+      if (manifest.stage === 'queued' && !open) {
+        // Every item settled, but the folder outlived its deletion (a crash, a failed delete).
+        const rejected = manifest.uploads.some((u) => u.state === 'rejected');
+        await (rejected ? folder.setAside(name) : folder.remove(name));
+        continue;
+      }
       const files = await folder.files(name);
       this.entries.set(manifest.capture_id, {
         name,
