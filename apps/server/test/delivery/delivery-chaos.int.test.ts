@@ -39,7 +39,7 @@ import { createOrganization, createTemplate } from '../media-fixtures.js';
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const OFFLINE_MS = Number(process.env.CHAOS_OFFLINE_MS ?? 0);
 /** Offline captures before the kill and after the restart. */
-const OFFLINE_CAPTURES = Number(process.env.CHAOS_CAPTURES ?? 2);
+const OFFLINE_CAPTURES = Number(process.env.CHAOS_CAPTURES ?? 1);
 const LONG = OFFLINE_MS > 60_000;
 const PRICE = 3000;
 
