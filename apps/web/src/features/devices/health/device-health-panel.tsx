@@ -60,7 +60,7 @@ export function DeviceHealthPanel({ deviceId }: { deviceId: number }) {
                   {TONE_LABEL[row.tone] && (
                     <span className="visually-hidden">{TONE_LABEL[row.tone]}: </span>
                   )}
-                  <span>{row.value}</span>
+                  <span className="device-health-value">{row.value}</span>
                   {row.hint && <span className="device-health-hint">{row.hint}</span>}
                 </dd>
               </div>
