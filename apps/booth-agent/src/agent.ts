@@ -13,7 +13,7 @@ import { DeliveryQueue } from './delivery/delivery-queue.js';
 import { DEFAULT_DELIVERY_RETRY, DeliveryWorker } from './delivery/delivery-worker.js';
 import { DiskQueueFolder, MemoryQueueFolder } from './delivery/queue-folder.js';
 import { recoverInterrupted } from './delivery/recover.js';
-import { BoothHealth } from './health.js';
+import { BoothHealth, healthSignature } from './health.js';
 import { type AgentLog, consoleLog } from './log.js';
 import type { Printer } from './printer/printer.js';
 import type { Reply } from './replies.js';
@@ -95,6 +95,13 @@ export interface AgentTimers extends TransferTimers {
   deliveryRetryMaxMs: number;
   /** The shortest time between two status reports about the delivery queue (5 s). */
   queueReportMs: number;
+  /**
+   * How often the health is looked at between statuses (printer, disk, camera): a change is
+   * reported then (a printer out of paper while nobody uses the booth), and the health at least
+   * every `healthReportMs` so the console's "Reported … ago" stays fresh.
+   */
+  healthWatchMs: number;
+  healthReportMs: number;
 }
 
 const DEFAULT_TIMERS: AgentTimers = {
@@ -104,6 +111,8 @@ const DEFAULT_TIMERS: AgentTimers = {
   deliveryRetryMs: DEFAULT_DELIVERY_RETRY.firstMs,
   deliveryRetryMaxMs: DEFAULT_DELIVERY_RETRY.maxMs,
   queueReportMs: 5000,
+  healthWatchMs: 30_000,
+  healthReportMs: 5 * 60_000,
 };
 
 /** BOOTH_QUEUE_WARN_ITEMS' default. */
@@ -137,6 +146,8 @@ export class BoothAgent {
   private readonly queue: DeliveryQueue;
   private readonly worker: DeliveryWorker;
   private readonly health: BoothHealth;
+  private readonly timers: AgentTimers;
+  private healthTimer: NodeJS.Timeout | undefined;
 
   constructor(options: BoothAgentOptions) {
     const { thingName, camera, printer } = options;
@@ -146,6 +157,7 @@ export class BoothAgent {
     const log = options.log ?? consoleLog();
     const now = options.now ?? (() => new Date());
     const timers: AgentTimers = { ...DEFAULT_TIMERS, ...options.timers };
+    this.timers = timers;
     this.log = log;
     this.store = new BoothStateStore({
       printsLeft: options.printsLeft ?? PRINTS_LEFT_MAX,
@@ -176,6 +188,7 @@ export class BoothAgent {
       diskDir:
         options.queueDir ?? (options.stateFile ? path.dirname(options.stateFile) : undefined),
       lastDeliveryAt: () => store.state.last_delivery_at,
+      printerPollMs: timers.healthWatchMs,
       now,
       log,
     });
@@ -305,6 +318,31 @@ export class BoothAgent {
       });
       this.worker.start();
     });
+    this.watchHealth();
+  }
+
+  /**
+   * Between statuses, every `healthWatchMs`: refreshes the health and reports the status when
+   * what the console shows changed (camera, printer, disk running low, the queue's limit), or
+   * when the last report is `healthReportMs` old. Stopped by `stop()`.
+   */
+  private watchHealth(): void {
+    if (this.healthTimer) return;
+    let reported = healthSignature(this.health.snapshot());
+    let reportedAt = performance.now();
+    this.healthTimer = setInterval(() => {
+      void (async () => {
+        if (!this.connection.connected || this.board.busy) return;
+        await this.health.refresh();
+        const now = healthSignature(this.health.snapshot());
+        const stale = performance.now() - reportedAt >= this.timers.healthReportMs;
+        if (now === reported && !stale) return;
+        reported = now;
+        reportedAt = performance.now();
+        await this.board.publishQuietly();
+      })().catch((error: unknown) => this.log.warn({ err: error }, 'health check failed'));
+    }, this.timers.healthWatchMs);
+    this.healthTimer.unref();
   }
 
   /**
@@ -326,6 +364,8 @@ export class BoothAgent {
       if (this.board.busy)
         this.log.warn({ thingName: this.thingName }, 'stopping during a session');
     }
+    clearInterval(this.healthTimer);
+    this.healthTimer = undefined;
     try {
       await this.worker.stop();
       await this.connection.stop(timeoutMs, () => this.board.message());

@@ -22,6 +22,8 @@ export interface BoothHealthOptions {
   diskDir: string | undefined;
   /** When the server last confirmed an upload (UTC, from the state file). */
   lastDeliveryAt: () => string | null | undefined;
+  /** How often the printer is asked at most (default PRINTER_POLL_MS). */
+  printerPollMs?: number;
   now: () => Date;
   log: AgentLog;
 }
@@ -91,7 +93,7 @@ export class BoothHealth {
         log.debug({ err: error, dir: diskDir }, 'cannot read the disk space');
       }
     }
-    if (at - this.printerAt >= PRINTER_POLL_MS) {
+    if (at - this.printerAt >= (this.options.printerPollMs ?? PRINTER_POLL_MS)) {
       this.printerAt = at;
       this.printer = await printerHealth(this.options.printer);
     }
@@ -124,4 +126,24 @@ async function printerHealth(printer: Printer): Promise<NonNullable<DeviceHealth
       message: `The printer's state could not be read (${describeError(error)}).`.slice(0, 500),
     };
   }
+}
+
+/**
+ * What of the health the console shows as a state (not the times or byte counts that change on
+ * their own): a report goes out between statuses when this changes.
+ */
+export function healthSignature(health: DeviceHealth): string {
+  const disk = health.disk;
+  const lowDisk = disk
+    ? disk.free_bytes < 1024 ** 3 || disk.free_bytes < disk.total_bytes / 10
+    : null;
+  return JSON.stringify([
+    health.camera?.ok,
+    health.camera?.message,
+    health.printer?.state,
+    health.printer?.message,
+    lowDisk,
+    health.queue?.items === 0,
+    health.queue?.over_limit,
+  ]);
 }

@@ -126,6 +126,33 @@ describe('BoothAgent on a real broker', () => {
     expect(await h.replyTo(sent.id)).toMatchObject({ status: 'idle' });
   });
 
+  it('reports a printer that runs out of paper while the booth stands idle, once', async () => {
+    let state: 'idle' | 'paper_out' = 'idle';
+    const printer = Object.assign(new SimulatedPrinter(h.spool), {
+      status: async () => ({ state, message: state === 'idle' ? null : 'media-empty' }),
+    });
+    const { thingName } = await h.startAgent({
+      printer,
+      timers: { healthWatchMs: 20, healthReportMs: 60_000 },
+    });
+    const printerStates = () =>
+      h.statusesOf(thingName).map((status) => status.health?.printer?.state);
+    await eventually(printerStates, (states) => states.includes('idle'));
+    // Nothing changed: no new report while the booth stands idle.
+    const before = h.statusesOf(thingName).length;
+    await sleep(200);
+    expect(h.statusesOf(thingName)).toHaveLength(before);
+
+    state = 'paper_out';
+    await eventually(printerStates, (states) => states.at(-1) === 'paper_out');
+    await sleep(200);
+    expect(printerStates().filter((s) => s === 'paper_out')).toHaveLength(1);
+    expect(h.statusesOf(thingName).at(-1)).toMatchObject({
+      status: 'idle',
+      health: { printer: { state: 'paper_out', message: 'media-empty' } },
+    });
+  });
+
   it('reports offline when stopped', async () => {
     const { agent, thingName } = await startAgent();
     await agent.stop();
