@@ -172,7 +172,10 @@ async function signInStaff(
  */
 export async function signInSeededStaff(page: Page, phone: string, path?: string): Promise<string> {
   const session = await signInStaff(page.request, phone);
-  await page.goto('/enterprise/login');
+  // The origin's storage is written from a page that runs no app: a console page here would
+  // start the app, whose refresh rotates the cookie; a navigation that cut that answer off
+  // would leave the browser with a spent cookie, and the next page on the login screen.
+  await page.goto('/api/health');
   await page.evaluate(
     (record) => localStorage.setItem('user', JSON.stringify(record)),
     session.user,
