@@ -27,6 +27,8 @@ declare module 'fastify' {
     deviceBrokerUrl: string | undefined;
     /** The payments service (tests run the reconciler and wait for sandbox hints through it). */
     payments: PaymentsService;
+    /** The background jobs (tests run one by name, as `npm run jobs` does). */
+    jobs: JobRunner;
   }
 }
 
@@ -51,7 +53,7 @@ export async function buildApp(
 
   const infra = await openInfrastructure(config, deps, app.log);
   const services = createServices(config, infra, deps, app.log);
-  const jobs = new JobRunner(app.log);
+  const jobs = new JobRunner({ log: app.log, recorder: services.jobRuns, now: infra.now });
   jobs.add(...backgroundJobs(config, services));
   // Closed in reverse: no more jobs, then the booths' line, then the database and the store.
   app.addHook('onClose', async () => {
@@ -73,6 +75,7 @@ export async function buildApp(
   // The embedded broker's bound port (MQTT_PORT=0 picks one), for the in-process demo booths.
   app.decorate('deviceBrokerUrl', deviceLink.brokerUrl);
   app.decorate('payments', services.payments);
+  app.decorate('jobs', jobs);
   jobs.start();
 
   const { database, storage, now } = infra;

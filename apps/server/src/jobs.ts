@@ -1,59 +1,152 @@
 import type { Config } from './config.js';
-import type { Job } from './lib/job-runner.js';
+import type { Job, JobReport } from './lib/job-runner.js';
+import type { PlannedWork } from './modules/health/job-plans.repository.js';
+import { PREVIEW_MAX_ATTEMPTS } from './modules/media/preview-worker.js';
 import type { Services } from './services.js';
 
 /**
- * Every background job, each run by every instance on its interval (lib/job-runner.ts). Work
- * shared between instances is leased row by row in the database, so no two instances take the
- * same capture, preview or payment at once.
+ * Every background job (lib/job-runner.ts): run on its interval by every instance, by hand with
+ * `npm run jobs -- <name> [--dry-run]`, and reported in GET /api/health/details.
+ *
+ * Each job claims its work in the database (rows leased with `FOR UPDATE SKIP LOCKED` or a lease
+ * column, conditional updates, unique rows), so two instances never do the same item and a
+ * second run does nothing more. `run({ dryRun: true })` writes, sends and asks nothing: it
+ * returns the counts it would report and a `plan` line per item.
+ *
+ * A job added here needs: a unique hyphenated name, a description, its interval, and both the
+ * real run and the dry run (a plan from the same conditions the real run claims with).
  */
 export function backgroundJobs(config: Config, services: Services): Job[] {
+  const now = () => services.clock();
   return [
     {
       // A capture that never delivers gives its entitlement back (DESIGN.md 2b step 4).
-      name: 'capture sweep',
+      name: 'capture-sweep',
+      description:
+        'Closes captures past their deadline: delivered, or given back when nothing arrived',
       intervalMs: config.captures.sweepIntervalMs,
-      run: async () => ({ released: await services.captures.sweepUndelivered() }),
+      run: async ({ dryRun }): Promise<JobReport> => {
+        if (dryRun) {
+          const due = await services.captures.dueCaptures(now());
+          return {
+            counts: { due: due.length },
+            plan: due.map((id) => `capture ${id}: deadline passed; would be closed`),
+          };
+        }
+        return { counts: { released: await services.captures.sweepUndelivered() } };
+      },
     },
     {
       // Items still not delivered an hour after their capture: marked late and logged, once.
-      name: 'late delivery sweep',
+      name: 'late-delivery-sweep',
+      description: 'Marks items not delivered an hour after their capture late, in the booth log',
       intervalMs: config.captures.sweepIntervalMs,
-      run: async () => ({ late: await services.deliveries.markLate() }),
+      run: async ({ dryRun }): Promise<JobReport> => {
+        if (dryRun) {
+          const due = await services.deliveries.lateDue();
+          return {
+            counts: { late: due.count },
+            plan: itemLines('media', due, 'would be marked late'),
+          };
+        }
+        return { counts: { late: await services.deliveries.markLate() } };
+      },
     },
     {
       // Uploaded items still without a preview (a crash, a failed attempt, a full queue).
-      name: 'preview sweep',
+      name: 'preview-sweep',
+      description: 'Makes the low-res previews still missing for uploaded items',
       intervalMs: config.previews.sweepIntervalMs,
-      run: async () => {
-        await services.previews.runOnce(); // logs what it made itself
+      run: async ({ dryRun }): Promise<JobReport> => {
+        if (dryRun) {
+          const due = await services.jobPlans.previewsDue(now(), PREVIEW_MAX_ATTEMPTS);
+          return {
+            counts: { previews: due.count },
+            plan: itemLines('media', due, 'would get its preview'),
+          };
+        }
+        return { counts: { queued: await services.previews.runOnce() } };
       },
       stop: () => services.previews.stop(),
     },
     {
       // Pending payments and refunds checked with the provider; stale ones expired.
-      name: 'payment reconciler',
+      name: 'payment-reconciler',
+      description:
+        'Asks the provider about pending payments and refunds, expires stale ones, turns unused payments into credit',
       intervalMs: config.payments.reconcileIntervalSeconds * 1000,
-      run: async () => ({ ...(await services.payments.reconcile()) }),
+      run: async ({ dryRun }): Promise<JobReport> => {
+        if (dryRun) {
+          const at = now();
+          const plans = services.jobPlans;
+          const payments = await plans.paymentsDue(services.paymentProvider.name, at);
+          const refunds = await plans.refundsDue(at);
+          const unused = await plans.unusedPayments(
+            new Date(at.getTime() - config.payments.unusedCreditMinutes * 60_000),
+          );
+          return {
+            counts: { check: payments.count, refunds: refunds.count, unusedToCredit: unused.count },
+            plan: [
+              ...itemLines('transaction', payments, 'would be checked with the provider'),
+              ...itemLines('refund', refunds, 'would be checked with the provider'),
+              ...itemLines('transaction', unused, 'unused: would become credit'),
+            ],
+          };
+        }
+        return { counts: { ...(await services.payments.reconcile()) } };
+      },
       stop: async () => services.paymentProvider.settled?.(),
     },
     {
       // Staged rollouts: send the next booths their update, see versions arrive, move waves on.
       // Booths are claimed in the database, so every instance may drive every rollout.
-      name: 'rollout driver',
+      name: 'rollout-driver',
+      description:
+        'Drives staged rollouts: sends updates booth by booth, checks versions, moves waves on',
       intervalMs: config.rollouts.tickMs,
-      run: async () => ({ ...(await services.rollouts.drive()) }),
+      run: async ({ dryRun }): Promise<JobReport> => {
+        if (dryRun) {
+          const active = await services.jobPlans.activeRollouts();
+          return {
+            counts: { rollouts: active.length },
+            plan: active.map(
+              (rollout) =>
+                `rollout ${rollout.id} (${rollout.state}): ${rollout.waiting} booths still to update`,
+            ),
+          };
+        }
+        return { counts: { ...(await services.rollouts.drive()) } };
+      },
       stop: () => services.rollouts.stop(),
     },
     {
       // Old sign-in throttling events; any instance may do it, the delete is idempotent.
       name: 'housekeeping',
+      description:
+        'Deletes sign-in throttling events past their window and spent passkey challenges',
       intervalMs: 600_000,
-      run: async () => {
+      run: async ({ dryRun }): Promise<JobReport> => {
+        if (dryRun) {
+          return {
+            counts: {},
+            plan: [
+              'would delete sign-in throttling events older than their longest window',
+              'would delete spent passkey challenges past their expiry',
+            ],
+          };
+        }
         await services.auth.pruneEvents();
         // Spent passkey challenges that have expired.
         await services.passkeys.pruneChallenges();
+        return { counts: {} };
       },
     },
   ];
+}
+
+/** A plan's lines for planned items: "media 12: would …", and how many more were not listed. */
+export function itemLines(kind: string, work: PlannedWork, what: string): string[] {
+  const lines = work.ids.map((id) => `${kind} ${id}: ${what}`);
+  if (work.count > work.ids.length) lines.push(`… and ${work.count - work.ids.length} more`);
+  return lines;
 }

@@ -10,6 +10,7 @@ import {
   deviceEnrollmentRoutes,
   staffEnrollmentRoutes,
 } from './modules/enrollment/enrollment.routes.js';
+import { backgroundJobs } from './jobs.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
 import { staffMediaRoutes } from './modules/media/media.staff.routes.js';
@@ -70,6 +71,8 @@ export function routeTable(
   const staff = createAuthenticate(s.tokens, 'enterprise');
   const cookieSecure = config.auth.cookieSecure;
   const { paymentProvider: provider, storage } = { ...s, ...infra };
+  // The same jobs the runner has (app.ts), for their names, descriptions and intervals.
+  const jobList = backgroundJobs(config, s);
   return {
     '/api/regular': [
       use(authRoutes, { pool: 'regular', auth: s.auth, cookieSecure }),
@@ -132,6 +135,10 @@ export function routeTable(
           { name: 'object store', ping: () => infra.storage.ping() },
           { name: 'device broker', ping: () => infra.deviceLink.ping() },
         ],
+        // The job list for the health details (names, descriptions, intervals).
+        jobs: () => jobList,
+        jobRuns: s.jobRuns,
+        now: infra.now,
       }),
     ],
     // The payment provider's side: PhonePe's webhook, or the sandbox's own checkout page.

@@ -9,6 +9,8 @@ import { DevicesRepository } from './modules/devices/devices.repository.js';
 import { DevicesService } from './modules/devices/devices.service.js';
 import { EnrollmentRepository } from './modules/enrollment/enrollment.repository.js';
 import { EnrollmentService } from './modules/enrollment/enrollment.service.js';
+import { JobPlansRepository } from './modules/health/job-plans.repository.js';
+import { JobRunsRepository } from './modules/health/job-runs.repository.js';
 import { CaptureService } from './modules/media/capture.service.js';
 import { DeliveryRepository } from './modules/media/delivery.repository.js';
 import { DeliveryService } from './modules/media/delivery.service.js';
@@ -77,6 +79,12 @@ export interface Services {
   payments: PaymentsService;
   credits: CreditsService;
   stats: StatsService;
+  /** The app's clock (injectable in tests), for the background jobs. */
+  clock: () => Date;
+  /** Each background job's last run and schedule claim (GET /api/health/details). */
+  jobRuns: JobRunsRepository;
+  /** Read-only questions behind the dry runs of jobs (`npm run jobs -- <name> --dry-run`). */
+  jobPlans: JobPlansRepository;
 }
 
 /** The object graph: repositories over the database, services over repositories and the outside. */
@@ -308,5 +316,8 @@ export function createServices(
     payments,
     credits,
     stats,
+    clock: now,
+    jobRuns: new JobRunsRepository(db),
+    jobPlans: new JobPlansRepository(db),
   };
 }

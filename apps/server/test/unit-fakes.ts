@@ -52,6 +52,8 @@ export class FakeUsersRepository {
       creditsPaise: 0,
       createdAt: AT,
       updatedAt: AT,
+      lastSignInAt: null,
+      erasureNoticeAt: null,
       ...values,
     };
     this.rows.set(id, row);

@@ -113,3 +113,29 @@ export function listOf<T extends z.ZodType>(item: T) {
 
 export const HealthSchema = z.object({ status: z.literal('ok') });
 export type Health = z.infer<typeof HealthSchema>;
+
+/** One background job as GET /api/health/details reports it (counts only, no personal data). */
+export const JobStatusSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** How often it is due; 0 = never on a timer (switched off by configuration). */
+  interval_seconds: z.number().int(),
+  last_started_at: z.string().nullable(),
+  last_finished_at: z.string().nullable(),
+  last_success_at: z.string().nullable(),
+  /** The last run threw (the error is in the server's log). */
+  last_failed: z.boolean(),
+  /** What the last successful run did, by kind. */
+  last_counts: z.record(z.string(), z.number()),
+  runs: z.number().int(),
+  failures: z.number().int(),
+  /** No successful run for three intervals since the last one: look at the server log. */
+  overdue: z.boolean(),
+});
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+
+export const HealthDetailsSchema = z.object({
+  status: z.literal('ok'),
+  jobs: z.array(JobStatusSchema),
+});
+export type HealthDetails = z.infer<typeof HealthDetailsSchema>;

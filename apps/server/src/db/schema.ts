@@ -76,6 +76,10 @@ export const users = pgTable(
     creditsPaise: integer('credits_paise').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // Migration 0018 (retention): the last sign-in or session refresh (kept by a trigger on
+    // refresh_tokens) and when the person was told the inactive account will be deleted.
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    erasureNoticeAt: timestamp('erasure_notice_at', { withTimezone: true }),
   },
   (table) => [
     unique().on(table.pool, table.phone),
@@ -83,6 +87,8 @@ export const users = pgTable(
     check('users_credits_paise_check', sql`${table.creditsPaise} >= 0`),
     // The wall's search on user names (pg_trgm, migration 0014).
     index('users_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
+    // Inactive accounts by their last sign-in (migration 0018).
+    index('users_last_sign_in_idx').on(table.lastSignInAt, table.id),
   ],
 );
 export type UserRow = typeof users.$inferSelect;
@@ -445,6 +451,8 @@ export const media = pgTable(
     capturedAt: timestamp('captured_at', { withTimezone: true }),
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }),
     lateAt: timestamp('late_at', { withTimezone: true }),
+    // Migration 0018 (retention): when the visitor was told the item will be deleted.
+    retentionNoticeAt: timestamp('retention_notice_at', { withTimezone: true }),
   },
   (table) => [
     oneOf('media_media_type_check', table.mediaType, MEDIA_TYPES),
@@ -499,6 +507,8 @@ export const media = pgTable(
     index('media_org_late_idx')
       .on(table.orgId)
       .where(sql`${table.lateAt} is not null`),
+    // Migration 0018: the retention job's scan, every item by age.
+    index('media_created_idx').on(table.createdAt, table.id),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;
@@ -727,6 +737,8 @@ export const paymentTransactions = pgTable(
     index('payment_transactions_org_completed_idx')
       .on(table.orgId, table.completedAt)
       .where(sql`${table.completedAt} is not null`),
+    // The payment-record purge: records by age (migration 0018).
+    index('payment_transactions_created_idx').on(table.createdAt, table.id),
   ],
 );
 export type PaymentTransactionRow = typeof paymentTransactions.$inferSelect;
@@ -964,3 +976,69 @@ export const deviceEnrollmentFailures = pgTable(
   },
   (table) => [index('device_enrollment_failures_ip_idx').on(table.ip, table.createdAt)],
 );
+
+/** Each background job's schedule claim and last run (0018), for the health details. */
+export const jobRuns = pgTable('job_runs', {
+  name: text('name').primaryKey(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+  lastStartedAt: timestamp('last_started_at', { withTimezone: true }),
+  lastFinishedAt: timestamp('last_finished_at', { withTimezone: true }),
+  lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  lastCounts: jsonb('last_counts')
+    .$type<Record<string, number>>()
+    .notNull()
+    .default(sql`'{}'::jsonb`),
+  lastError: text('last_error'),
+  runs: integer('runs').notNull().default(0),
+  failures: integer('failures').notNull().default(0),
+});
+export type JobRunRow = typeof jobRuns.$inferSelect;
+
+const DELIVERY_REFUNDS = ['payment', 'credit', 'none'] as const;
+
+/** A capture not delivered within the deadline (0018): its refund and the visitor's SMS, once. */
+export const deliveryFailures = pgTable(
+  'delivery_failures',
+  {
+    captureId: uuid('capture_id')
+      .primaryKey()
+      .references(() => captures.captureId, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+    transactionId: integer('transaction_id').references(() => paymentTransactions.id, {
+      onDelete: 'set null',
+    }),
+    refund: text('refund', { enum: DELIVERY_REFUNDS }).notNull(),
+    refundPaise: integer('refund_paise').notNull().default(0),
+    merchantRefundId: text('merchant_refund_id').unique(),
+    refundSentAt: timestamp('refund_sent_at', { withTimezone: true }),
+    refundNextAttemptAt: timestamp('refund_next_attempt_at', { withTimezone: true }),
+    itemsPromised: integer('items_promised').notNull(),
+    itemsDelivered: integer('items_delivered').notNull(),
+    smsSentAt: timestamp('sms_sent_at', { withTimezone: true }),
+    smsNextAttemptAt: timestamp('sms_next_attempt_at', { withTimezone: true }),
+    detectedAt: timestamp('detected_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    oneOf('delivery_failures_refund_check', table.refund, DELIVERY_REFUNDS),
+    check('delivery_failures_refund_paise_check', sql`${table.refundPaise} >= 0`),
+    check(
+      'delivery_failures_items_check',
+      sql`${table.itemsDelivered} >= 0 and ${table.itemsDelivered} < ${table.itemsPromised}`,
+    ),
+    index('delivery_failures_transaction_idx')
+      .on(table.transactionId)
+      .where(sql`${table.transactionId} is not null`),
+    index('delivery_failures_org_idx').on(table.orgId, table.detectedAt),
+    index('delivery_failures_refund_due_idx')
+      .on(table.refundNextAttemptAt)
+      .where(sql`${table.refundSentAt} is null and ${table.refund} = 'payment'`),
+    index('delivery_failures_sms_due_idx')
+      .on(table.smsNextAttemptAt)
+      .where(sql`${table.smsSentAt} is null`),
+  ],
+);
+export type DeliveryFailureRow = typeof deliveryFailures.$inferSelect;

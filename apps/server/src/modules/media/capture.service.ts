@@ -319,6 +319,11 @@ export class CaptureService {
     return outcome;
   }
 
+  /** Open captures past their deadline now (read only: the capture sweep's dry run). */
+  dueCaptures(at: Date): Promise<string[]> {
+    return this.options.captures.dueIds(at, SWEEP_BATCH * SWEEP_BATCHES);
+  }
+
   /**
    * Closes every open capture past its deadline: with nothing uploaded it is given back and
    * written to the device's error log; otherwise it is marked delivered. Captures another

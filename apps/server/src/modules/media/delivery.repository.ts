@@ -71,6 +71,20 @@ export class DeliveryRepository {
     };
   }
 
+  /** What `markLate` would mark, read without marking (its count and the first 50 ids). */
+  async lateDue(dueBefore: Date, notBefore: Date): Promise<{ count: number; ids: number[] }> {
+    const rows = rowsOf<{ id: number; total: number }>(
+      await this.db.execute(sql`
+        select m.id, count(*) over () as total from media m join captures c on c.capture_id = m.capture_id
+        where not m.is_uploaded and m.late_at is null
+          and m.created_at < ${dueBefore.toISOString()}::timestamptz
+          and m.created_at >= ${notBefore.toISOString()}::timestamptz
+          and ${MAY_ARRIVE}
+        order by m.created_at, m.id limit 50`),
+    );
+    return { count: Number(rows[0]?.total ?? 0), ids: rows.map((row) => Number(row.id)) };
+  }
+
   /**
    * Marks items created before `dueBefore` that may still arrive and are not uploaded as late,
    * at most `limit`, and writes one entry per capture to its booth's error log, in one

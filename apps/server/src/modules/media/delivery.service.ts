@@ -49,6 +49,15 @@ export class DeliveryService {
     };
   }
 
+  /** The items the late sweep would mark now (read only: its dry run). */
+  lateDue(): Promise<{ count: number; ids: number[] }> {
+    const at = this.options.now();
+    return this.options.repository.lateDue(
+      new Date(at.getTime() - this.lateAfterMs),
+      new Date(at.getTime() - LATE_SCAN_DAYS * DAY_MS),
+    );
+  }
+
   /** Marks the items now late, each once across every instance; returns how many. */
   async markLate(): Promise<number> {
     const { repository, now, log } = this.options;

@@ -45,6 +45,7 @@ class FakeMedia {
       capturedAt: null,
       uploadedAt: null,
       lateAt: null,
+      retentionNoticeAt: null,
       orgName: 'Sunrise Mall',
       deviceName: 'Atrium',
       userName: 'Mira',
