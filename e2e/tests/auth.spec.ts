@@ -15,7 +15,7 @@ test.describe('sign-in', () => {
     expect(stored).toMatchObject({ name: 'Priya Sharma', type: 'regular', phone: `+91${mobile}` });
   });
 
-  test('returns to the page the visitor first asked for', async ({ page }) => {
+  test('returns to the page the visitor first asked for', { tag: '@flow' }, async ({ page }) => {
     await page.goto('/regular/profile?tab=1');
     await expect(page).toHaveURL(/\/regular\/login$/);
     await signInThroughUi(page, 'regular', newMobile(), 'Rohan Mehta');
@@ -23,24 +23,30 @@ test.describe('sign-in', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
   });
 
-  test('staff sign up on the venue login and are kept out of visitor pages', async ({ page }) => {
-    await page.goto('/enterprise/profile');
-    await expect(page).toHaveURL(/\/enterprise\/login$/);
-    await signInThroughUi(page, 'enterprise', newMobile(), 'Staff Member');
-    await expect(page.getByRole('heading', { level: 1, name: 'Enterprise Profile' })).toBeVisible();
+  test(
+    'staff sign up on the venue login and are kept out of visitor pages',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await page.goto('/enterprise/profile');
+      await expect(page).toHaveURL(/\/enterprise\/login$/);
+      await signInThroughUi(page, 'enterprise', newMobile(), 'Staff Member');
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Enterprise Profile' }),
+      ).toBeVisible();
 
-    for (const path of ['/regular/media', '/b/1']) {
-      await page.goto(path);
-      await expect(page).toHaveURL('/enterprise/profile?blocked=regular');
-      const banner = page.getByRole('alert').filter({ hasText: 'Venue Portal' });
-      await expect(banner).toBeVisible();
-    }
-    await page.getByRole('button', { name: 'Dismiss' }).click();
-    await expect(page).toHaveURL('/enterprise/profile');
-    await expect(page.getByRole('alert').filter({ hasText: 'Venue Portal' })).toHaveCount(0);
-  });
+      for (const path of ['/regular/media', '/b/1']) {
+        await page.goto(path);
+        await expect(page).toHaveURL('/enterprise/profile?blocked=regular');
+        const banner = page.getByRole('alert').filter({ hasText: 'Venue Portal' });
+        await expect(banner).toBeVisible();
+      }
+      await page.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(page).toHaveURL('/enterprise/profile');
+      await expect(page.getByRole('alert').filter({ hasText: 'Venue Portal' })).toHaveCount(0);
+    },
+  );
 
-  test('checks the phone number before sending', async ({ page }) => {
+  test('checks the phone number before sending', { tag: '@flow' }, async ({ page }) => {
     await page.goto('/regular/login');
     await expect(page.getByLabel('Country code')).toHaveValue('+91');
     await page.getByLabel('Mobile number').fill('12345');
@@ -48,42 +54,52 @@ test.describe('sign-in', () => {
     await expect(page.getByText('Please enter a valid phone number.')).toBeVisible();
   });
 
-  test('refuses letters in the mobile number, even beside enough digits', async ({ page }) => {
-    await page.goto('/regular/login');
-    await page.getByLabel('Mobile number').fill('98765abc43210');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await expect(page.getByText('Please enter a valid phone number.')).toBeVisible();
-    await expect(page.getByLabel('One-time code')).toHaveCount(0);
-    await expect(page.getByLabel('Full name')).toHaveCount(0);
-    // The server checks it too: a phone with letters is not a phone.
-    const response = await page.request.post('/api/regular/auth/sign-in', {
-      data: { phone: '+9198765abc43210' },
-    });
-    expect(response.status()).toBe(400);
-    expect(await response.json()).toMatchObject({ message: 'Please enter a valid phone number.' });
-  });
+  test(
+    'refuses letters in the mobile number, even beside enough digits',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await page.goto('/regular/login');
+      await page.getByLabel('Mobile number').fill('98765abc43210');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByText('Please enter a valid phone number.')).toBeVisible();
+      await expect(page.getByLabel('One-time code')).toHaveCount(0);
+      await expect(page.getByLabel('Full name')).toHaveCount(0);
+      // The server checks it too: a phone with letters is not a phone.
+      const response = await page.request.post('/api/regular/auth/sign-in', {
+        data: { phone: '+9198765abc43210' },
+      });
+      expect(response.status()).toBe(400);
+      expect(await response.json()).toMatchObject({
+        message: 'Please enter a valid phone number.',
+      });
+    },
+  );
 
-  test('staff land in the console after signing in, not on the marketing page', async ({
-    page,
-  }) => {
-    await signInThroughUi(page, 'enterprise', newMobile(), 'Console Arrival');
-    await expect(page).toHaveURL('/enterprise/organizations');
-    await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
-  });
+  test(
+    'staff land in the console after signing in, not on the marketing page',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await signInThroughUi(page, 'enterprise', newMobile(), 'Console Arrival');
+      await expect(page).toHaveURL('/enterprise/organizations');
+      await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible();
+    },
+  );
 
-  test('a visitor on the venue login is offered their own home, staff the console', async ({
-    page,
-  }) => {
-    await signInThroughUi(page, 'regular', newMobile(), 'Wrong Door');
-    await expect(page).toHaveURL('/');
-    await page.goto('/enterprise/organizations');
-    await expect(page).toHaveURL('/enterprise/login');
-    await expect(page.getByText("You're signed in as Wrong Door")).toBeVisible();
-    await page.getByRole('link', { name: 'Go to home' }).click();
-    await expect(page).toHaveURL('/');
-  });
+  test(
+    'a visitor on the venue login is offered their own home, staff the console',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await signInThroughUi(page, 'regular', newMobile(), 'Wrong Door');
+      await expect(page).toHaveURL('/');
+      await page.goto('/enterprise/organizations');
+      await expect(page).toHaveURL('/enterprise/login');
+      await expect(page.getByText("You're signed in as Wrong Door")).toBeVisible();
+      await page.getByRole('link', { name: 'Go to home' }).click();
+      await expect(page).toHaveURL('/');
+    },
+  );
 
-  test('a wrong code clears the field and sends a new code', async ({ page }) => {
+  test('a wrong code clears the field and sends a new code', { tag: '@flow' }, async ({ page }) => {
     const mobile = newMobile();
     const phone = `+91${mobile}`;
     await page.goto('/regular/login');
@@ -116,20 +132,21 @@ test.describe('sign-in', () => {
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
   });
 
-  test('a session whose refresh cookie is gone returns to the login, remembering the page', async ({
-    page,
-    context,
-  }) => {
-    await signInThroughUi(page, 'regular', newMobile(), 'Expired Session');
-    await expect(page).toHaveURL('/');
-    await context.clearCookies();
-    await page.goto('/regular/profile');
-    await expect(page).toHaveURL(/\/regular\/login$/);
-    expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
-    expect(await page.evaluate(() => sessionStorage.getItem('redirectAfterLogin'))).toBe(
-      '/regular/profile',
-    );
-  });
+  test(
+    'a session whose refresh cookie is gone returns to the login, remembering the page',
+    { tag: '@flow' },
+    async ({ page, context }) => {
+      await signInThroughUi(page, 'regular', newMobile(), 'Expired Session');
+      await expect(page).toHaveURL('/');
+      await context.clearCookies();
+      await page.goto('/regular/profile');
+      await expect(page).toHaveURL(/\/regular\/login$/);
+      expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+      expect(await page.evaluate(() => sessionStorage.getItem('redirectAfterLogin'))).toBe(
+        '/regular/profile',
+      );
+    },
+  );
 
   test('the legal links open in a new tab', async ({ page }) => {
     await page.goto('/enterprise/login');

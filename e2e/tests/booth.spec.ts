@@ -112,51 +112,51 @@ test.describe('booth template selection', () => {
     );
   });
 
-  test('a priced booth shows the price; a template without photo slots cannot be paid for; wrong location goes home', async ({
-    page,
-    request,
-    baseURL,
-  }) => {
-    const tag = uniqueTag();
-    const staff = await staffApi(request);
-    const orgId = await staff.demoOrgId();
-    const booth = await staff.createBooth(`Paid Booth ${tag}`, orgId, 49.5);
-    await online(booth, baseURL);
-    const templateName = `${tag} Paid Pick`;
-    await staff.createTemplate(orgId, templateName, 'portrait');
+  test(
+    'a priced booth shows the price; a template without photo slots cannot be paid for; wrong location goes home',
+    { tag: '@flow' },
+    async ({ page, request, baseURL }) => {
+      const tag = uniqueTag();
+      const staff = await staffApi(request);
+      const orgId = await staff.demoOrgId();
+      const booth = await staff.createBooth(`Paid Booth ${tag}`, orgId, 49.5);
+      await online(booth, baseURL);
+      const templateName = `${tag} Paid Pick`;
+      await staff.createTemplate(orgId, templateName, 'portrait');
 
-    await openBoothAsNewVisitor(page, booth.id);
-    const dialog = page.getByRole('dialog', { name: 'Confirm Your Location' });
-    await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
-    await dialog.getByRole('button', { name: "Yes, I'm Here" }).click();
+      await openBoothAsNewVisitor(page, booth.id);
+      const dialog = page.getByRole('dialog', { name: 'Confirm Your Location' });
+      await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
+      await dialog.getByRole('button', { name: "Yes, I'm Here" }).click();
 
-    // A new visitor has no credits: the full price.
-    await expect(page.getByTestId('price-badge')).toHaveText('Price ₹49.50');
-    await search(page, tag, 'enter');
-    await expect(cards(page)).toHaveCount(1);
-    // The template has no photo slots yet, so the server refuses to take a payment for it.
-    await cards(page).click();
-    await expect(
-      page.getByText('Could not initiate payment. Please try again or contact support.'),
-    ).toBeVisible();
-    await expect(page).toHaveURL(`/b/${booth.id}`);
+      // A new visitor has no credits: the full price.
+      await expect(page.getByTestId('price-badge')).toHaveText('Price ₹49.50');
+      await search(page, tag, 'enter');
+      await expect(cards(page)).toHaveCount(1);
+      // The template has no photo slots yet, so the server refuses to take a payment for it.
+      await cards(page).click();
+      await expect(
+        page.getByText('Could not initiate payment. Please try again or contact support.'),
+      ).toBeVisible();
+      await expect(page).toHaveURL(`/b/${booth.id}`);
 
-    // The full address opens the same screen; Wrong Location leaves for home.
-    await page.goto(`/regular/photobooths/${booth.id}`);
-    await page
-      .getByRole('dialog', { name: 'Confirm Your Location' })
-      .getByRole('button', { name: 'Wrong Location' })
-      .click();
-    await expect(page).toHaveURL('/');
+      // The full address opens the same screen; Wrong Location leaves for home.
+      await page.goto(`/regular/photobooths/${booth.id}`);
+      await page
+        .getByRole('dialog', { name: 'Confirm Your Location' })
+        .getByRole('button', { name: 'Wrong Location' })
+        .click();
+      await expect(page).toHaveURL('/');
 
-    // A bad link and an unknown booth each explain themselves and lead home.
-    await page.goto('/b/not-a-booth');
-    await expect(page.getByText('Missing device_id')).toBeVisible();
-    await page.goto('/b/987654321');
-    await expect(
-      page.getByText("We couldn't find this photobooth. Please scan the QR code again."),
-    ).toBeVisible();
-    await page.getByRole('link', { name: 'Go to home' }).click();
-    await expect(page).toHaveURL('/');
-  });
+      // A bad link and an unknown booth each explain themselves and lead home.
+      await page.goto('/b/not-a-booth');
+      await expect(page.getByText('Missing device_id')).toBeVisible();
+      await page.goto('/b/987654321');
+      await expect(
+        page.getByText("We couldn't find this photobooth. Please scan the QR code again."),
+      ).toBeVisible();
+      await page.getByRole('link', { name: 'Go to home' }).click();
+      await expect(page).toHaveURL('/');
+    },
+  );
 });

@@ -20,81 +20,84 @@ async function shownCode(page: Page, dialogName: string): Promise<string> {
   return (await code.textContent())!;
 }
 
-test('Register Device shows a one-time enrollment code and the command for the booth', async ({
-  page,
-  request,
-  baseURL,
-}, testInfo) => {
-  await page
-    .context()
-    .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseURL!).origin });
-  await signInSeededStaff(page, STAFF_PHONE, '/enterprise/devices');
-  await page.getByRole('button', { name: '+Add' }).click();
-  const register = page.getByRole('dialog', { name: 'Register Device' });
-  await register.getByLabel('Device name (optional)').fill(`Enroll ${uniqueTag()}`);
-  await register.getByRole('button', { name: 'Register' }).click();
+test(
+  'Register Device shows a one-time enrollment code and the command for the booth',
+  { tag: '@flow' },
+  async ({ page, request, baseURL }, testInfo) => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(baseURL!).origin,
+    });
+    await signInSeededStaff(page, STAFF_PHONE, '/enterprise/devices');
+    await page.getByRole('button', { name: '+Add' }).click();
+    const register = page.getByRole('dialog', { name: 'Register Device' });
+    await register.getByLabel('Device name (optional)').fill(`Enroll ${uniqueTag()}`);
+    await register.getByRole('button', { name: 'Register' }).click();
 
-  const registered = page.getByRole('dialog', { name: 'Device Registered' });
-  const code = await shownCode(page, 'Device Registered');
-  await expect(registered.getByTestId('enrollment-expiry')).toHaveText(
-    /^Works once, until \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} UTC \(30 minutes\)\.$/,
-  );
-  const command = `sudo flashbooth-booth enroll ${new URL(baseURL!).origin} ${code}`;
-  await expect(registered.getByTestId('enrollment-command')).toHaveText(command);
-  // The advanced way is still there: the secret and the env block.
-  await expect(registered.getByRole('heading', { name: 'Advanced: paste settings' })).toBeVisible();
-  await expect(registered.getByTestId('booth-env')).toContainText('BOOTH_SECRET=');
-  // Nothing on the dialog scrolls sideways but the boxes meant to.
-  expect(await registered.evaluate((dialog) => dialog.scrollWidth - dialog.clientWidth)).toBe(0);
-  await page.screenshot({ path: testInfo.outputPath('registered.png') });
+    const registered = page.getByRole('dialog', { name: 'Device Registered' });
+    const code = await shownCode(page, 'Device Registered');
+    await expect(registered.getByTestId('enrollment-expiry')).toHaveText(
+      /^Works once, until \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} UTC \(30 minutes\)\.$/,
+    );
+    const command = `sudo flashbooth-booth enroll ${new URL(baseURL!).origin} ${code}`;
+    await expect(registered.getByTestId('enrollment-command')).toHaveText(command);
+    // The advanced way is still there: the secret and the env block.
+    await expect(
+      registered.getByRole('heading', { name: 'Advanced: paste settings' }),
+    ).toBeVisible();
+    await expect(registered.getByTestId('booth-env')).toContainText('BOOTH_SECRET=');
+    // Nothing on the dialog scrolls sideways but the boxes meant to.
+    expect(await registered.evaluate((dialog) => dialog.scrollWidth - dialog.clientWidth)).toBe(0);
+    await page.screenshot({ path: testInfo.outputPath('registered.png') });
 
-  await registered.getByRole('button', { name: 'Copy command' }).click();
-  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(command);
+    await registered.getByRole('button', { name: 'Copy command' }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(command);
 
-  // The booth's call: the code works once.
-  const first = await enroll(request, code.toLowerCase());
-  expect(first.status()).toBe(200);
-  expect(Object.keys(await first.json()).sort()).toEqual([
-    'BOOTH_MQTT_URL',
-    'BOOTH_SECRET',
-    'BOOTH_SERVER_URL',
-    'BOOTH_THING_NAME',
-  ]);
-  expect((await enroll(request, code)).status()).toBe(409);
-});
+    // The booth's call: the code works once.
+    const first = await enroll(request, code.toLowerCase());
+    expect(first.status()).toBe(200);
+    expect(Object.keys(await first.json()).sort()).toEqual([
+      'BOOTH_MQTT_URL',
+      'BOOTH_SECRET',
+      'BOOTH_SERVER_URL',
+      'BOOTH_THING_NAME',
+    ]);
+    expect((await enroll(request, code)).status()).toBe(409);
+  },
+);
 
-test('a device’s page makes a new enrollment code, which replaces the one before', async ({
-  page,
-  request,
-}, testInfo) => {
-  const name = `Enroll again ${uniqueTag()}`;
-  await signInSeededStaff(page, STAFF_PHONE, '/enterprise/devices');
-  await page.getByRole('button', { name: '+Add' }).click();
-  const register = page.getByRole('dialog', { name: 'Register Device' });
-  await register.getByLabel('Device name (optional)').fill(name);
-  await register.getByRole('button', { name: 'Register' }).click();
-  const first = await shownCode(page, 'Device Registered');
-  await page
-    .getByRole('dialog', { name: 'Device Registered' })
-    .getByRole('link', { name: 'Open Device' })
-    .click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+test(
+  'a device’s page makes a new enrollment code, which replaces the one before',
+  { tag: '@flow' },
+  async ({ page, request }, testInfo) => {
+    const name = `Enroll again ${uniqueTag()}`;
+    await signInSeededStaff(page, STAFF_PHONE, '/enterprise/devices');
+    await page.getByRole('button', { name: '+Add' }).click();
+    const register = page.getByRole('dialog', { name: 'Register Device' });
+    await register.getByLabel('Device name (optional)').fill(name);
+    await register.getByRole('button', { name: 'Register' }).click();
+    const first = await shownCode(page, 'Device Registered');
+    await page
+      .getByRole('dialog', { name: 'Device Registered' })
+      .getByRole('link', { name: 'Open Device' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Enroll a booth computer' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Enroll a booth computer' });
-  const second = await shownCode(page, 'Enroll a booth computer');
-  expect(second).not.toBe(first);
-  await expect(dialog.getByTestId('enrollment-command')).toContainText(second);
-  await page.screenshot({ path: testInfo.outputPath('enroll-dialog.png') });
+    await page.getByRole('button', { name: 'Enroll a booth computer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enroll a booth computer' });
+    const second = await shownCode(page, 'Enroll a booth computer');
+    expect(second).not.toBe(first);
+    await expect(dialog.getByTestId('enrollment-command')).toContainText(second);
+    await page.screenshot({ path: testInfo.outputPath('enroll-dialog.png') });
 
-  await dialog.getByRole('button', { name: 'New Code' }).click();
-  await expect(dialog.getByTestId('enrollment-code')).not.toHaveText(second);
-  const third = await shownCode(page, 'Enroll a booth computer');
-  await dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(dialog).toBeHidden();
+    await dialog.getByRole('button', { name: 'New Code' }).click();
+    await expect(dialog.getByTestId('enrollment-code')).not.toHaveText(second);
+    const third = await shownCode(page, 'Enroll a booth computer');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(dialog).toBeHidden();
 
-  // Only the newest code works. (Few wrong codes: the server counts them per address, and every
-  // test here calls from 127.0.0.1.)
-  expect((await enroll(request, second)).status()).toBe(401);
-  expect((await enroll(request, third)).status()).toBe(200);
-});
+    // Only the newest code works. (Few wrong codes: the server counts them per address, and every
+    // test here calls from 127.0.0.1.)
+    expect((await enroll(request, second)).status()).toBe(401);
+    expect((await enroll(request, third)).status()).toBe(200);
+  },
+);

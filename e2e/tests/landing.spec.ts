@@ -46,7 +46,7 @@ test.describe('landing page', () => {
     expect(broken).toBe(0);
   });
 
-  test('advances the template carousel every 3.5 seconds', async ({ page }) => {
+  test('advances the template carousel every 3.5 seconds', { tag: '@flow' }, async ({ page }) => {
     await openPage(page, '/');
     const current = page.locator('[aria-current="true"][aria-label^="Show template"]');
     await expect(current).toHaveAttribute('aria-label', /Show template 1 of 4/);
@@ -98,26 +98,30 @@ test.describe('landing page', () => {
     await expect(dialog).toBeHidden();
   });
 
-  test('links the legal pages from the footer and renders them from Markdown', async ({ page }) => {
-    await openPage(page, '/brochure');
-    const footer = page.getByRole('contentinfo');
-    for (const [name, title] of [
-      ['Terms', 'Terms and Conditions'],
-      ['Refund', 'Refund Policy'],
-      ['Privacy', 'Privacy Policy'],
-    ] as const) {
+  test(
+    'links the legal pages from the footer and renders them from Markdown',
+    { tag: '@flow' },
+    async ({ page }) => {
       await openPage(page, '/brochure');
-      await footer
-        .getByRole('link', { name: new RegExp(name) })
-        .first()
-        .click();
-      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-      await expect(page.getByText('Effective 14 May 2025')).toBeVisible();
-    }
-    const privacy = page.locator('.legal-content');
-    for (const item of ['mobile number', 'full name', 'email', 'age range', 'gender']) {
-      await expect(privacy).toContainText(new RegExp(item, 'i'));
-    }
-    await expect(privacy).not.toContainText('{email}');
-  });
+      const footer = page.getByRole('contentinfo');
+      for (const [name, title] of [
+        ['Terms', 'Terms and Conditions'],
+        ['Refund', 'Refund Policy'],
+        ['Privacy', 'Privacy Policy'],
+      ] as const) {
+        await openPage(page, '/brochure');
+        await footer
+          .getByRole('link', { name: new RegExp(name) })
+          .first()
+          .click();
+        await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+        await expect(page.getByText('Effective 14 May 2025')).toBeVisible();
+      }
+      const privacy = page.locator('.legal-content');
+      for (const item of ['mobile number', 'full name', 'email', 'age range', 'gender']) {
+        await expect(privacy).toContainText(new RegExp(item, 'i'));
+      }
+      await expect(privacy).not.toContainText('{email}');
+    },
+  );
 });

@@ -17,60 +17,70 @@ async function openProfile(page: Page, pool: 'regular' | 'enterprise', name: str
 }
 
 test.describe('profile', () => {
-  test('a visitor edits the profile with the spec rules and messages', async ({ page }) => {
-    await openProfile(page, 'regular', 'Anita Desai');
-    await expect(page.getByLabel('Credits')).toHaveValue('₹0.00');
+  test(
+    'a visitor edits the profile with the spec rules and messages',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await openProfile(page, 'regular', 'Anita Desai');
+      await expect(page.getByLabel('Credits')).toHaveValue('₹0.00');
 
-    await page.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(page.getByText('No changes to save.')).toBeVisible();
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await expect(page.getByText('No changes to save.')).toBeVisible();
 
-    const email = page.getByLabel('Email Address');
-    await email.fill('anita@');
-    await email.blur();
-    await expect(page.getByText('Please enter a valid email address')).toBeVisible();
-    await page.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(page.getByText('Please fix email validation error.')).toBeVisible();
-    await email.fill('anita@example.com');
+      const email = page.getByLabel('Email Address');
+      await email.fill('anita@');
+      await email.blur();
+      await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await expect(page.getByText('Please fix email validation error.')).toBeVisible();
+      await email.fill('anita@example.com');
 
-    const dob = page.getByLabel('Date of Birth');
-    await dob.fill(dobYearsAgo(5));
-    await dob.blur();
-    await expect(page.getByText('Age must be between 10 and 100 years')).toBeVisible();
-    await page.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(page.getByText('Please fix date of birth validation error.')).toBeVisible();
-    await dob.fill('31/02/1990');
-    await dob.blur();
-    await expect(page.getByText('Please enter a valid date')).toBeVisible();
-    await dob.fill('14/05/1990');
+      const dob = page.getByLabel('Date of Birth');
+      await dob.fill(dobYearsAgo(5));
+      await dob.blur();
+      await expect(page.getByText('Age must be between 10 and 100 years')).toBeVisible();
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await expect(page.getByText('Please fix date of birth validation error.')).toBeVisible();
+      await dob.fill('31/02/1990');
+      await dob.blur();
+      await expect(page.getByText('Please enter a valid date')).toBeVisible();
+      await dob.fill('14/05/1990');
 
-    await page.getByLabel('Gender', { exact: true }).selectOption('Other');
-    await page.getByLabel('Specify Gender').fill('  Non-binary ');
-    await page.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(page.getByText('Profile updated successfully!')).toBeVisible();
-    // Status lines on the profile disappear after 2 s.
-    await expect(page.getByText('Profile updated successfully!')).toBeHidden({ timeout: 4000 });
+      await page.getByLabel('Gender', { exact: true }).selectOption('Other');
+      await page.getByLabel('Specify Gender').fill('  Non-binary ');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await expect(page.getByText('Profile updated successfully!')).toBeVisible();
+      // Status lines on the profile disappear after 2 s.
+      await expect(page.getByText('Profile updated successfully!')).toBeHidden({ timeout: 4000 });
 
-    await page.reload();
-    await expect(page.getByLabel('Email Address')).toHaveValue('anita@example.com');
-    await expect(page.getByLabel('Date of Birth')).toHaveValue('14/05/1990');
-    await expect(page.getByLabel('Gender', { exact: true })).toHaveValue('Other');
-    await expect(page.getByLabel('Specify Gender')).toHaveValue('Non-binary');
-  });
+      await page.reload();
+      await expect(page.getByLabel('Email Address')).toHaveValue('anita@example.com');
+      await expect(page.getByLabel('Date of Birth')).toHaveValue('14/05/1990');
+      await expect(page.getByLabel('Gender', { exact: true })).toHaveValue('Other');
+      await expect(page.getByLabel('Specify Gender')).toHaveValue('Non-binary');
+    },
+  );
 
-  test('staff profiles use the staff age messages and have no credits', async ({ page }) => {
-    await openProfile(page, 'enterprise', 'Venue Staff');
-    await expect(page.getByRole('heading', { level: 1, name: 'Enterprise Profile' })).toBeVisible();
-    await expect(page.getByLabel('Credits')).toHaveCount(0);
-    const dob = page.getByLabel('Date of Birth');
-    await dob.fill(dobYearsAgo(5));
-    await dob.blur();
-    await expect(page.getByText('You must be at least 10 years old')).toBeVisible();
-    await dob.fill(dobYearsAgo(120));
-    await dob.blur();
-    await expect(page.getByText('Please enter a valid date of birth')).toBeVisible();
-  });
+  test(
+    'staff profiles use the staff age messages and have no credits',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await openProfile(page, 'enterprise', 'Venue Staff');
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Enterprise Profile' }),
+      ).toBeVisible();
+      await expect(page.getByLabel('Credits')).toHaveCount(0);
+      const dob = page.getByLabel('Date of Birth');
+      await dob.fill(dobYearsAgo(5));
+      await dob.blur();
+      await expect(page.getByText('You must be at least 10 years old')).toBeVisible();
+      await dob.fill(dobYearsAgo(120));
+      await dob.blur();
+      await expect(page.getByText('Please enter a valid date of birth')).toBeVisible();
+    },
+  );
 
-  test('signing out asks for confirmation and goes home', async ({ page }) => {
+  test('signing out asks for confirmation and goes home', { tag: '@flow' }, async ({ page }) => {
     await openProfile(page, 'regular', 'Leaving Soon');
     await page.getByRole('button', { name: 'Sign Out' }).click();
     const dialog = page.getByRole('dialog');

@@ -146,44 +146,45 @@ test("the organization's admin sees the public photo and hides it from the wall"
   await expect(page.getByText('You are not authorized to view this page.')).toBeVisible();
 });
 
-test('a super user filters All Media by Org ID and Device ID and sees the repost badge', async ({
-  page,
-  baseURL,
-}) => {
-  test.setTimeout(120_000);
-  const current = await theRig(page.request, baseURL);
-  const tag = uniqueTag();
-  const id = await publicPhoto(page.request, current, `Sunset ${tag}`);
+test(
+  'a super user filters All Media by Org ID and Device ID and sees the repost badge',
+  { tag: '@flow' },
+  async ({ page, baseURL }) => {
+    test.setTimeout(120_000);
+    const current = await theRig(page.request, baseURL);
+    const tag = uniqueTag();
+    const id = await publicPhoto(page.request, current, `Sunset ${tag}`);
 
-  await signInSeededStaff(page, STAFF_PHONE);
-  await page.goto('/enterprise/media/all');
-  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
-  await expect(crumbs.getByText('Admin')).toBeVisible();
-  await expect(crumbs.getByText('All Media')).toBeVisible();
+    await signInSeededStaff(page, STAFF_PHONE);
+    await page.goto('/enterprise/media/all');
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await expect(crumbs.getByText('Admin')).toBeVisible();
+    await expect(crumbs.getByText('All Media')).toBeVisible();
 
-  // Below the minimum of 1: refused on screen, nothing applied.
-  await page.getByLabel('Org ID').fill('0');
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByText('Org ID must be a whole number of at least 1.')).toBeVisible();
+    // Below the minimum of 1: refused on screen, nothing applied.
+    await page.getByLabel('Org ID').fill('0');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText('Org ID must be a whole number of at least 1.')).toBeVisible();
 
-  await page.getByLabel('Org ID').fill(String(current.orgId));
-  await page.getByLabel('Device ID').fill(String(current.booth.id));
-  const applied = page.waitForResponse(
-    (response) =>
-      response.url().includes('/api/enterprise/media/all') &&
-      response.url().includes(`device_id=${current.booth.id}`) &&
-      response.url().includes(`org_id=${current.orgId}`),
-  );
-  await page.getByRole('button', { name: 'Apply' }).click();
-  expect((await applied).ok()).toBe(true);
-  await search(page, tag);
-  const card = page.locator(`[data-testid="staff-media-card"][data-media-id="${id}"]`);
-  await expect(card).toBeVisible();
-  await expect(card.getByTestId('repost-badge')).toHaveText('Repost Allowed');
-  await expect(card.getByRole('button', { name: 'Hide from wall' })).toBeVisible();
+    await page.getByLabel('Org ID').fill(String(current.orgId));
+    await page.getByLabel('Device ID').fill(String(current.booth.id));
+    const applied = page.waitForResponse(
+      (response) =>
+        response.url().includes('/api/enterprise/media/all') &&
+        response.url().includes(`device_id=${current.booth.id}`) &&
+        response.url().includes(`org_id=${current.orgId}`),
+    );
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect((await applied).ok()).toBe(true);
+    await search(page, tag);
+    const card = page.locator(`[data-testid="staff-media-card"][data-media-id="${id}"]`);
+    await expect(card).toBeVisible();
+    await expect(card.getByTestId('repost-badge')).toHaveText('Repost Allowed');
+    await expect(card.getByRole('button', { name: 'Hide from wall' })).toBeVisible();
 
-  // Another booth's number: nothing of this one.
-  await page.getByLabel('Device ID').fill(String(current.booth.id + 100_000));
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByText('No media found.')).toBeVisible();
-});
+    // Another booth's number: nothing of this one.
+    await page.getByLabel('Device ID').fill(String(current.booth.id + 100_000));
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText('No media found.')).toBeVisible();
+  },
+);

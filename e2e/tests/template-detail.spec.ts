@@ -70,168 +70,176 @@ async function newTemplate(request: APIRequestContext, name: string) {
   return { id: template.id, first, second };
 }
 
-test('a super user edits slots, uploads images, previews the print and deletes', async ({
-  page,
-}) => {
-  const name = `Detail ${uniqueTag()}`;
-  const { id, first, second } = await newTemplate(page.request, name);
-  try {
-    await signInSeededStaff(page, STAFF_PHONE, `/enterprise/templates/${id}`);
-    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveText(
-      /Templates.*Detail/,
-    );
-    await expect(page.getByTestId('template-sample')).toHaveText('No sample');
+test(
+  'a super user edits slots, uploads images, previews the print and deletes',
+  { tag: '@flow' },
+  async ({ page }) => {
+    const name = `Detail ${uniqueTag()}`;
+    const { id, first, second } = await newTemplate(page.request, name);
+    try {
+      await signInSeededStaff(page, STAFF_PHONE, `/enterprise/templates/${id}`);
+      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+      await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveText(
+        /Templates.*Detail/,
+      );
+      await expect(page.getByTestId('template-sample')).toHaveText('No sample');
 
-    // Uploads: a sample, then a foreground.
-    await page.getByTestId('upload-sample').setInputFiles({
-      name: 'sample.png',
-      mimeType: 'image/png',
-      buffer: PNG,
-    });
-    await expect(page.getByText('Sample image uploaded successfully!')).toBeVisible();
-    await page.getByTestId('upload-foreground').setInputFiles({
-      name: 'frame.png',
-      mimeType: 'image/png',
-      buffer: PNG,
-    });
-    await expect(page.getByText('Foreground image uploaded successfully!')).toBeVisible();
-    await expect(page.getByRole('button', { name: /Enlarge the foreground image/ })).toBeVisible();
-    // A wrong type is refused on screen with the spec message.
-    await page.getByTestId('upload-sample').setInputFiles({
-      name: 'notes.txt',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('hello'),
-    });
-    await expect(page.getByText('Please select an image file for the sample.')).toBeVisible();
+      // Uploads: a sample, then a foreground.
+      await page.getByTestId('upload-sample').setInputFiles({
+        name: 'sample.png',
+        mimeType: 'image/png',
+        buffer: PNG,
+      });
+      await expect(page.getByText('Sample image uploaded successfully!')).toBeVisible();
+      await page.getByTestId('upload-foreground').setInputFiles({
+        name: 'frame.png',
+        mimeType: 'image/png',
+        buffer: PNG,
+      });
+      await expect(page.getByText('Foreground image uploaded successfully!')).toBeVisible();
+      await expect(
+        page.getByRole('button', { name: /Enlarge the foreground image/ }),
+      ).toBeVisible();
+      // A wrong type is refused on screen with the spec message.
+      await page.getByTestId('upload-sample').setInputFiles({
+        name: 'notes.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('hello'),
+      });
+      await expect(page.getByText('Please select an image file for the sample.')).toBeVisible();
 
-    // The sample enlarges full-screen; Escape closes it.
-    await page.getByRole('button', { name: /Enlarge the sample image/ }).click();
-    const lightbox = page.getByRole('dialog', { name: /Sample image/ });
-    await expect(lightbox.getByRole('img')).toBeVisible();
-    await page.keyboard.press('Escape');
-    await expect(lightbox).toBeHidden();
+      // The sample enlarges full-screen; Escape closes it.
+      await page.getByRole('button', { name: /Enlarge the sample image/ }).click();
+      const lightbox = page.getByRole('dialog', { name: /Sample image/ });
+      await expect(lightbox.getByRole('img')).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(lightbox).toBeHidden();
 
-    // Edit: uploads are disabled while the panel is open.
-    await page.getByRole('button', { name: 'Edit Template' }).click();
-    const panel = page.getByRole('form', { name: 'Edit template' });
-    await expect(page.getByRole('button', { name: 'Upload Sample' })).toBeDisabled();
-    // Cancel discards the draft.
-    await panel.getByLabel('Slot 1 x').fill('999');
-    await panel.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByRole('button', { name: 'Edit Template' }).click();
-    await expect(panel.getByLabel('Slot 1 x')).toHaveValue('61');
+      // Edit: uploads are disabled while the panel is open.
+      await page.getByRole('button', { name: 'Edit Template' }).click();
+      const panel = page.getByRole('form', { name: 'Edit template' });
+      await expect(page.getByRole('button', { name: 'Upload Sample' })).toBeDisabled();
+      // Cancel discards the draft.
+      await panel.getByLabel('Slot 1 x').fill('999');
+      await panel.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Edit Template' }).click();
+      await expect(panel.getByLabel('Slot 1 x')).toHaveValue('61');
 
-    // Number fields, the keyboard on the visual editor, remove and add.
-    await panel.getByLabel('Name').fill(`  ${name} v2 `);
-    await panel.getByLabel('Slot 1 x').fill('100');
-    await panel.getByRole('button', { name: /^Slot 1: x 100, y 555/ }).focus();
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('Shift+ArrowDown');
-    await expect(panel.getByLabel('Slot 1 x')).toHaveValue('110');
-    await expect(panel.getByLabel('Slot 1 y')).toHaveValue('655');
-    await panel.getByLabel('Slot 1 filter').selectOption('sepia');
-    await expect(panel.getByLabel('Slot 1 filter').locator('option')).toHaveText([
-      'none',
-      'grayscale',
-      'sepia',
-      'warm',
-      'cool',
-      'vintage',
-      'high-contrast',
-    ]);
-    await panel.getByRole('button', { name: 'Remove slot 2' }).click();
-    await panel.getByRole('button', { name: '+ Add Slot' }).click();
-    // The new slot's defaults by count (one slot left: the second position).
-    await expect(panel.getByLabel('Slot 2 x')).toHaveValue('61');
-    await expect(panel.getByLabel('Slot 2 y')).toHaveValue('1440');
-    await expect(panel.getByLabel('Slot 2 w')).toHaveValue('1080');
-    await panel.getByRole('checkbox', { name: /Cut into 2 strips/ }).check();
+      // Number fields, the keyboard on the visual editor, remove and add.
+      await panel.getByLabel('Name').fill(`  ${name} v2 `);
+      await panel.getByLabel('Slot 1 x').fill('100');
+      await panel.getByRole('button', { name: /^Slot 1: x 100, y 555/ }).focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Shift+ArrowDown');
+      await expect(panel.getByLabel('Slot 1 x')).toHaveValue('110');
+      await expect(panel.getByLabel('Slot 1 y')).toHaveValue('655');
+      await panel.getByLabel('Slot 1 filter').selectOption('sepia');
+      await expect(panel.getByLabel('Slot 1 filter').locator('option')).toHaveText([
+        'none',
+        'grayscale',
+        'sepia',
+        'warm',
+        'cool',
+        'vintage',
+        'high-contrast',
+      ]);
+      await panel.getByRole('button', { name: 'Remove slot 2' }).click();
+      await panel.getByRole('button', { name: '+ Add Slot' }).click();
+      // The new slot's defaults by count (one slot left: the second position).
+      await expect(panel.getByLabel('Slot 2 x')).toHaveValue('61');
+      await expect(panel.getByLabel('Slot 2 y')).toHaveValue('1440');
+      await expect(panel.getByLabel('Slot 2 w')).toHaveValue('1080');
+      await panel.getByRole('checkbox', { name: /Cut into 2 strips/ }).check();
 
-    // Drag the new slot with the pointer: it moves and its number fields follow.
-    // In the middle of the window, clear of the fixed navigation bar.
-    await panel
-      .getByTestId('slot-box-2')
-      .evaluate((element) => element.scrollIntoView({ block: 'center' }));
-    const box = await panel.getByTestId('slot-box-2').boundingBox();
-    expect(box).not.toBeNull();
-    await page.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box!.x + box!.width / 2 + 40, box!.y + box!.height / 2 + 30, {
-      steps: 4,
-    });
-    await page.mouse.up();
-    await expect(panel.getByLabel('Slot 2 x')).not.toHaveValue('61');
-    const draggedX = Number(await panel.getByLabel('Slot 2 x').inputValue());
-    const draggedY = Number(await panel.getByLabel('Slot 2 y').inputValue());
-    expect(draggedX).toBeGreaterThan(61);
-    expect(draggedY).toBeGreaterThan(1440);
+      // Drag the new slot with the pointer: it moves and its number fields follow.
+      // In the middle of the window, clear of the fixed navigation bar.
+      await panel
+        .getByTestId('slot-box-2')
+        .evaluate((element) => element.scrollIntoView({ block: 'center' }));
+      const box = await panel.getByTestId('slot-box-2').boundingBox();
+      expect(box).not.toBeNull();
+      await page.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box!.x + box!.width / 2 + 40, box!.y + box!.height / 2 + 30, {
+        steps: 4,
+      });
+      await page.mouse.up();
+      await expect(panel.getByLabel('Slot 2 x')).not.toHaveValue('61');
+      const draggedX = Number(await panel.getByLabel('Slot 2 x').inputValue());
+      const draggedY = Number(await panel.getByLabel('Slot 2 y').inputValue());
+      expect(draggedX).toBeGreaterThan(61);
+      expect(draggedY).toBeGreaterThan(1440);
 
-    // The true print preview of the draft: a portrait print (2400×3600).
-    await panel.getByRole('button', { name: 'Preview print' }).click();
-    const preview = page.getByRole('dialog', { name: 'Print preview' });
-    const image = preview.getByRole('img');
-    await expect(image).toBeVisible({ timeout: 20_000 });
-    expect(await image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(
-      2400,
-    );
-    await preview.getByRole('button', { name: 'Close' }).click();
-    await expect(preview).toBeHidden();
+      // The true print preview of the draft: a portrait print (2400×3600).
+      await panel.getByRole('button', { name: 'Preview print' }).click();
+      const preview = page.getByRole('dialog', { name: 'Print preview' });
+      const image = preview.getByRole('img');
+      await expect(image).toBeVisible({ timeout: 20_000 });
+      expect(await image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(
+        2400,
+      );
+      await preview.getByRole('button', { name: 'Close' }).click();
+      await expect(preview).toBeHidden();
 
-    await panel.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText('Template updated successfully!')).toBeVisible();
-    await expect(panel).toBeHidden();
-    await expect(page.getByRole('heading', { level: 1, name: `${name} v2` })).toBeVisible();
+      await panel.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText('Template updated successfully!')).toBeVisible();
+      await expect(panel).toBeHidden();
+      await expect(page.getByRole('heading', { level: 1, name: `${name} v2` })).toBeVisible();
 
-    // The save order's outcome, through the API.
-    const saved = await readTemplate(page.request, id);
-    expect(saved.name).toBe(`${name} v2`);
-    expect(saved.is_cut).toBe(true);
-    expect(saved.images).toHaveLength(2);
-    expect(saved.images.find((slot) => slot.id === second.id)).toBeUndefined();
-    expect(saved.images.find((slot) => slot.id === first.id)).toMatchObject({
-      x: 110,
-      y: 655,
-      w: 1080,
-      h: 720,
-      filter: 'sepia',
-    });
-    expect(saved.images.find((slot) => slot.id !== first.id)).toMatchObject({
-      x: draggedX,
-      y: draggedY,
-      w: 1080,
-      h: 720,
-      filter: 'none',
-    });
-    expect(saved.sample_s3_url).not.toBeNull();
-    expect(saved.foreground_s3_url).not.toBeNull();
+      // The save order's outcome, through the API.
+      const saved = await readTemplate(page.request, id);
+      expect(saved.name).toBe(`${name} v2`);
+      expect(saved.is_cut).toBe(true);
+      expect(saved.images).toHaveLength(2);
+      expect(saved.images.find((slot) => slot.id === second.id)).toBeUndefined();
+      expect(saved.images.find((slot) => slot.id === first.id)).toMatchObject({
+        x: 110,
+        y: 655,
+        w: 1080,
+        h: 720,
+        filter: 'sepia',
+      });
+      expect(saved.images.find((slot) => slot.id !== first.id)).toMatchObject({
+        x: draggedX,
+        y: draggedY,
+        w: 1080,
+        h: 720,
+        filter: 'none',
+      });
+      expect(saved.sample_s3_url).not.toBeNull();
+      expect(saved.foreground_s3_url).not.toBeNull();
 
-    // Delete: the confirmation, the message, and the return to the list.
-    await page.getByRole('button', { name: 'Delete Template' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
-    await expect(confirm).toContainText(
-      `Are you sure you want to delete template "${name} v2"? This action cannot be undone.`,
-    );
-    await confirm.getByRole('button', { name: 'Yes, Delete' }).click();
-    await expect(page.getByText('Template deleted successfully.')).toBeVisible();
-    await expect(page).toHaveURL(/\/enterprise\/templates$/);
-  } finally {
-    await deleteTemplate(page.request, id);
-  }
-});
+      // Delete: the confirmation, the message, and the return to the list.
+      await page.getByRole('button', { name: 'Delete Template' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Confirm Deletion' });
+      await expect(confirm).toContainText(
+        `Are you sure you want to delete template "${name} v2"? This action cannot be undone.`,
+      );
+      await confirm.getByRole('button', { name: 'Yes, Delete' }).click();
+      await expect(page.getByText('Template deleted successfully.')).toBeVisible();
+      await expect(page).toHaveURL(/\/enterprise\/templates$/);
+    } finally {
+      await deleteTemplate(page.request, id);
+    }
+  },
+);
 
-test('an organization admin sees the template without edit, upload or delete', async ({ page }) => {
-  const name = `Viewed ${uniqueTag()}`;
-  const { id } = await newTemplate(page.request, name);
-  try {
-    await signInSeededStaff(page, ORG_ADMIN_PHONE, `/enterprise/templates/${id}`);
-    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-    await expect(page.getByText(String(id), { exact: true })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'View Organizations' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Edit Template' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Delete Template' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: /^Upload/ })).toHaveCount(0);
-  } finally {
-    await deleteTemplate(page.request, id);
-  }
-});
+test(
+  'an organization admin sees the template without edit, upload or delete',
+  { tag: '@flow' },
+  async ({ page }) => {
+    const name = `Viewed ${uniqueTag()}`;
+    const { id } = await newTemplate(page.request, name);
+    try {
+      await signInSeededStaff(page, ORG_ADMIN_PHONE, `/enterprise/templates/${id}`);
+      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+      await expect(page.getByText(String(id), { exact: true })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'View Organizations' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Edit Template' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Delete Template' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: /^Upload/ })).toHaveCount(0);
+    } finally {
+      await deleteTemplate(page.request, id);
+    }
+  },
+);

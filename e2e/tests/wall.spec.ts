@@ -35,145 +35,144 @@ async function searchWall(page: Page, term: string) {
   await box.press('Enter');
 }
 
-test('a public photo on the wall: found by its caption, liked, commented, edited, deleted', async ({
-  page,
-  browser,
-  request,
-  baseURL,
-}, testInfo) => {
-  test.setTimeout(90_000);
-  const theBooth = await theRig(request, baseURL);
-  const tag = uniqueTag();
-  const caption = `Rooftop party ${tag}`;
+test(
+  'a public photo on the wall: found by its caption, liked, commented, edited, deleted',
+  { tag: '@flow' },
+  async ({ page, browser, request, baseURL }, testInfo) => {
+    test.setTimeout(90_000);
+    const theBooth = await theRig(request, baseURL);
+    const tag = uniqueTag();
+    const caption = `Rooftop party ${tag}`;
 
-  // Visitor A: a capture, made public with a caption on My Media.
-  const ownerName = `Owner ${tag}`;
-  const ownerToken = await signInNewVisitor(page, ownerName);
-  const id = await capture(request, ownerToken, theBooth);
-  await page.goto('/regular/media');
-  const mine = page.locator(`[data-testid="media-card"][data-media-id="${id}"]`);
-  await mine.getByRole('switch', { name: 'Public Wall' }).click();
-  await expect(mine.getByRole('switch', { name: 'Public Wall' })).toBeChecked();
-  const saved = page.waitForResponse(
-    (response) => response.url().endsWith(`/api/regular/media/${id}`) && response.ok(),
-  );
-  await mine.getByRole('textbox', { name: 'Caption' }).fill(caption);
-  await mine.getByRole('button', { name: 'Save' }).click();
-  await saved;
-
-  // Visitor B, in a browser of their own at the same size.
-  const { viewport, userAgent, deviceScaleFactor, isMobile, hasTouch } = testInfo.project.use;
-  const context = await browser.newContext({
-    baseURL,
-    viewport,
-    userAgent,
-    deviceScaleFactor,
-    isMobile,
-    hasTouch,
-  });
-  try {
-    const visitor = await context.newPage();
-    // The wall is behind sign-in (spec route guard); the login comes back to it.
-    await visitor.goto('/regular/wall');
-    await signInNewVisitor(visitor, `Fan ${tag}`);
-    await expect(visitor).toHaveURL(/\/regular\/wall$/);
-    await expect(visitor.getByRole('heading', { level: 1, name: 'Wall' })).toBeVisible();
-
-    await searchWall(visitor, tag);
-    const cards = visitor.getByTestId('wall-card');
-    await expect(cards).toHaveCount(1);
-    const card = cards.first();
-    await expect(card).toHaveAttribute('data-media-id', String(id));
-    await expect(card.getByRole('heading', { name: ownerName })).toBeVisible();
-    await expect(card.getByText(caption)).toBeVisible();
-    await expect(card.locator('.media-card-preview img')).toBeVisible();
-
-    // Like: pressed at once with the count, and still so after a reload.
-    const like = card.getByRole('button', { name: /^Like,/ });
-    await expect(like).toHaveAttribute('aria-pressed', 'false');
-    await expect(card.getByTestId('like-count')).toHaveText('0');
-    await like.click();
-    await expect(like).toHaveAttribute('aria-pressed', 'true');
-    await expect(card.getByTestId('like-count')).toHaveText('1');
-    await expect
-      .poll(async () => {
-        const response = await request.get(
-          `/api/regular/media/public?search=${encodeURIComponent(tag)}&limit=10&offset=0`,
-        );
-        return ((await response.json()) as { items: { likes_count: number }[] }).items[0]
-          ?.likes_count;
-      })
-      .toBe(1);
-    await visitor.reload();
-    await searchWall(visitor, tag);
-    await expect(like).toHaveAttribute('aria-pressed', 'true');
-    await expect(card.getByTestId('like-count')).toHaveText('1');
-
-    // A failed unlike puts the like back and says so.
-    await visitor.route(`**/api/regular/media/${id}/likes`, (route) =>
-      route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
+    // Visitor A: a capture, made public with a caption on My Media.
+    const ownerName = `Owner ${tag}`;
+    const ownerToken = await signInNewVisitor(page, ownerName);
+    const id = await capture(request, ownerToken, theBooth);
+    await page.goto('/regular/media');
+    const mine = page.locator(`[data-testid="media-card"][data-media-id="${id}"]`);
+    await mine.getByRole('switch', { name: 'Public Wall' }).click();
+    await expect(mine.getByRole('switch', { name: 'Public Wall' })).toBeChecked();
+    const saved = page.waitForResponse(
+      (response) => response.url().endsWith(`/api/regular/media/${id}`) && response.ok(),
     );
-    await like.click();
-    await expect(toast(visitor)).toHaveText('Failed to toggle like. Please try again.');
-    await expect(like).toHaveAttribute('aria-pressed', 'true');
-    await expect(card.getByTestId('like-count')).toHaveText('1');
-    await visitor.unroute(`**/api/regular/media/${id}/likes`);
+    await mine.getByRole('textbox', { name: 'Caption' }).fill(caption);
+    await mine.getByRole('button', { name: 'Save' }).click();
+    await saved;
 
-    // Comments: Post only with text that is not blank.
-    const toggle = card.getByRole('button', { name: 'Comments' });
-    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
-    await toggle.click();
-    await expect(card.getByRole('button', { name: 'Hide comments' })).toHaveAttribute(
-      'aria-expanded',
-      'true',
-    );
-    const panel = card.getByRole('region', { name: 'Comments' });
-    await expect(panel.getByText('No comments yet.')).toBeVisible();
-    const post = panel.getByRole('button', { name: 'Post' });
-    const newComment = panel.getByRole('textbox', { name: 'Add a comment' });
-    await expect(post).toBeDisabled();
-    await newComment.fill('   ');
-    await expect(post).toBeDisabled();
-    await newComment.fill('  What a view!  ');
-    await expect(post).toBeEnabled();
-    await post.click();
-    await expect(toast(visitor)).toHaveText('Comment added!');
-    const comment = panel.getByTestId('wall-comment');
-    await expect(comment).toHaveCount(1);
-    await expect(comment.getByText(`Fan ${tag}`)).toBeVisible();
-    await expect(comment.getByText('What a view!', { exact: true })).toBeVisible();
-    await expect(newComment).toHaveValue('');
+    // Visitor B, in a browser of their own at the same size.
+    const { viewport, userAgent, deviceScaleFactor, isMobile, hasTouch } = testInfo.project.use;
+    const context = await browser.newContext({
+      baseURL,
+      viewport,
+      userAgent,
+      deviceScaleFactor,
+      isMobile,
+      hasTouch,
+    });
+    try {
+      const visitor = await context.newPage();
+      // The wall is behind sign-in (spec route guard); the login comes back to it.
+      await visitor.goto('/regular/wall');
+      await signInNewVisitor(visitor, `Fan ${tag}`);
+      await expect(visitor).toHaveURL(/\/regular\/wall$/);
+      await expect(visitor.getByRole('heading', { level: 1, name: 'Wall' })).toBeVisible();
 
-    // Esc cancels an edit; Enter saves it.
-    await comment.getByRole('button', { name: 'Edit' }).click();
-    const editor = comment.getByRole('textbox', { name: 'Edit comment' });
-    await expect(editor).toBeFocused();
-    await editor.fill('Not this');
-    await editor.press('Escape');
-    await expect(editor).toHaveCount(0);
-    await expect(comment.getByText('What a view!', { exact: true })).toBeVisible();
+      await searchWall(visitor, tag);
+      const cards = visitor.getByTestId('wall-card');
+      await expect(cards).toHaveCount(1);
+      const card = cards.first();
+      await expect(card).toHaveAttribute('data-media-id', String(id));
+      await expect(card.getByRole('heading', { name: ownerName })).toBeVisible();
+      await expect(card.getByText(caption)).toBeVisible();
+      await expect(card.locator('.media-card-preview img')).toBeVisible();
 
-    await comment.getByRole('button', { name: 'Edit' }).click();
-    await editor.fill('What a view, again!');
-    await editor.press('Enter');
-    await expect(toast(visitor)).toHaveText('Comment updated!');
-    await expect(editor).toHaveCount(0);
-    await expect(comment.getByText('What a view, again!', { exact: true })).toBeVisible();
+      // Like: pressed at once with the count, and still so after a reload.
+      const like = card.getByRole('button', { name: /^Like,/ });
+      await expect(like).toHaveAttribute('aria-pressed', 'false');
+      await expect(card.getByTestId('like-count')).toHaveText('0');
+      await like.click();
+      await expect(like).toHaveAttribute('aria-pressed', 'true');
+      await expect(card.getByTestId('like-count')).toHaveText('1');
+      await expect
+        .poll(async () => {
+          const response = await request.get(
+            `/api/regular/media/public?search=${encodeURIComponent(tag)}&limit=10&offset=0`,
+          );
+          return ((await response.json()) as { items: { likes_count: number }[] }).items[0]
+            ?.likes_count;
+        })
+        .toBe(1);
+      await visitor.reload();
+      await searchWall(visitor, tag);
+      await expect(like).toHaveAttribute('aria-pressed', 'true');
+      await expect(card.getByTestId('like-count')).toHaveText('1');
 
-    // Closing and opening again reloads the list (from page 1).
-    await card.getByRole('button', { name: 'Hide comments' }).click();
-    await expect(panel).toHaveCount(0);
-    await toggle.click();
-    await expect(comment.getByText('What a view, again!', { exact: true })).toBeVisible();
+      // A failed unlike puts the like back and says so.
+      await visitor.route(`**/api/regular/media/${id}/likes`, (route) =>
+        route.fulfill({ status: 500, json: { message: 'boom', code: 'internal' } }),
+      );
+      await like.click();
+      await expect(toast(visitor)).toHaveText('Failed to toggle like. Please try again.');
+      await expect(like).toHaveAttribute('aria-pressed', 'true');
+      await expect(card.getByTestId('like-count')).toHaveText('1');
+      await visitor.unroute(`**/api/regular/media/${id}/likes`);
 
-    await comment.getByRole('button', { name: 'Delete' }).click();
-    await expect(toast(visitor)).toHaveText('Comment deleted.');
-    await expect(comment).toHaveCount(0);
-    await expect(panel.getByText('No comments yet.')).toBeVisible();
-  } finally {
-    await context.close();
-  }
-});
+      // Comments: Post only with text that is not blank.
+      const toggle = card.getByRole('button', { name: 'Comments' });
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await toggle.click();
+      await expect(card.getByRole('button', { name: 'Hide comments' })).toHaveAttribute(
+        'aria-expanded',
+        'true',
+      );
+      const panel = card.getByRole('region', { name: 'Comments' });
+      await expect(panel.getByText('No comments yet.')).toBeVisible();
+      const post = panel.getByRole('button', { name: 'Post' });
+      const newComment = panel.getByRole('textbox', { name: 'Add a comment' });
+      await expect(post).toBeDisabled();
+      await newComment.fill('   ');
+      await expect(post).toBeDisabled();
+      await newComment.fill('  What a view!  ');
+      await expect(post).toBeEnabled();
+      await post.click();
+      await expect(toast(visitor)).toHaveText('Comment added!');
+      const comment = panel.getByTestId('wall-comment');
+      await expect(comment).toHaveCount(1);
+      await expect(comment.getByText(`Fan ${tag}`)).toBeVisible();
+      await expect(comment.getByText('What a view!', { exact: true })).toBeVisible();
+      await expect(newComment).toHaveValue('');
+
+      // Esc cancels an edit; Enter saves it.
+      await comment.getByRole('button', { name: 'Edit' }).click();
+      const editor = comment.getByRole('textbox', { name: 'Edit comment' });
+      await expect(editor).toBeFocused();
+      await editor.fill('Not this');
+      await editor.press('Escape');
+      await expect(editor).toHaveCount(0);
+      await expect(comment.getByText('What a view!', { exact: true })).toBeVisible();
+
+      await comment.getByRole('button', { name: 'Edit' }).click();
+      await editor.fill('What a view, again!');
+      await editor.press('Enter');
+      await expect(toast(visitor)).toHaveText('Comment updated!');
+      await expect(editor).toHaveCount(0);
+      await expect(comment.getByText('What a view, again!', { exact: true })).toBeVisible();
+
+      // Closing and opening again reloads the list (from page 1).
+      await card.getByRole('button', { name: 'Hide comments' }).click();
+      await expect(panel).toHaveCount(0);
+      await toggle.click();
+      await expect(comment.getByText('What a view, again!', { exact: true })).toBeVisible();
+
+      await comment.getByRole('button', { name: 'Delete' }).click();
+      await expect(toast(visitor)).toHaveText('Comment deleted.');
+      await expect(comment).toHaveCount(0);
+      await expect(panel.getByText('No comments yet.')).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  },
+);
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) =>
@@ -241,7 +240,7 @@ test('a message sits beside the comment box, never over it, the Post button or a
   expect(shown.y + shown.height).toBeLessThanOrEqual(nav.y);
 });
 
-test('a search nothing matches says so', async ({ page }) => {
+test('a search nothing matches says so', { tag: '@flow' }, async ({ page }) => {
   await signInNewVisitor(page, 'Wall Visitor');
   await page.goto('/regular/wall');
   await searchWall(page, `nothing-${uniqueTag()}`);
