@@ -27,6 +27,9 @@ import { StatsService } from './modules/stats/stats.service.js';
 import { PasskeyChallenges } from './modules/passkeys/passkey-challenge.js';
 import { PasskeysRepository } from './modules/passkeys/passkeys.repository.js';
 import { PasskeysService } from './modules/passkeys/passkeys.service.js';
+import { AccountErasure } from './modules/privacy/account-erasure.js';
+import { MediaEraser } from './modules/privacy/media-eraser.js';
+import { ObjectCleanup } from './modules/privacy/object-cleanup.js';
 import { createPaymentProvider } from './modules/payments/create-payment-provider.js';
 import { CreditsRepository } from './modules/payments/credits.repository.js';
 import { CreditsService } from './modules/payments/credits.service.js';
@@ -79,6 +82,12 @@ export interface Services {
   payments: PaymentsService;
   credits: CreditsService;
   stats: StatsService;
+  /** Objects the store should no longer hold (erased records, unconfirmed uploads, old exports). */
+  objectCleanup: ObjectCleanup;
+  /** Deletes media items with their likes, comments and objects in the store. */
+  mediaEraser: MediaEraser;
+  /** Erases one account and everything it holds; payments kept without the person. */
+  accountErasure: AccountErasure;
   /** The app's clock (injectable in tests), for the background jobs. */
   clock: () => Date;
   /** Each background job's last run and schedule claim (GET /api/health/details). */
@@ -291,6 +300,16 @@ export function createServices(
   const credits = new CreditsService({ repository: new CreditsRepository(db), users, now, log });
   const stats = new StatsService({ repository: new StatsRepository(db), users });
 
+  const objectCleanup = new ObjectCleanup({ db, storage, now, log });
+  const mediaEraser = new MediaEraser({ db, cleanup: objectCleanup, now, log });
+  const accountErasure = new AccountErasure({
+    db,
+    mediaEraser,
+    cleanup: objectCleanup,
+    now,
+    log,
+  });
+
   return {
     tokens,
     usersRepository,
@@ -316,6 +335,9 @@ export function createServices(
     payments,
     credits,
     stats,
+    objectCleanup,
+    mediaEraser,
+    accountErasure,
     clock: now,
     jobRuns: new JobRunsRepository(db),
     jobPlans: new JobPlansRepository(db),

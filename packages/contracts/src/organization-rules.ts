@@ -13,8 +13,11 @@ export const GUESTS_PAGE_SIZE = 10;
 export const ORGANIZATION_ROLES = ['member', 'admin'] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
 
-/** An invitation is pending until the invitee accepts or denies it, or staff cancel it. */
-export const INVITATION_STATES = ['pending', 'accepted', 'denied', 'cancelled'] as const;
+/**
+ * An invitation is pending until the invitee accepts or denies it, staff cancel it, or
+ * INVITE_TTL_DAYS pass without an answer (expired).
+ */
+export const INVITATION_STATES = ['pending', 'accepted', 'denied', 'cancelled', 'expired'] as const;
 export type InvitationState = (typeof INVITATION_STATES)[number];
 
 /** The Invite User dialog's phone field starts with this (staff spec section 9). */

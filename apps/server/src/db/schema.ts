@@ -127,9 +127,12 @@ export const organizationMembers = pgTable(
   ],
 );
 
-const INVITATION_STATES = ['pending', 'accepted', 'denied', 'cancelled'] as const;
+const INVITATION_STATES = ['pending', 'accepted', 'denied', 'cancelled', 'expired'] as const;
 
-/** Migration 0009: invitations to an organization by phone (pending → accepted | denied | cancelled). */
+/**
+ * Migration 0009: invitations to an organization by phone (pending → accepted | denied | cancelled;
+ * migration 0019: → expired once INVITE_TTL_DAYS have passed unanswered).
+ */
 export const organizationInvitations = pgTable(
   'organization_invitations',
   {
@@ -679,9 +682,8 @@ export const paymentTransactions = pgTable(
   'payment_transactions',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Null once the account was erased: the record is kept without a person (migration 0019). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
     orgId: integer('org_id').references(() => organizations.id, { onDelete: 'set null' }),
     templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
@@ -1042,3 +1044,120 @@ export const deliveryFailures = pgTable(
   ],
 );
 export type DeliveryFailureRow = typeof deliveryFailures.$inferSelect;
+
+// Migration 0019 (privacy): the store's cleanup queue, data exports, erasure codes and the log of
+// privacy actions.
+const OBJECT_CLEANUP_REASONS = [
+  'erased',
+  'deleted_record',
+  'unconfirmed_upload',
+  'export_expired',
+] as const;
+const DATA_EXPORT_STATES = ['pending', 'ready', 'failed', 'expired'] as const;
+const PRIVACY_ACTIONS = ['export', 'erase'] as const;
+
+/** Objects to delete from the store once `delete_after` has passed, each claimed by one instance. */
+export const objectCleanup = pgTable(
+  'object_cleanup',
+  {
+    objectKey: text('object_key').primaryKey(),
+    reason: text('reason', { enum: OBJECT_CLEANUP_REASONS }).notNull(),
+    deleteAfter: timestamp('delete_after', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    oneOf('object_cleanup_reason_check', table.reason, OBJECT_CLEANUP_REASONS),
+    check('object_cleanup_attempts_check', sql`${table.attempts} >= 0`),
+    index('object_cleanup_due_idx').on(table.deleteAfter),
+  ],
+);
+export type ObjectCleanupRow = typeof objectCleanup.$inferSelect;
+export type ObjectCleanupReason = (typeof OBJECT_CLEANUP_REASONS)[number];
+
+/** "Download my data": one ZIP per request, built in the background, deleted when it expires. */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    state: text('state', { enum: DATA_EXPORT_STATES }).notNull().default('pending'),
+    objectKey: text('object_key'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    itemCount: integer('item_count'),
+    attempts: integer('attempts').notNull().default(0),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    error: text('error'),
+    createdAt: createdAt(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (table) => [
+    oneOf('data_exports_state_check', table.state, DATA_EXPORT_STATES),
+    check('data_exports_size_bytes_check', sql`${table.sizeBytes} >= 0`),
+    check('data_exports_item_count_check', sql`${table.itemCount} >= 0`),
+    check('data_exports_attempts_check', sql`${table.attempts} >= 0`),
+    check(
+      'data_exports_ready_check',
+      sql`(${table.state} = 'ready') = (${table.objectKey} is not null and ${table.expiresAt} is not null)`,
+    ),
+    uniqueIndex('data_exports_pending_once')
+      .on(table.userId)
+      .where(sql`${table.state} = 'pending'`),
+    index('data_exports_user_idx').on(
+      table.userId,
+      descending(table.createdAt),
+      descending(table.id),
+    ),
+    index('data_exports_pending_idx')
+      .on(table.createdAt)
+      .where(sql`${table.state} = 'pending'`),
+    index('data_exports_expiry_idx')
+      .on(table.expiresAt)
+      .where(sql`${table.state} = 'ready'`),
+  ],
+);
+export type DataExportRow = typeof dataExports.$inferSelect;
+
+/** The one-time code confirming "Delete my account" (a keyed hash), one per account. */
+export const accountErasureCodes = pgTable(
+  'account_erasure_codes',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    sends: integer('sends').notNull().default(1),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    check('account_erasure_codes_code_hash_check', sql`${table.codeHash} ~ '^[0-9a-f]{64}$'`),
+    check('account_erasure_codes_attempts_check', sql`${table.attempts} >= 0`),
+    check('account_erasure_codes_sends_check', sql`${table.sends} >= 1`),
+  ],
+);
+
+/** Who exported or erased whose data, and when: plain ids only, no foreign keys. */
+export const privacyActions = pgTable(
+  'privacy_actions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: integer('actor_id').notNull(),
+    subjectId: integer('subject_id').notNull(),
+    action: text('action', { enum: PRIVACY_ACTIONS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    oneOf('privacy_actions_action_check', table.action, PRIVACY_ACTIONS),
+    index('privacy_actions_created_idx').on(descending(table.createdAt), descending(table.id)),
+    index('privacy_actions_subject_idx').on(table.subjectId),
+  ],
+);
+export type PrivacyActionRow = typeof privacyActions.$inferSelect;

@@ -59,6 +59,18 @@ export interface Transition {
 }
 
 /**
+ * The account a transaction's credit goes back to. An erased account's payments are kept without
+ * a person (user_id null), and an account with a payment or refund still in progress cannot be
+ * erased (modules/privacy), so a transaction that moves credit always has one.
+ */
+function ownerOf(row: PaymentTransactionRow): number {
+  if (row.userId === null) {
+    throw new Error(`transaction ${row.id} belongs to an erased account; no credit can move`);
+  }
+  return row.userId;
+}
+
+/**
  * Gives the credit a transaction held back to its visitor, inside the database transaction that
  * ends the payment. At most once per transaction: the ledger's unique (payment_transaction_id,
  * reason) index turns a repeat into a no-op. True when it was given back now.
@@ -66,7 +78,7 @@ export interface Transition {
 async function releaseHold(tx: Transaction, row: PaymentTransactionRow, at: Date) {
   if (row.creditPaise <= 0) return false;
   const released = await creditBalance(tx, {
-    userId: row.userId,
+    userId: ownerOf(row),
     amountPaise: row.creditPaise,
     reason: 'payment_release',
     paymentTransactionId: row.id,
@@ -334,7 +346,7 @@ export class PaymentsRepository {
       .where(eq(paymentTransactions.id, row.id))
       .returning();
     const ledger = await creditBalance(tx, {
-      userId: row.userId,
+      userId: ownerOf(row),
       amountPaise: row.amountPaise,
       reason: 'refund',
       paymentTransactionId: row.id,
@@ -481,7 +493,7 @@ export class PaymentsRepository {
         .returning();
       if (!row) return undefined;
       const ledger = await creditBalance(tx, {
-        userId: row.userId,
+        userId: ownerOf(row),
         amountPaise: row.amountPaise,
         reason: 'refund',
         paymentTransactionId: id,
