@@ -35,6 +35,8 @@ import { storageRoutes } from './modules/storage/storage.routes.js';
 import { staffTemplatePreviewRoutes } from './modules/templates/templates.preview.routes.js';
 import { staffTemplatesRoutes } from './modules/templates/templates.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { shareRoutes } from './modules/share/share.routes.js';
+import { visitorKioskWallRoutes } from './modules/wall/wall.kiosk.routes.js';
 import { staffWallRoutes, visitorWallRoutes } from './modules/wall/wall.routes.js';
 import { createAuthenticate } from './security/authenticate.js';
 import type { Services } from './services.js';
@@ -91,6 +93,8 @@ export function routeTable(
       }),
       use(visitorMediaRoutes, { media: s.media, authenticate: visitor }),
       use(visitorWallRoutes, { wall: s.wall, authenticate: visitor }),
+      // The kiosk walls (no session), in a plugin of its own: it ends its streams on close.
+      use(visitorKioskWallRoutes, { kiosk: s.kioskWall, feed: s.wallFeed }),
       use(visitorPaymentsRoutes, { payments: s.payments, authenticate: visitor }),
     ],
     '/api/enterprise': [
@@ -141,6 +145,8 @@ export function routeTable(
         now: infra.now,
       }),
     ],
+    // Share pages of public items (HTML, no script) with their images and videos.
+    '/p': [use(shareRoutes, { share: s.share })],
     // The payment provider's side: PhonePe's webhook, or the sandbox's own checkout page.
     '/api/payments/phonepe':
       provider instanceof PhonePeProvider

@@ -46,7 +46,12 @@ import { TemplatePreviewService } from './modules/templates/templates.preview.js
 import { TemplatesService } from './modules/templates/templates.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
-import { WallRepository } from './modules/wall/wall.repository.js';
+import { ShareImages } from './modules/share/share-images.js';
+import { ShareRepository } from './modules/share/share.repository.js';
+import { ShareService } from './modules/share/share.service.js';
+import { KioskWallService } from './modules/wall/kiosk-wall.service.js';
+import { WallFeed } from './modules/wall/wall-feed.js';
+import { KioskWallRepository, WallRepository } from './modules/wall/wall.repository.js';
 import { WallService } from './modules/wall/wall.service.js';
 import { AccessTokens } from './security/access-tokens.js';
 import { deriveKey } from './security/keys.js';
@@ -73,6 +78,12 @@ export interface Services {
   mediaLibrary: MediaLibraryService;
   /** The public wall, likes, comments and their moderation. */
   wall: WallService;
+  /** The wall's changes for the kiosk walls' live streams (shared between instances). */
+  wallFeed: WallFeed;
+  /** An organization's kiosk wall (`/wall/{orgId}`). */
+  kioskWall: KioskWallService;
+  /** Share pages of public items (`/p/{public_id}`), their images and videos. */
+  share: ShareService;
   captures: CaptureService;
   /** Delivery times per booth and the late sweep (issue 22). */
   deliveries: DeliveryService;
@@ -189,8 +200,25 @@ export function createServices(
     now,
     log,
   });
-  const media = new MediaService({ media: mediaRepository, users, storage, previews, now });
-  const wall = new WallService({ wall: new WallRepository(db), users, storage, now });
+  const wallFeed = new WallFeed({ database, log });
+  const media = new MediaService({
+    media: mediaRepository,
+    users,
+    storage,
+    previews,
+    now,
+    wallChanges: wallFeed,
+  });
+  const wallRepository = new WallRepository(db);
+  const wall = new WallService({ wall: wallRepository, users, storage, now, changes: wallFeed });
+  const kioskWall = new KioskWallService({ repository: new KioskWallRepository(db), storage });
+  const share = new ShareService({
+    share: new ShareRepository(db),
+    wall: wallRepository,
+    images: new ShareImages(storage),
+    storage,
+    publicUrl: config.publicUrl,
+  });
   const mediaLibrary = new MediaLibraryService({
     library: new MediaLibraryRepository(db),
     users,
@@ -327,6 +355,9 @@ export function createServices(
     media,
     mediaLibrary,
     wall,
+    wallFeed,
+    kioskWall,
+    share,
     captures,
     deliveries,
     software,

@@ -92,6 +92,11 @@ export const MediaSchema = z.object({
   is_liked_by_caller: z.boolean(),
   /** Hidden from the wall by the venue's moderators (the owner still sees it, marked). */
   hidden_from_wall: z.boolean(),
+  /**
+   * The item's share page (`/p/{public_id}`, relative) while it is on the wall (public,
+   * uploaded, not hidden); null otherwise. Beyond the spec: Share on a phone shares this link.
+   */
+  share_path: z.string().nullable().optional(),
 });
 export type Media = z.infer<typeof MediaSchema>;
 

@@ -9,6 +9,10 @@ export const WALL_PAGE_SIZE = 10;
 export const COMMENTS_PAGE_SIZE = 5;
 /** A comment is at most this many characters after trimming. */
 export const COMMENT_MAX_LENGTH = 500;
+/** How many of an organization's newest items its kiosk wall cycles through. */
+export const KIOSK_WALL_ITEMS = 20;
+/** How long the kiosk wall shows one item before the next. */
+export const KIOSK_WALL_SLIDE_MS = 6000;
 
 /** Texts of the wall calls: the screen's own messages are the spec's (visitor.md section 8). */
 export const WALL_MESSAGES = {
@@ -34,6 +38,12 @@ export const WALL_MESSAGES = {
   commentUpdated: 'Comment updated!',
   commentDeleted: 'Comment deleted.',
   empty: 'No public media found.',
+  // The kiosk wall (beyond the spec).
+  kioskNotFound: 'This venue wall does not exist. Check the address shown on the screen.',
+  kioskLoadFailed: 'The wall could not be loaded. It tries again by itself.',
+  kioskEmpty: 'No photos on the wall yet. Take one at the booth and make it public!',
+  kioskTooManyStreams:
+    'Too many live walls are open on this server. The wall still reloads every few minutes.',
 } as const;
 
 /** A new comment may be posted (the Post button): trimmed text non-empty and within the limit. */

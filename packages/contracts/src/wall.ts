@@ -79,3 +79,49 @@ export const WallHideStateSchema = z.object({
   hidden_from_wall_by: z.number().int().nullable(),
 });
 export type WallHideState = z.infer<typeof WallHideStateSchema>;
+
+/**
+ * GET walls/{orgId} (regular API, no session): the kiosk wall of one organization, its newest
+ * items on the wall (at most KIOSK_WALL_ITEMS), with its name and logo and its booths for the QR
+ * code. Images are the share page's (`/p/{public_id}/image.jpg`), which check the item is still
+ * public on every request.
+ */
+export const KioskWallItemSchema = z.object({
+  id: z.number().int(),
+  media_type: z.enum(['image', 'video']),
+  /** The picture 1200 px wide (a motion item's poster); null when it has none. */
+  image_url: z.string().nullable(),
+  /** A motion item's video; null for a photo. */
+  video_url: z.string().nullable(),
+  /** The share page of the item. */
+  share_path: z.string(),
+  orientation: z.enum(['portrait', 'landscape']),
+  /** The owner's first name only: the wall is on a screen in a public place. */
+  first_name: z.string(),
+  caption: z.string().nullable(),
+  likes_count: z.number().int(),
+  /** The booth that made it, while it still belongs to this organization. */
+  device_id: z.number().int().nullable(),
+  device_name: z.string().nullable(),
+  created_at: TimestampSchema,
+});
+export type KioskWallItem = z.infer<typeof KioskWallItemSchema>;
+
+export const KioskWallSchema = z.object({
+  organization: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    logo_url: z.string().nullable(),
+  }),
+  /** The organization's booths, by id: the QR code leads to one of them. */
+  booths: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  items: z.array(KioskWallItemSchema),
+});
+export type KioskWall = z.infer<typeof KioskWallSchema>;
+
+/** `event: wall` of GET walls/{orgId}/events: an item came onto or left the wall. */
+export const KioskWallEventSchema = z.object({
+  media_id: z.number().int(),
+  on_wall: z.boolean(),
+});
+export type KioskWallEvent = z.infer<typeof KioskWallEventSchema>;

@@ -456,6 +456,14 @@ export const media = pgTable(
     lateAt: timestamp('late_at', { withTimezone: true }),
     // Migration 0018 (retention): when the visitor was told the item will be deleted.
     retentionNoticeAt: timestamp('retention_notice_at', { withTimezone: true }),
+    // Migration 0020: the share page's unguessable id (/p/{public_id}), made by the database for
+    // every row (122 random bits as base64url).
+    publicId: text('public_id')
+      .notNull()
+      .unique()
+      .default(
+        sql`rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'::text), '+/'::text, '-_'::text), '='::text)`,
+      ),
   },
   (table) => [
     oneOf('media_media_type_check', table.mediaType, MEDIA_TYPES),
@@ -490,6 +498,10 @@ export const media = pgTable(
     index('media_org_uploaded_idx')
       .on(table.orgId, descending(table.createdAt), descending(table.id))
       .where(sql`${table.isUploaded}`),
+    // The kiosk wall of one organization (migration 0020): its newest items on the wall.
+    index('media_org_wall_idx')
+      .on(table.orgId, descending(table.createdAt), descending(table.id))
+      .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
     index('media_device_uploaded_idx')
       .on(table.deviceId, descending(table.createdAt), descending(table.id))
       .where(sql`${table.isUploaded}`),

@@ -1,5 +1,6 @@
 import type { Media } from '@flashbooth/contracts';
 import type { MediaRow } from '../../db/schema.js';
+import { sharePagePath } from '../../lib/share-paths.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { ObjectStorage } from '../storage/storage.js';
 
@@ -44,6 +45,7 @@ export type VisitorMediaRow = Pick<
   | 'isShared'
   | 'isUploaded'
   | 'likesCount'
+  | 'publicId'
   | 'createdAt'
   | 'updatedAt'
 > & { orgName: string | null; deviceName: string | null; userName: string };
@@ -80,5 +82,8 @@ export async function toVisitorMedia(
     likes_count: row.likesCount,
     is_liked_by_caller: state.likedByCaller,
     hidden_from_wall: state.hiddenFromWall,
+    // The share page answers only while the item is on the wall.
+    share_path:
+      row.isPublic && row.isUploaded && !state.hiddenFromWall ? sharePagePath(row.publicId) : null,
   };
 }

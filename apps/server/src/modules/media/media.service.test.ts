@@ -40,6 +40,7 @@ class FakeMedia {
       createdAt: AT,
       updatedAt: AT,
       likesCount: 0,
+      publicId: `publicid${String(id).padStart(14, '0')}`,
       hiddenFromWallAt: null,
       hiddenFromWallBy: null,
       capturedAt: null,

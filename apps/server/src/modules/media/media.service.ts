@@ -28,6 +28,13 @@ export interface MediaServiceOptions {
   /** Makes the low-res preview of an item once it is marked uploaded (`PreviewWorker`). */
   previews: { enqueue(id: number): void };
   now: () => Date;
+  /**
+   * Told when the owner makes an item public or private (the kiosk walls' live streams,
+   * the wall module's `WallFeed`); declared here so media does not depend on the wall.
+   */
+  wallChanges?: {
+    publish(change: { mediaId: number; orgId: number | null; onWall: boolean }): void;
+  };
 }
 
 const mediaNotFound = () => notFound(MEDIA_MESSAGES.notFound);
@@ -134,6 +141,13 @@ export class MediaService {
     if (patch.is_shared !== undefined) changes.isShared = patch.is_shared;
     const row = await this.repo.updateOwn(user.id, id, changes, this.options.now());
     if (!row) throw mediaNotFound();
+    if (changes.isPublic !== undefined) {
+      this.options.wallChanges?.publish({
+        mediaId: row.id,
+        orgId: row.orgId,
+        onWall: row.isPublic && row.isUploaded && row.hiddenFromWallAt === null,
+      });
+    }
     return { caption: row.caption, updated_at: toApiTimestamp(row.updatedAt) };
   }
 

@@ -56,6 +56,7 @@ const wallColumns = {
   isShared: media.isShared,
   isUploaded: media.isUploaded,
   likesCount: media.likesCount,
+  publicId: media.publicId,
   createdAt: media.createdAt,
   updatedAt: media.updatedAt,
 };
@@ -412,5 +413,74 @@ export class WallRepository {
         .where(eq(media.id, mediaId));
       return row;
     });
+  }
+}
+
+/** One item of a kiosk wall, with its owner's name and its booth while still the venue's. */
+export interface KioskRow {
+  id: number;
+  publicId: string;
+  mediaType: 'image' | 'video';
+  lowresKey: string | null;
+  orientation: 'portrait' | 'landscape';
+  caption: string | null;
+  likesCount: number;
+  createdAt: Date;
+  userName: string;
+  deviceId: number | null;
+  deviceName: string | null;
+}
+
+/** What a kiosk wall shows: the organization, its booths and its newest items on the wall. */
+export interface KioskWallRows {
+  org: { id: number; name: string; logoKey: string | null };
+  booths: { id: number; name: string }[];
+  items: KioskRow[];
+}
+
+/** The kiosk wall's reads (`walls/{orgId}`), kept apart from the paged wall's. */
+export class KioskWallRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Undefined when the organization does not exist. Items through `media_org_wall_idx`. */
+  async kioskWall(orgId: number, limit: number): Promise<KioskWallRows | undefined> {
+    const [org] = await this.db
+      .select({ id: organizations.id, name: organizations.name, logoKey: organizations.logoKey })
+      .from(organizations)
+      .where(eq(organizations.id, orgId));
+    if (!org) return undefined;
+    const [booths, items] = await Promise.all([
+      this.db
+        .select({ id: devices.id, name: devices.name })
+        .from(devices)
+        .where(eq(devices.orgId, orgId))
+        .orderBy(devices.id),
+      this.db
+        .select({
+          id: media.id,
+          publicId: media.publicId,
+          mediaType: media.mediaType,
+          lowresKey: media.lowresKey,
+          orientation: media.orientation,
+          caption: media.caption,
+          likesCount: media.likesCount,
+          createdAt: media.createdAt,
+          userName: users.name,
+          // The booth only while it still belongs to this venue (its QR code leads there).
+          deviceId: sql<
+            number | null
+          >`case when ${devices.orgId} = ${orgId} then ${devices.id} end`,
+          deviceName: sql<
+            string | null
+          >`case when ${devices.orgId} = ${orgId} then ${devices.name} end`,
+        })
+        .from(media)
+        .innerJoin(users, eq(users.id, media.userId))
+        .leftJoin(devices, eq(devices.id, media.deviceId))
+        .where(and(eq(media.orgId, orgId), onWall()))
+        .orderBy(desc(media.createdAt), desc(media.id))
+        .limit(limit),
+    ]);
+    return { org, booths, items };
   }
 }

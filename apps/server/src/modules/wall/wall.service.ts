@@ -17,6 +17,7 @@ import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import { toVisitorMedia } from '../media/media-items.js';
 import type { ObjectStorage } from '../storage/storage.js';
+import type { WallFeed } from './wall-feed.js';
 import type { CommentRow, ModeratedMedia, WallRepository, WallRow } from './wall.repository.js';
 
 /** What the wall needs of the users module: the caller's id, and a staff caller's roles. */
@@ -32,6 +33,8 @@ export interface WallServiceOptions {
   users: WallUsers;
   storage: Pick<ObjectStorage, 'presignDownload'>;
   now: () => Date;
+  /** Told when a moderator takes an item off the wall or puts it back (the kiosk walls). */
+  changes?: Pick<WallFeed, 'publish'>;
 }
 
 const mediaNotFound = () => notFound(WALL_MESSAGES.mediaNotFound);
@@ -172,6 +175,11 @@ export class WallService {
     if (hide && item.hiddenFromWallAt === null && !item.isPublic) {
       throw new AppError('conflict', WALL_MESSAGES.hideNotPublic);
     }
+    this.options.changes?.publish({
+      mediaId: item.id,
+      orgId: item.orgId,
+      onWall: item.isPublic && item.hiddenFromWallAt === null,
+    });
     return this.toHideState(item);
   }
 

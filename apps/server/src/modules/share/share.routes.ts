@@ -1,0 +1,99 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { renderShareNotFound } from './share-page.js';
+import type { ShareService } from './share.service.js';
+
+/**
+ * How long a browser or a link-preview cache may keep an image or video without asking again:
+ * short, because making the item private must take it down (the route checks on every request).
+ */
+export const SHARE_MEDIA_MAX_AGE_SECONDS = 60;
+
+const ParamsSchema = z.object({ publicId: z.string().max(64) });
+const ImageQuerySchema = z.object({
+  w: z.enum(['600', '1200']).default('1200'),
+});
+
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+function notFoundPage(reply: FastifyReply): FastifyReply {
+  return reply
+    .status(404)
+    .type('text/html; charset=utf-8')
+    .header('Cache-Control', 'no-cache')
+    .send(renderShareNotFound());
+}
+
+/**
+ * Share pages under /p: `GET /p/{public_id}` (HTML rendered here, no script), its image
+ * `/p/{public_id}/image.jpg?w=600|1200` and a motion item's `/p/{public_id}/video.mp4`.
+ * No session: these are what a link preview (WhatsApp, Facebook, X) and a friend open.
+ */
+export const shareRoutes: FastifyPluginAsyncZod<{ share: ShareService }> = async (
+  app,
+  { share },
+) => {
+  const tags = ['share pages'];
+
+  app.get(
+    '/:publicId',
+    {
+      schema: {
+        tags,
+        summary:
+          "A public item's share page (HTML with Open Graph and Twitter card tags); 404 once it is private or hidden",
+        params: ParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const page = await share.page(request.params.publicId, originOf(request));
+      if (page === null) return notFoundPage(reply);
+      // Revalidated on every view: a page made private must not be served from a cache.
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(page);
+    },
+  );
+
+  app.get(
+    '/:publicId/image.jpg',
+    {
+      schema: {
+        tags,
+        summary: "A public item's picture as a JPEG 1200 (og:image) or 600 px wide",
+        params: ParamsSchema,
+        querystring: ImageQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const image = await share.image(
+        request.params.publicId,
+        request.query.w === '600' ? 600 : 1200,
+      );
+      if (!image) return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
+      return reply
+        .type('image/jpeg')
+        .header('Cache-Control', `public, max-age=${SHARE_MEDIA_MAX_AGE_SECONDS}`)
+        .send(image.body);
+    },
+  );
+
+  app.get(
+    '/:publicId/video.mp4',
+    {
+      schema: {
+        tags,
+        summary: "A public motion item's video (og:video)",
+        params: ParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const video = await share.video(request.params.publicId);
+      if (!video) return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
+      return reply
+        .type('video/mp4')
+        .header('Content-Length', video.size)
+        .header('Cache-Control', `public, max-age=${SHARE_MEDIA_MAX_AGE_SECONDS}`)
+        .send(video.stream);
+    },
+  );
+};

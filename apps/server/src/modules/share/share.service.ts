@@ -1,0 +1,106 @@
+import type { OpenedObject, ObjectStorage } from '../storage/storage.js';
+import type { WallRepository } from '../wall/wall.repository.js';
+import type { ShareImage, ShareImages, ShareImageSource } from './share-images.js';
+import { renderSharePage, type SharePageModel } from './share-page.js';
+import {
+  PUBLIC_ID_PATTERN,
+  shareImagePath,
+  sharePagePath,
+  shareVideoPath,
+  type ShareImageWidth,
+} from '../../lib/share-paths.js';
+import type { SharedItem, ShareRepository } from './share.repository.js';
+
+/** The newest comments the page shows; the rest are on the wall. */
+export const SHARE_PAGE_COMMENTS = 20;
+
+export interface ShareServiceOptions {
+  share: ShareRepository;
+  wall: Pick<WallRepository, 'listComments'>;
+  images: ShareImages;
+  storage: Pick<ObjectStorage, 'open'>;
+  /** PUBLIC_URL: the origin of the page's absolute addresses; else the request's. */
+  publicUrl: string | undefined;
+}
+
+/** The owner's first name as the page shows it (their full name stays off the page). */
+export function firstNameOf(name: string): string {
+  return name.trim().split(/\s+/)[0] || 'A guest';
+}
+
+const pictureOf = (item: SharedItem): ShareImageSource => ({
+  id: item.id,
+  // A photo is scaled from its HD file; a motion item shows its poster (its preview).
+  pictureKey: item.mediaType === 'image' ? item.s3Key : item.lowresKey,
+});
+
+/**
+ * Share pages (`/p/{public_id}`) of the items on the wall, their images and videos. Everything
+ * answers only while the item is on the wall (public, uploaded, not hidden by a moderator), read
+ * on every request, so making an item private takes its page and images down at once.
+ */
+export class ShareService {
+  constructor(private readonly options: ShareServiceOptions) {}
+
+  private async find(publicId: string): Promise<SharedItem | undefined> {
+    if (!PUBLIC_ID_PATTERN.test(publicId)) return undefined;
+    return this.options.share.findOnWall(publicId);
+  }
+
+  /** The page's HTML; null when the item is not on the wall (or the id is no public id). */
+  async page(publicId: string, requestOrigin: string): Promise<string | null> {
+    const item = await this.find(publicId);
+    if (!item) return null;
+    const origin = (this.options.publicUrl ?? requestOrigin).replace(/\/+$/, '');
+    const [comments, size] = await Promise.all([
+      this.options.wall.listComments(item.id, { limit: SHARE_PAGE_COMMENTS, offset: 0 }),
+      this.options.images.size(pictureOf(item), 1200),
+    ]);
+    const model: SharePageModel = {
+      url: `${origin}${sharePagePath(item.publicId)}`,
+      mediaType: item.mediaType,
+      firstName: firstNameOf(item.ownerName),
+      venue: item.orgName ?? 'Flashbooth',
+      boothName: item.deviceName,
+      boothHref: item.deviceId === null ? '/' : `/b/${item.deviceId}`,
+      caption: item.caption,
+      createdAt: item.createdAt,
+      likesCount: item.likesCount,
+      commentsCount: comments.total,
+      comments: comments.rows.map((row) => ({
+        author: row.userName?.trim() || 'User',
+        text: row.commentText,
+        createdAt: row.createdAt,
+      })),
+      image: size && {
+        url1200: `${origin}${shareImagePath(item.publicId, 1200)}`,
+        src1200: shareImagePath(item.publicId, 1200),
+        src600: shareImagePath(item.publicId, 600),
+        width: size.width,
+        height: size.height,
+      },
+      video:
+        item.mediaType === 'video'
+          ? {
+              url: `${origin}${shareVideoPath(item.publicId)}`,
+              src: shareVideoPath(item.publicId),
+            }
+          : null,
+    };
+    return renderSharePage(model);
+  }
+
+  /** The item's share image in `width`; null when not on the wall or without a picture. */
+  async image(publicId: string, width: ShareImageWidth): Promise<ShareImage | null> {
+    const item = await this.find(publicId);
+    if (!item) return null;
+    return this.options.images.image(pictureOf(item), width);
+  }
+
+  /** A motion item's video, opened for streaming; null when not on the wall or not a video. */
+  async video(publicId: string): Promise<OpenedObject | null> {
+    const item = await this.find(publicId);
+    if (!item || item.mediaType !== 'video') return null;
+    return this.options.storage.open(item.s3Key);
+  }
+}
