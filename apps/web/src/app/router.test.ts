@@ -26,6 +26,7 @@ describe('router', () => {
       [paths.regular.booth.getHref(7), paths.regular.booth.path],
       [paths.regular.capture.getHref(7, 3), paths.regular.capture.path],
       [paths.regular.shortLink.getHref(7), paths.regular.shortLink.path],
+      [paths.kioskWall.getHref(7), paths.kioskWall.path],
       [paths.enterprise.login.getHref(), paths.enterprise.login.path],
       [paths.enterprise.profile.getHref(), paths.enterprise.profile.path],
     ];

@@ -20,6 +20,8 @@ export const routes: RouteObject[] = [
     // Shown while the first lazy route module loads.
     HydrateFallback: PageSpinner,
     children: [
+      // A venue's screen: full screen, outside the app shell (no navigation), open to all.
+      { path: paths.kioskWall.path, lazy: lazyRoute(() => import('./routes/kiosk-wall')) },
       {
         element: <AppShell />,
         children: [

@@ -6,6 +6,8 @@ export const paths = {
   refund: { path: '/refund-policy', getHref: () => '/refund-policy' },
   privacy: { path: '/privacy-policy', getHref: () => '/privacy-policy' },
   paymentStatus: { path: '/payment-status', getHref: () => '/payment-status' },
+  /** A venue's kiosk wall for a screen (beyond the spec): open to everyone, full screen. */
+  kioskWall: { path: '/wall/:orgId', getHref: (orgId: string | number) => `/wall/${orgId}` },
   regular: {
     login: { path: '/regular/login', getHref: () => '/regular/login' },
     profile: { path: '/regular/profile', getHref: () => '/regular/profile' },

@@ -92,4 +92,27 @@ describe('route guard', () => {
       to: '/enterprise/login',
     });
   });
+
+  it('lets a signed-out visitor open the wall, and keeps staff out of it', () => {
+    const signedOut = { status: 'anonymous', signedOut: true } as const;
+    for (const auth of [anonymous, signedOut, { status: 'error' } as const]) {
+      expect(decideRoute('/regular/wall', '/regular/wall?page=2', auth)).toEqual({ kind: 'allow' });
+      expect(decideRoute('/regular/wall/', '/regular/wall/', auth)).toEqual({ kind: 'allow' });
+    }
+    expect(decideRoute('/regular/wall', '/regular/wall', visitor)).toEqual({ kind: 'allow' });
+    expect(decideRoute('/regular/wall', '/regular/wall', staff)).toMatchObject({
+      kind: 'redirect',
+      to: '/enterprise/profile?blocked=regular',
+    });
+    // Other visitor pages still need a session.
+    expect(decideRoute('/regular/wallet', '/regular/wallet', anonymous)).toMatchObject({
+      to: '/regular/login',
+    });
+  });
+
+  it("lets anyone open a venue's kiosk wall, staff and visitors alike", () => {
+    for (const auth of [anonymous, visitor, staff, { status: 'checking' } as const]) {
+      expect(decideRoute('/wall/7', '/wall/7', auth)).toEqual({ kind: 'allow' });
+    }
+  });
 });

@@ -20,6 +20,20 @@ export function isPublicPath(pathname: string): boolean {
   return PUBLIC_PATHS.includes(normalized);
 }
 
+/** Pages open to everyone whatever the session: a venue's kiosk wall, shown on its screen. */
+export function isOpenToAll(pathname: string): boolean {
+  return under(pathname, '/wall');
+}
+
+/**
+ * Visitor pages a signed-out person may open (spec: "Wall viewing is public; likes and comments
+ * require a session"): the wall. A staff account is still kept out, as from every visitor area.
+ */
+export function isOpenWhenSignedOut(pathname: string): boolean {
+  const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return normalized === paths.regular.wall.path;
+}
+
 /** Visitor areas that staff accounts may not use (spec: blocked from /regular/* and /b/*). */
 export function isRegularArea(pathname: string): boolean {
   return (
@@ -45,7 +59,12 @@ export const BLOCKED_REGULAR_HREF = `${paths.enterprise.profile.path}?blocked=re
  * `fullPath` is pathname + search + hash: stored whole for redirect-after-login.
  */
 export function decideRoute(pathname: string, fullPath: string, auth: AuthState): GuardDecision {
-  if (isPublicPath(pathname)) return { kind: 'allow' };
+  if (isPublicPath(pathname) || isOpenToAll(pathname)) return { kind: 'allow' };
+  // Signed out (or the check failed): the wall as anyone sees it. While a stored session is
+  // being checked the guard waits, so a staff account is not shown the wall before it is kept out.
+  if (isOpenWhenSignedOut(pathname) && (auth.status === 'anonymous' || auth.status === 'error')) {
+    return { kind: 'allow' };
+  }
   if (auth.status === 'checking') return { kind: 'wait' };
   if (auth.status === 'anonymous' && auth.signedOut)
     return { kind: 'redirect', to: paths.home.path };

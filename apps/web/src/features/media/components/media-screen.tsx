@@ -1,5 +1,6 @@
 import type { Media } from '@flashbooth/contracts';
 import { MEDIA_PAGE_SIZE } from '@flashbooth/contracts/rules';
+import { useQueryClient } from '@tanstack/react-query';
 import { useSearchPaging } from '@/hooks/use-search-paging';
 import { myMediaQueryOptions, useMyMedia } from '@/api/media/get-my-media';
 import { updateRepostAllowed } from '@/api/media/update-repost-allowed';
@@ -9,6 +10,8 @@ import { isMobileUserAgent } from '@/components/media/media-files-model';
 import type { StatusKind } from '@/components/ui/status-message';
 import { MediaListPage, useMediaList } from '@/components/media/media-list-page';
 import { MEDIA_SCREEN_MESSAGES, MEDIA_STATUS_MS, captionChange, messageAt } from '../media-model';
+import { appConfig } from '@/config/app-config';
+import { shareMediaPage, sharePageUrl } from '../share-page';
 import { MediaCard, MediaCardSkeleton, type CardAction } from './media-card';
 import './media.css';
 
@@ -29,6 +32,7 @@ export function MediaScreen() {
     },
   );
   const { patchItem } = list;
+  const queryClient = useQueryClient();
 
   const onAction = async (item: Media, action: CardAction, caption?: string) => {
     // Each message shows under the control it answers: the caption's, or the card's buttons.
@@ -37,12 +41,21 @@ export function MediaScreen() {
     switch (action) {
       case 'public': {
         const next = !item.is_public;
-        patchItem(item.id, { is_public: next });
+        // A private item has no share page (it answers 404 at once).
+        patchItem(item.id, next ? { is_public: next } : { is_public: next, share_path: null });
         try {
           await updateMedia(item.id, { is_public: next });
         } catch {
-          patchItem(item.id, { is_public: item.is_public });
+          patchItem(item.id, { is_public: item.is_public, share_path: item.share_path });
           show('error', MEDIA_SCREEN_MESSAGES.publicFailed);
+          return;
+        }
+        // Made public: the page again, for its share page's address.
+        if (next) {
+          void queryClient.invalidateQueries({
+            queryKey: myMediaQueryOptions({ search, page }).queryKey,
+            exact: true,
+          });
         }
         return;
       }
@@ -79,7 +92,16 @@ export function MediaScreen() {
       }
       case 'download':
       case 'share': {
-        const outcome = action === 'download' ? await downloadMedia(item) : await shareMedia(item);
+        // Share of a public item: its share page's link (a preview with the venue), not the file.
+        const sharePath = item.is_public ? item.share_path : null;
+        const outcome =
+          action === 'download'
+            ? await downloadMedia(item)
+            : sharePath
+              ? await shareMediaPage(
+                  sharePageUrl(sharePath, appConfig.publicUrl, window.location.origin),
+                )
+              : await shareMedia(item);
         if (outcome.kind !== 'silent') show(outcome.kind, outcome.text);
         if (outcome.done) {
           const flag = action === 'download' ? 'is_downloaded' : 'is_shared';

@@ -156,11 +156,15 @@ function CommentItem({ comment, onSave, onDelete }: CommentItemProps) {
 function NewComment({
   onPost,
   inputRef,
+  signedIn,
 }: {
   onPost: (text: string) => Promise<boolean>;
   inputRef: React.RefObject<HTMLInputElement | null>;
+  /** Signed out, Post first asks to sign in; the comment is posted on the way back. */
+  signedIn: boolean;
 }) {
   const inputId = useId();
+  const hintId = useId();
   const [text, setText] = useState('');
   const [posting, setPosting] = useState(false);
   const submit = async (event: FormEvent) => {
@@ -186,6 +190,7 @@ function NewComment({
         maxLength={COMMENT_MAX_LENGTH}
         enterKeyHint="send"
         autoComplete="off"
+        aria-describedby={signedIn ? undefined : hintId}
         onChange={(event) => setText(event.target.value)}
       />
       <button
@@ -195,6 +200,11 @@ function NewComment({
       >
         {posting ? 'Posting…' : 'Post'}
       </button>
+      {!signedIn && (
+        <p id={hintId} className="wall-comments-note wall-comment-sign-in-hint">
+          Post asks you to sign in first; your comment is posted when you are back.
+        </p>
+      )}
     </form>
   );
 }
@@ -203,16 +213,26 @@ interface CommentsPanelProps {
   id: string;
   mediaId: number;
   notify: Notify;
+  /** Signed out: comments are read without a session and Post asks to sign in. */
+  signedIn?: boolean;
+  /** A signed-out visitor posts `text`: keep it and go to sign in. */
+  onSignInToPost?: (text: string) => void;
 }
 
 /**
  * An item's comments (spec: opening loads page 1, 5 a page; a failed load empties the list with
  * "Failed to load comments."). Mounted when the panel opens, so every opening starts on page 1.
  */
-export function CommentsPanel({ id, mediaId, notify }: CommentsPanelProps) {
+export function CommentsPanel({
+  id,
+  mediaId,
+  notify,
+  signedIn = true,
+  onSignInToPost,
+}: CommentsPanelProps) {
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
-  const comments = useComments(mediaId, page);
+  const comments = useComments(mediaId, page, signedIn);
   const newCommentInput = useRef<HTMLInputElement>(null);
 
   const failed = comments.isError;
@@ -228,6 +248,10 @@ export function CommentsPanel({ id, mediaId, notify }: CommentsPanelProps) {
     queryClient.invalidateQueries({ queryKey: commentsQueryOptions(mediaId).queryKey });
 
   const onPost = async (text: string) => {
+    if (!signedIn) {
+      onSignInToPost?.(text);
+      return false;
+    }
     try {
       await addComment(mediaId, text);
     } catch {
@@ -293,7 +317,7 @@ export function CommentsPanel({ id, mediaId, notify }: CommentsPanelProps) {
         label="Comment pages"
         disabled={comments.isFetching}
       />
-      <NewComment onPost={onPost} inputRef={newCommentInput} />
+      <NewComment onPost={onPost} inputRef={newCommentInput} signedIn={signedIn} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import type { Status, StatusKind } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { displayName, likeLabel, mediaWhere, wallMessageAt } from '../wall-model';
+import { wallItemAnchor } from '../wall-intent';
 import { CommentsPanel } from './comments-panel';
 
 interface WallCardProps {
@@ -16,14 +17,35 @@ interface WallCardProps {
   notify: (kind: StatusKind, text: string, at: string) => void;
   status?: Status | null;
   statusMs?: number;
+  /** Signed out: the like asks to sign in, comments are read-only until then. */
+  signedIn?: boolean;
+  /** A signed-out visitor posts a comment: keep it and go to sign in. */
+  onSignInToComment?: (media: Media, text: string) => void;
+  /** Open the comments at once (the visitor comes back from signing in to comment). */
+  commentsOpenAtStart?: boolean;
 }
 
 /** One public photo or clip: who, where and when, the caption, likes and the comments toggle. */
-export function WallCard({ media, onLike, notify, status = null, statusMs = 0 }: WallCardProps) {
+export function WallCard({
+  media,
+  onLike,
+  notify,
+  status = null,
+  statusMs = 0,
+  signedIn = true,
+  onSignInToComment,
+  commentsOpenAtStart = false,
+}: WallCardProps) {
   const headingId = useId();
   const panelId = useId();
   const [liking, setLiking] = useState(false);
-  const [commentsOpen, setCommentsOpen] = useState(false);
+  const [commentsOpen, setCommentsOpen] = useState(commentsOpenAtStart);
+  // Asked to open after the card was first drawn (the comment posted on coming back).
+  const [openedFor, setOpenedFor] = useState(commentsOpenAtStart);
+  if (commentsOpenAtStart !== openedFor) {
+    setOpenedFor(commentsOpenAtStart);
+    if (commentsOpenAtStart) setCommentsOpen(true);
+  }
   const where = mediaWhere(media);
 
   const like = async () => {
@@ -42,6 +64,9 @@ export function WallCard({ media, onLike, notify, status = null, statusMs = 0 }:
       className="card wall-card"
       data-testid="wall-card"
       data-media-id={media.id}
+      // The address fragment sign-in returns to, and a focus target for coming back.
+      id={wallItemAnchor(media.id)}
+      tabIndex={-1}
       aria-labelledby={headingId}
     >
       <MediaPreview media={media} where={where} />
@@ -62,7 +87,11 @@ export function WallCard({ media, onLike, notify, status = null, statusMs = 0 }:
             type="button"
             className="wall-action wall-like"
             aria-pressed={media.is_liked_by_caller}
-            aria-label={likeLabel(media.likes_count)}
+            aria-label={
+              signedIn
+                ? likeLabel(media.likes_count)
+                : `${likeLabel(media.likes_count)}. Sign in to like`
+            }
             aria-describedby={headingId}
             aria-disabled={liking || undefined}
             onClick={() => void like()}
@@ -94,6 +123,8 @@ export function WallCard({ media, onLike, notify, status = null, statusMs = 0 }:
             id={panelId}
             mediaId={media.id}
             notify={(kind, text) => notify(kind, text, wallMessageAt.comments(media.id))}
+            signedIn={signedIn}
+            onSignInToPost={(text) => onSignInToComment?.(media, text)}
           />
         )}
         {/* Under the comment box, the last thing of the open panel. */}

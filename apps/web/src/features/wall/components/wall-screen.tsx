@@ -1,21 +1,44 @@
 import type { Media } from '@flashbooth/contracts';
 import { WALL_PAGE_SIZE } from '@flashbooth/contracts/rules';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { MediaListPage, useMediaList } from '@/components/media/media-list-page';
+import { paths } from '@/config/paths';
 import { useSearchPaging } from '@/hooks/use-search-paging';
+import { useSession } from '@/lib/session';
+import { rememberRedirect } from '@/lib/storage';
+import { addComment } from '../api/add-comment';
 import { publicMediaQueryOptions, usePublicMedia } from '../api/get-public-media';
 import { setLiked } from '../api/toggle-like';
+import {
+  rememberWallIntent,
+  takeWallIntent,
+  type WallIntent,
+  wallItemAnchor,
+  wallReturnPath,
+} from '../wall-intent';
 import { WALL_MESSAGES, WALL_STATUS_MS, likeToggle, wallMessageAt } from '../wall-model';
 import { WallCard, WallCardSkeleton } from './wall-card';
 import './wall.css';
 
-/** The public wall (spec: visitor.md "Wall (public)", sections 4, 7, 8 and 9). */
+/**
+ * The public wall (spec: visitor.md "Wall (public)", sections 4, 7, 8 and 9). Anyone may read it
+ * (spec section 6); a signed-out visitor's Like or Post goes to sign in and is done when they come
+ * back, on the same card (wall-intent.ts).
+ */
 export function WallScreen() {
   const paging = useSearchPaging();
   const { search, page } = paging;
+  const { auth } = useSession();
+  const signedIn = auth.status === 'authenticated';
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const list = useMediaList(
     paging,
-    usePublicMedia(search, page),
-    publicMediaQueryOptions({ search, page }).queryKey,
+    usePublicMedia(search, page, signedIn),
+    publicMediaQueryOptions({ search, page, signedIn }).queryKey,
     {
       pageSize: WALL_PAGE_SIZE,
       statusMs: WALL_STATUS_MS,
@@ -23,9 +46,68 @@ export function WallScreen() {
     },
   );
   const { show, patchItem } = list;
+  /** The card to bring into view and focus once it is on screen (back from signing in). */
+  const [focusId, setFocusId] = useState<number | null>(null);
+  /** The card whose comments open at once (back from signing in to comment). */
+  const [commentsOpenId, setCommentsOpenId] = useState<number | null>(null);
+  /** The card already brought into view (once per return from signing in). */
+  const focusedId = useRef<number | null>(null);
+
+  /** Keeps what the visitor tapped and sends them to sign in; they come back to this card. */
+  const askToSignIn = (intent: WallIntent) => {
+    rememberWallIntent(intent);
+    rememberRedirect(wallReturnPath(location.search, intent.mediaId));
+    void navigate(paths.regular.login.path);
+  };
+
+  // Back from signing in: do what was asked (once: taking the intent forgets it), then show
+  // the card with the result.
+  useEffect(() => {
+    if (!signedIn) return;
+    const intent = takeWallIntent(Date.now());
+    if (!intent) return;
+    const { mediaId } = intent;
+    void (async () => {
+      try {
+        if (intent.action === 'like') {
+          // A like, not a toggle: liking twice is one like.
+          await setLiked(mediaId, true);
+        } else {
+          await addComment(mediaId, intent.text);
+          setCommentsOpenId(mediaId);
+          show('success', WALL_MESSAGES.commentAdded, wallMessageAt.comments(mediaId));
+        }
+      } catch {
+        if (intent.action === 'like') {
+          show('error', WALL_MESSAGES.likeFailed, wallMessageAt.card(mediaId));
+        } else {
+          setCommentsOpenId(mediaId);
+          show('error', WALL_MESSAGES.commentAddFailed, wallMessageAt.comments(mediaId));
+        }
+      }
+      await queryClient.invalidateQueries({ queryKey: ['media', 'regular', 'public'] });
+      setFocusId(mediaId);
+    })();
+  }, [signedIn, show, queryClient]);
+
+  const itemsOnScreen = list.items;
+  useEffect(() => {
+    if (focusId === null || focusedId.current === focusId) return;
+    if (!itemsOnScreen.some((item) => item.id === focusId)) return;
+    const card = document.getElementById(wallItemAnchor(focusId));
+    if (!card) return;
+    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    card.scrollIntoView({ block: 'center', behavior: still ? 'auto' : 'smooth' });
+    card.focus({ preventScroll: true });
+    focusedId.current = focusId;
+  }, [focusId, itemsOnScreen]);
 
   /** Spec: a like toggles at once with its count and reverts when the call fails. */
   const onLike = async (item: Media) => {
+    if (!signedIn) {
+      askToSignIn({ action: 'like', mediaId: item.id, at: Date.now() });
+      return;
+    }
     const toggle = likeToggle(item);
     patchItem(item.id, toggle.optimistic);
     try {
@@ -53,6 +135,11 @@ export function WallScreen() {
           notify={show}
           status={list.status}
           statusMs={list.statusMs}
+          signedIn={signedIn}
+          onSignInToComment={(media, text) =>
+            askToSignIn({ action: 'comment', mediaId: media.id, text, at: Date.now() })
+          }
+          commentsOpenAtStart={commentsOpenId === item.id}
         />
       )}
       loadingLabel="Loading the wall…"
