@@ -8,7 +8,7 @@ import {
   type TemplateImageKind,
   TemplatesRepository,
 } from '../modules/templates/templates.repository.js';
-import { type DemoArtwork, renderDemoArtwork } from './demo-artwork.js';
+import { type DemoArtwork, type DemoArtworkRequest, renderDemoArtwork } from './demo-artwork.js';
 import { type DesignName, designLayout } from './demo-designs.js';
 
 /** One demo template: a Template Studio layout with its own design and a filter per slot. */
@@ -115,6 +115,30 @@ async function findDemoTemplates(db: Executor): Promise<Map<string, TemplateRow>
 }
 
 /**
+ * The last artwork rendered per design in this process, by what it shows (the design, its words
+ * and date, its slots) but not the second its sample photos are stamped with. Rendering the three
+ * designs costs seconds of CPU; a process that seeds again on the same day (a new object store
+ * over the same database, a restart within the process) reuses them.
+ */
+const renderedArtwork = new Map<DesignName, { key: string; artwork: Promise<DemoArtwork> }>();
+
+function renderOnce(request: DemoArtworkRequest): Promise<DemoArtwork> {
+  const { design, text, images, isCut, isDuplicated } = request;
+  const key = JSON.stringify({ design, text, images, isCut, isDuplicated });
+  const last = renderedArtwork.get(request.design);
+  if (last?.key === key) return last.artwork;
+  const artwork = renderDemoArtwork(request);
+  renderedArtwork.set(request.design, { key, artwork });
+  // A failed render is not kept: the next seed tries again.
+  artwork.catch(() => {
+    if (renderedArtwork.get(request.design)?.artwork === artwork) {
+      renderedArtwork.delete(request.design);
+    }
+  });
+  return artwork;
+}
+
+/**
  * Idempotent: the demo templates exist, each with its slots, its foreground and sample in the
  * object store and, when this run creates it, associated with the demo organization.
  *
@@ -167,7 +191,7 @@ export async function ensureDemoTemplates({
         async (definition) =>
           [
             definition.name,
-            await renderDemoArtwork({
+            await renderOnce({
               design: definition.design,
               text,
               images: demoTemplateSlots(definition),
