@@ -141,3 +141,25 @@ describe('payment configuration', () => {
     expect(loadConfig({ ...base, ...phonepe }).payments.phonepe?.env).toBe('sandbox');
   });
 });
+
+describe('privacy configuration', () => {
+  it('reads the invitation lifetime and the data export settings, with their defaults', () => {
+    expect(testConfig().privacy).toEqual({
+      inviteTtlDays: 14,
+      dataExportTtlHours: 72,
+      dataExportSweepIntervalMs: 30_000,
+    });
+    expect(
+      testConfig({
+        INVITE_TTL_DAYS: '3',
+        DATA_EXPORT_TTL_HOURS: '24',
+        DATA_EXPORT_SWEEP_INTERVAL_MS: '5000',
+      }).privacy,
+    ).toEqual({ inviteTtlDays: 3, dataExportTtlHours: 24, dataExportSweepIntervalMs: 5000 });
+  });
+  it('refuses an export link longer than the store can sign (7 days) and invitations that never expire', () => {
+    expect(() => testConfig({ DATA_EXPORT_TTL_HOURS: '169', INVITE_TTL_DAYS: '0' })).toThrow(
+      /INVITE_TTL_DAYS[\s\S]*DATA_EXPORT_TTL_HOURS|DATA_EXPORT_TTL_HOURS[\s\S]*INVITE_TTL_DAYS/,
+    );
+  });
+});

@@ -210,6 +210,12 @@ const EnvSchema = z.object({
   /** Overrides of PhonePe's hosts (a proxy; a stand-in in tests). */
   PHONEPE_AUTH_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   PHONEPE_API_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  /** An invitation to an organization not answered this long expires (and says so). */
+  INVITE_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  /** How long a "Download my data" ZIP is offered before it is deleted (7 days at most). */
+  DATA_EXPORT_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(72),
+  /** How often each instance looks for exports to build (a request also starts one at once). */
+  DATA_EXPORT_SWEEP_INTERVAL_MS: positiveInt(30_000),
 });
 
 export interface Config {
@@ -305,6 +311,12 @@ export interface Config {
           apiUrl: string | undefined;
         }
       | undefined;
+  };
+  /** Invitations, data exports (modules/organizations, modules/privacy). */
+  privacy: {
+    inviteTtlDays: number;
+    dataExportTtlHours: number;
+    dataExportSweepIntervalMs: number;
   };
 }
 
@@ -491,6 +503,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
               apiUrl: e.PHONEPE_API_URL?.replace(/\/+$/, ''),
             }
           : undefined,
+    },
+    privacy: {
+      inviteTtlDays: e.INVITE_TTL_DAYS,
+      dataExportTtlHours: e.DATA_EXPORT_TTL_HOURS,
+      dataExportSweepIntervalMs: e.DATA_EXPORT_SWEEP_INTERVAL_MS,
     },
   };
 }

@@ -141,6 +141,31 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
         return { counts: {} };
       },
     },
+    {
+      // "Download my data": pending exports claimed one at a time and built into a ZIP in the
+      // store (a request also starts a run at once; this catches the rest and retries).
+      name: 'data-export-builder',
+      description: 'Builds the ZIPs people asked for with "Download my data"',
+      intervalMs: config.privacy.dataExportSweepIntervalMs,
+      run: (options) => services.dataExports.runOnce(options),
+      stop: () => services.dataExports.stop(),
+    },
+    {
+      // A ready export is offered for DATA_EXPORT_TTL_HOURS; then its ZIP is deleted.
+      name: 'data-export-expiry',
+      description: 'Deletes data export ZIPs whose download link has expired',
+      intervalMs: 600_000,
+      run: (options) => services.dataExports.expireOnce(options),
+    },
+    {
+      // Objects nothing points at any more: erased or deleted records' files (at once, retried
+      // when the store failed) and presigned uploads never confirmed (a day after signing).
+      name: 'object-cleanup',
+      description:
+        'Deletes objects of erased or deleted records and uploads never confirmed within a day',
+      intervalMs: 600_000,
+      run: (options) => services.objectCleanup.runOnce(options),
+    },
   ];
 }
 

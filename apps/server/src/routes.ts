@@ -26,6 +26,7 @@ import {
 import { PhonePeProvider } from './modules/payments/phonepe.provider.js';
 import { SANDBOX_CHECKOUT_PATH, SandboxProvider } from './modules/payments/sandbox.provider.js';
 import { sandboxCheckoutRoutes } from './modules/payments/sandbox.routes.js';
+import { staffPrivacyRoutes, visitorPrivacyRoutes } from './modules/privacy/privacy.routes.js';
 import { staffRolloutsRoutes } from './modules/rollouts/rollouts.routes.js';
 import { devSmsRoutes } from './modules/sms/sms.routes.js';
 import { staffSoftwareRoutes } from './modules/software/software.routes.js';
@@ -96,6 +97,7 @@ export function routeTable(
       // The kiosk walls (no session), in a plugin of its own: it ends its streams on close.
       use(visitorKioskWallRoutes, { kiosk: s.kioskWall, feed: s.wallFeed }),
       use(visitorPaymentsRoutes, { payments: s.payments, authenticate: visitor }),
+      use(visitorPrivacyRoutes, { privacy: s.privacy, authenticate: visitor }),
     ],
     '/api/enterprise': [
       use(authRoutes, { pool: 'enterprise', auth: s.auth, cookieSecure }),
@@ -125,6 +127,7 @@ export function routeTable(
       use(staffPaymentsRoutes, { payments: s.payments, authenticate: staff }),
       use(staffCreditsRoutes, { credits: s.credits, authenticate: staff }),
       use(staffWallRoutes, { wall: s.wall, authenticate: staff }),
+      use(staffPrivacyRoutes, { privacy: s.privacy, authenticate: staff }),
     ],
     // The booths' own calls (device credentials, not a person's token).
     '/api/device': [

@@ -28,8 +28,11 @@ import { PasskeyChallenges } from './modules/passkeys/passkey-challenge.js';
 import { PasskeysRepository } from './modules/passkeys/passkeys.repository.js';
 import { PasskeysService } from './modules/passkeys/passkeys.service.js';
 import { AccountErasure } from './modules/privacy/account-erasure.js';
+import { DataExportBuilder } from './modules/privacy/data-export.js';
 import { MediaEraser } from './modules/privacy/media-eraser.js';
 import { ObjectCleanup } from './modules/privacy/object-cleanup.js';
+import { PrivacyRepository } from './modules/privacy/privacy.repository.js';
+import { PrivacyService } from './modules/privacy/privacy.service.js';
 import { createPaymentProvider } from './modules/payments/create-payment-provider.js';
 import { CreditsRepository } from './modules/payments/credits.repository.js';
 import { CreditsService } from './modules/payments/credits.service.js';
@@ -99,6 +102,10 @@ export interface Services {
   mediaEraser: MediaEraser;
   /** Erases one account and everything it holds; payments kept without the person. */
   accountErasure: AccountErasure;
+  /** Builds "Download my data" ZIPs in the background and deletes them when they expire. */
+  dataExports: DataExportBuilder;
+  /** A person's data export and account erasure, by the person or by a super user. */
+  privacy: PrivacyService;
   /** The app's clock (injectable in tests), for the background jobs. */
   clock: () => Date;
   /** Each background job's last run and schedule claim (GET /api/health/details). */
@@ -337,6 +344,31 @@ export function createServices(
     now,
     log,
   });
+  const privacyRepository = new PrivacyRepository(db);
+  const dataExports = new DataExportBuilder({
+    db,
+    repository: privacyRepository,
+    storage,
+    cleanup: objectCleanup,
+    ttlMs: config.privacy.dataExportTtlHours * 3_600_000,
+    now,
+    log,
+  });
+  const privacy = new PrivacyService({
+    db,
+    repository: privacyRepository,
+    builder: dataExports,
+    erasure: accountErasure,
+    users,
+    storage,
+    sms,
+    // Erasure codes have their own key: a stored hash is useless as a sign-in code and back.
+    codeKey: deriveKey(config.authSecret, 'account-erasure-code'),
+    codeTtlSeconds: config.auth.otpTtlSeconds,
+    codeMaxAttempts: config.auth.otpMaxAttempts,
+    now,
+    log,
+  });
 
   return {
     tokens,
@@ -369,6 +401,8 @@ export function createServices(
     objectCleanup,
     mediaEraser,
     accountErasure,
+    dataExports,
+    privacy,
     clock: now,
     jobRuns: new JobRunsRepository(db),
     jobPlans: new JobPlansRepository(db),

@@ -27,6 +27,16 @@ export const databaseTargets: DatabaseTarget[] = [
     : []),
 ];
 
+/**
+ * For tests of several server instances, or many connections racing, on one database: PostgreSQL,
+ * the only target where that happens in production (PGlite is one process's embedded database and
+ * runs one query at a time, so a race there proves nothing and only costs time). PGlite stands in
+ * where no PostgreSQL is reachable, so the test still runs.
+ */
+export const sharedDatabaseTargets: DatabaseTarget[] = databaseTargets.filter(
+  (target) => target.name === (postgresAvailable ? 'postgres' : 'pglite'),
+);
+
 if (!postgresAvailable) {
   console.warn(`PostgreSQL not reachable at ${TEST_POSTGRES_URL}: running the PGlite suite only.`);
 }

@@ -3,6 +3,7 @@
  * people of every role the staff spec names, the users repository the services ask about them,
  * and a logger. No database: a service under test gets these instead of its real collaborators.
  */
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { expect } from 'vitest';
@@ -195,6 +196,9 @@ export class FakeStorage implements ObjectStorage {
   }
   async put(key: string, body: Buffer, contentType: string) {
     this.objects.set(key, { body, contentType });
+  }
+  async putFile(key: string, filePath: string, contentType: string) {
+    this.objects.set(key, { body: await readFile(filePath), contentType });
   }
   async get(key: string) {
     const object = this.objects.get(key);

@@ -16,3 +16,4 @@ export * from './rollouts.js';
 export * from './organizations.js';
 export * from './stats.js';
 export * from './enrollment.js';
+export * from './privacy.js';

@@ -255,6 +255,9 @@ export * from './media-library-rules.js';
 // The public wall: page sizes, comment length and edit rules, messages.
 export * from './wall-rules.js';
 
+// A person's data export and account erasure: states, texts, the confirmation code's length.
+export * from './privacy-rules.js';
+
 // ---- Payments (visitor spec: template pick and payment). ----
 
 /** The least a provider order may be for: PhonePe refuses orders under ₹1. */

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { otpEvents } from '../../src/db/schema.js';
-import { databaseTargets } from '../databases.js';
+import { databaseTargets, sharedDatabaseTargets } from '../databases.js';
 import { latestCode, newPhone, startApp, type TestClock } from '../harness.js';
 
 /*
@@ -48,7 +48,7 @@ async function failuresOf(database: DatabaseHandle, phone: string) {
     .orderBy(asc(otpEvents.createdAt));
 }
 
-describe.each(databaseTargets)('daily code budget on $name', ({ open }) => {
+describe.each(databaseTargets)('daily code budget on $name', ({ name, open }) => {
   let database: DatabaseHandle;
   let app: FastifyInstance;
   let clock: TestClock;
@@ -66,80 +66,85 @@ describe.each(databaseTargets)('daily code budget on $name', ({ open }) => {
     await database.close();
   });
 
-  it('checks exactly 10 of 2,000 wrong codes fired at one phone from 100 addresses in a day', async () => {
-    const phone = newPhone();
-    const addresses = Array.from({ length: 100 }, (_, i) => `203.0.113.${i}`);
-    expect((await auth(app, 'sign-up', { phone, name: 'Target' }, '198.51.100.1')).statusCode).toBe(
-      201,
-    );
+  // Many requests racing on one database: where they race in production (sharedDatabaseTargets).
+  it.runIf(sharedDatabaseTargets.some((target) => target.name === name))(
+    'checks exactly 10 of 2,000 wrong codes fired at one phone from 100 addresses in a day',
+    async () => {
+      const phone = newPhone();
+      const addresses = Array.from({ length: 100 }, (_, i) => `203.0.113.${i}`);
+      expect(
+        (await auth(app, 'sign-up', { phone, name: 'Target' }, '198.51.100.1')).statusCode,
+      ).toBe(201);
 
-    const tally = new Map<string, number>();
-    const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
-    const started = clock.now().getTime();
-    let guess = 0;
-    let lastCode = '';
-    // 20 rounds 70 minutes apart (23 h 20 min): the attacker asks for a fresh code, then fires
-    // 100 wrong ones at once, one from each address (a different address first every round).
-    for (let round = 0; round < 20; round += 1) {
-      const sent = await auth(app, 'sign-in', { phone }, addresses[round]!);
-      count(`sign-in ${sent.statusCode}`);
-      // Once the budget is spent the SMS carries only a sign-in link: the guesser gets no code.
-      if (sent.statusCode === 200) lastCode = await latestCode(app, phone);
-      const order = [...addresses.slice(round), ...addresses.slice(0, round)];
-      const answers = await Promise.all(
-        order.map((address) =>
-          auth(app, 'verify', { phone, code: wrongGuess(lastCode, (guess += 1)) }, address),
-        ),
+      const tally = new Map<string, number>();
+      const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
+      const started = clock.now().getTime();
+      let guess = 0;
+      let lastCode = '';
+      // 20 rounds 70 minutes apart (23 h 20 min): the attacker asks for a fresh code, then fires
+      // 100 wrong ones at once, one from each address (a different address first every round).
+      for (let round = 0; round < 20; round += 1) {
+        const sent = await auth(app, 'sign-in', { phone }, addresses[round]!);
+        count(`sign-in ${sent.statusCode}`);
+        // Once the budget is spent the SMS carries only a sign-in link: the guesser gets no code.
+        if (sent.statusCode === 200) lastCode = await latestCode(app, phone);
+        const order = [...addresses.slice(round), ...addresses.slice(0, round)];
+        const answers = await Promise.all(
+          order.map((address) =>
+            auth(app, 'verify', { phone, code: wrongGuess(lastCode, (guess += 1)) }, address),
+          ),
+        );
+        for (const answer of answers) count(`${answer.statusCode} ${answer.json().code}`);
+        clock.advance(70 * 60);
+      }
+
+      // Evaluated codes are the failures recorded: 10, whatever the number of addresses.
+      const failures = await failuresOf(database, phone);
+      expect(failures).toHaveLength(10);
+      expect(failures.every((f) => addresses.includes(f.ip))).toBe(true);
+      expect(Object.fromEntries(tally)).toEqual({
+        // Round 0: 3 tries burn the code (2 × 401, then 429); the other 97 find no code.
+        // Round 1: the 4th and 5th wrong codes; the 5th starts a pause, which refuses the rest.
+        // Rounds 2–5: one code each (6th–9th), then paused. Round 6: the 10th spends the budget.
+        '401 code_mismatch': 8,
+        '401 code_expired': 97,
+        '429 too_many_attempts': 2000 - 8 - 97,
+        // Rounds 7–19: no code is sent to a phone whose budget is spent (only a sign-in link,
+        // test/auth/sign-in-link.int.test.ts).
+        'sign-in 200': 7,
+        'sign-in 429': 13,
+      });
+
+      // Spent: nothing is sent or checked until the first failure is 24 hours old, and the
+      // answer says when that is.
+      const reopens = failures[0]!.at.getTime() + 24 * HOUR * 1000;
+      expect(reopens - started).toBeLessThan(25 * HOUR * 1000);
+      const refused = await auth(app, 'verify', { phone, code: lastCode }, '198.51.100.1');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({
+        code: 'too_many_attempts',
+        message: `Too many wrong codes for this number. Try again after ${when(reopens, clock.now().getTime())}.`,
+        // For the login screen: when codes work again (rounded up to the minute), and that this
+        // answer sent no sign-in link.
+        reason: 'code_budget_spent',
+        retry_at: new Date(Math.ceil(reopens / 60_000) * 60_000).toISOString().slice(0, 19),
+        link_sent: false,
+      });
+      expect(Number(refused.headers['retry-after'])).toBe(
+        Math.ceil((reopens - clock.now().getTime()) / 1000),
       );
-      for (const answer of answers) count(`${answer.statusCode} ${answer.json().code}`);
-      clock.advance(70 * 60);
-    }
+      const signIn = await auth(app, 'sign-in', { phone }, '198.51.100.1');
+      expect(signIn.statusCode).toBe(429);
+      expect(signIn.json().message).toMatch(/^Too many wrong codes for this number\./);
 
-    // Evaluated codes are the failures recorded: 10, whatever the number of addresses.
-    const failures = await failuresOf(database, phone);
-    expect(failures).toHaveLength(10);
-    expect(failures.every((f) => addresses.includes(f.ip))).toBe(true);
-    expect(Object.fromEntries(tally)).toEqual({
-      // Round 0: 3 tries burn the code (2 × 401, then 429); the other 97 find no code.
-      // Round 1: the 4th and 5th wrong codes; the 5th starts a pause, which refuses the rest.
-      // Rounds 2–5: one code each (6th–9th), then paused. Round 6: the 10th spends the budget.
-      '401 code_mismatch': 8,
-      '401 code_expired': 97,
-      '429 too_many_attempts': 2000 - 8 - 97,
-      // Rounds 7–19: no code is sent to a phone whose budget is spent (only a sign-in link,
-      // test/auth/sign-in-link.int.test.ts).
-      'sign-in 200': 7,
-      'sign-in 429': 13,
-    });
-
-    // Spent: nothing is sent or checked until the first failure is 24 hours old, and the
-    // answer says when that is.
-    const reopens = failures[0]!.at.getTime() + 24 * HOUR * 1000;
-    expect(reopens - started).toBeLessThan(25 * HOUR * 1000);
-    const refused = await auth(app, 'verify', { phone, code: lastCode }, '198.51.100.1');
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({
-      code: 'too_many_attempts',
-      message: `Too many wrong codes for this number. Try again after ${when(reopens, clock.now().getTime())}.`,
-      // For the login screen: when codes work again (rounded up to the minute), and that this
-      // answer sent no sign-in link.
-      reason: 'code_budget_spent',
-      retry_at: new Date(Math.ceil(reopens / 60_000) * 60_000).toISOString().slice(0, 19),
-      link_sent: false,
-    });
-    expect(Number(refused.headers['retry-after'])).toBe(
-      Math.ceil((reopens - clock.now().getTime()) / 1000),
-    );
-    const signIn = await auth(app, 'sign-in', { phone }, '198.51.100.1');
-    expect(signIn.statusCode).toBe(429);
-    expect(signIn.json().message).toMatch(/^Too many wrong codes for this number\./);
-
-    // Once the window has moved past the first failure, the owner signs in.
-    clock.advance((reopens - clock.now().getTime()) / 1000 + 1);
-    expect((await auth(app, 'sign-in', { phone }, '198.51.100.1')).statusCode).toBe(200);
-    const code = await latestCode(app, phone);
-    expect((await auth(app, 'verify', { phone, code }, '198.51.100.1')).statusCode).toBe(200);
-  }, 120_000);
+      // Once the window has moved past the first failure, the owner signs in.
+      clock.advance((reopens - clock.now().getTime()) / 1000 + 1);
+      expect((await auth(app, 'sign-in', { phone }, '198.51.100.1')).statusCode).toBe(200);
+      const code = await latestCode(app, phone);
+      expect((await auth(app, 'verify', { phone, code }, '198.51.100.1')).statusCode).toBe(200);
+    },
+    120_000,
+  );
 
   it('pauses after 5 wrong codes without burning the code, and the pause doubles', async () => {
     const phone = newPhone();

@@ -9,7 +9,7 @@ import type { DatabaseHandle } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { devices, softwareChannels, softwareReleases } from '../../src/db/schema.js';
 import { RolloutsRepository } from '../../src/modules/rollouts/rollouts.repository.js';
-import { databaseTargets } from '../databases.js';
+import { sharedDatabaseTargets } from '../databases.js';
 import { newPhone, sleep } from '../harness.js';
 import { MOSQUITTO_URL, mosquittoAvailable } from '../mqtt-fixtures.js';
 import {
@@ -29,7 +29,7 @@ import {
  * mid-rollout: the booths' states in the database are all there is, so a booth is sent its
  * update once.
  */
-describe.each(databaseTargets)('rollouts across instances on $name', ({ name, open }) => {
+describe.each(sharedDatabaseTargets)('rollouts across instances on $name', ({ name, open }) => {
   let database: DatabaseHandle | undefined;
   const instances: Instance[] = [];
   const booths: FakeBooth[] = [];

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
 import { access, mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -228,6 +228,25 @@ export class LocalStorage implements ObjectStorage {
       const handle = await open(temp, 'wx');
       try {
         await handle.writeFile(body);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await this.commit(key, temp, contentType);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async putFile(key: string, filePath: string, contentType: string): Promise<void> {
+    assertValidObjectKey(key);
+    assertContentType(contentType);
+    const temp = this.tempFile();
+    try {
+      await pipeline(createReadStream(filePath), createWriteStream(temp, { flags: 'wx' }));
+      const handle = await open(temp, 'r+');
+      try {
         await handle.sync();
       } finally {
         await handle.close();

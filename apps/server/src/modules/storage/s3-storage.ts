@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -118,6 +120,22 @@ export class S3Storage implements ObjectStorage {
     assertContentType(contentType);
     await this.client.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
+  }
+
+  /** One streamed PUT with the file's length (S3 needs it for a stream body). */
+  async putFile(key: string, filePath: string, contentType: string): Promise<void> {
+    assertValidObjectKey(key);
+    assertContentType(contentType);
+    const { size } = await stat(filePath);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: createReadStream(filePath),
+        ContentLength: size,
+        ContentType: contentType,
+      }),
     );
   }
 

@@ -52,6 +52,11 @@ export interface ObjectStorage {
     downloadFileName?: string,
   ): Promise<string>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores a file from local disk, streamed (never read into memory whole): built exports. At
+   * most 5 GB on S3 (one PUT).
+   */
+  putFile(key: string, filePath: string, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
   head(key: string): Promise<ObjectInfo | null>;
   /** Streams the object's bytes (null when missing); the caller consumes or destroys the stream. */
