@@ -1,5 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { type DeviceHealth, PRINTER_STATES, type PrinterState } from '@flashbooth/contracts';
+import { isDiskLow } from '@flashbooth/contracts/rules';
 import type { Camera } from './camera/camera.js';
 import type { DeliveryQueue } from './delivery/delivery-queue.js';
 import type { AgentLog } from './log.js';
@@ -133,10 +134,7 @@ async function printerHealth(printer: Printer): Promise<NonNullable<DeviceHealth
  * their own): a report goes out between statuses when this changes.
  */
 export function healthSignature(health: DeviceHealth): string {
-  const disk = health.disk;
-  const lowDisk = disk
-    ? disk.free_bytes < 1024 ** 3 || disk.free_bytes < disk.total_bytes / 10
-    : null;
+  const lowDisk = health.disk ? isDiskLow(health.disk) : null;
   return JSON.stringify([
     health.camera?.ok,
     health.camera?.message,

@@ -299,3 +299,6 @@ export function paymentCreditHold(
 
 // Organization statistics: texts, gap-fill and chart date formats.
 export * from './stats-rules.js';
+
+// A booth's health: when its disk is low.
+export * from './device-health-rules.js';

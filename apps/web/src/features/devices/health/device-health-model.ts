@@ -4,12 +4,11 @@ import type {
   DeviceHealthView,
   PrinterState,
 } from '@flashbooth/contracts';
+import { isDiskLow } from '@flashbooth/contracts/rules';
 import { plural } from '@/lib/plural';
 
 /** How often the device detail asks for the booth's health again. */
 export const HEALTH_REFRESH_MS = 15_000;
-/** Less free disk than this (or than a tenth of the disk) is a warning. */
-const LOW_DISK_BYTES = 1024 ** 3;
 
 export const HEALTH_TEXT = {
   title: 'Booth Health',
@@ -123,7 +122,7 @@ export function healthRows(health: DeviceHealth, now: Date): HealthRow[] {
   }
   if (health.disk) {
     const { free_bytes: free, total_bytes: total } = health.disk;
-    const low = free < LOW_DISK_BYTES || (total > 0 && free < total / 10);
+    const low = isDiskLow(health.disk);
     rows.push({
       label: 'Disk Space',
       value: `${formatBytes(free)} free of ${formatBytes(total)}`,
