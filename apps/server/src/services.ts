@@ -12,6 +12,7 @@ import { EnrollmentService } from './modules/enrollment/enrollment.service.js';
 import { JobPlansRepository } from './modules/health/job-plans.repository.js';
 import { JobRunsRepository } from './modules/health/job-runs.repository.js';
 import { CaptureService } from './modules/media/capture.service.js';
+import { DeliveryFailuresRepository } from './modules/media/delivery-failures.repository.js';
 import { DeliveryRepository } from './modules/media/delivery.repository.js';
 import { DeliveryService } from './modules/media/delivery.service.js';
 import { CapturesRepository } from './modules/media/captures.repository.js';
@@ -241,6 +242,8 @@ export function createServices(
     link,
     commandTimeoutMs,
     deliveryMarginMs: config.captures.deliveryMarginMs,
+    deliveryDeadlineMs: config.captures.deliveryDeadlineMs,
+    providerName: config.payments.provider,
     now,
     log,
   });
@@ -261,6 +264,11 @@ export function createServices(
   };
   const deliveries = new DeliveryService({
     repository: new DeliveryRepository(db),
+    failures: new DeliveryFailuresRepository(db),
+    // The payments service is made further down; the delivery job only calls it later.
+    payments: { sendDeliveryRefund: (...args) => payments.sendDeliveryRefund(...args) },
+    sms,
+    deadlineMinutes: Math.round(config.captures.deliveryDeadlineMs / 60_000),
     now,
     log,
   });
@@ -323,6 +331,9 @@ export function createServices(
     expireAfterSeconds: config.payments.expireAfterSeconds,
     reconcileIntervalSeconds: config.payments.reconcileIntervalSeconds,
     unusedCreditMinutes: config.payments.unusedCreditMinutes,
+    // A transaction whose capture failed its delivery promise carries a notice of the refund.
+    deliveryNotices: new DeliveryFailuresRepository(db),
+    deliveryDeadlineMinutes: Math.round(config.captures.deliveryDeadlineMs / 60_000),
     returnOrigins: [
       ...config.payments.returnOrigins,
       ...(config.publicUrl ? [config.publicUrl] : []),

@@ -12,7 +12,11 @@ import {
   softwareChannels,
 } from '../../db/schema.js';
 
-export type DeviceWithOrg = DeviceRow & {
+/**
+ * A device as lists and detail pages use it: every column except the booth's last health report
+ * (a JSON document only the health endpoint reads; see `healthOf`).
+ */
+export type DeviceWithOrg = Omit<DeviceRow, 'health' | 'healthAt'> & {
   orgName: string | null;
   softwareChannelName: string | null;
 };
@@ -70,8 +74,10 @@ const reportedColumns = {
   updatedAt: devices.updatedAt,
 };
 
+const { health, healthAt, ...deviceColumns } = getTableColumns(devices);
+
 const withOrg = {
-  ...getTableColumns(devices),
+  ...deviceColumns,
   orgName: organizations.name,
   softwareChannelName: softwareChannels.name,
 };
@@ -90,6 +96,15 @@ export class DevicesRepository {
 
   async findById(id: number): Promise<DeviceWithOrg | undefined> {
     const [row] = await this.withOrg().where(eq(devices.id, id));
+    return row;
+  }
+
+  /** The booth's last health report and when it came (the Booth Health panel). */
+  async healthOf(id: number): Promise<Pick<DeviceRow, 'health' | 'healthAt'> | undefined> {
+    const [row] = await this.db
+      .select({ health: devices.health, healthAt: devices.healthAt })
+      .from(devices)
+      .where(eq(devices.id, id));
     return row;
   }
 

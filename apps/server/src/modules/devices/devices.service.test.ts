@@ -46,8 +46,6 @@ class FakeDevices {
       createdAt: AT,
       updatedAt: AT,
       pingedAt: null,
-      health: null,
-      healthAt: null,
     };
     this.rows.set(id, row);
     return row;

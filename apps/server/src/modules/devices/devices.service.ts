@@ -242,15 +242,14 @@ export class DevicesService {
     return this.toDto(await this.visible(await this.staff(claims), id));
   }
 
-  /**
-   * The booth's last health report and its deliveries (issue 22): whoever may view the device.
-   */
+  /** The booth's last health report and its deliveries: whoever may view the device. */
   async health(claims: AccessClaims, id: number): Promise<DeviceHealthView> {
     const row = await this.visible(await this.staff(claims), id);
+    const last = await this.repo.healthOf(row.id);
     return {
       status: row.status,
-      health: row.health,
-      health_at: row.healthAt ? toApiTimestamp(row.healthAt) : null,
+      health: last?.health ?? null,
+      health_at: last?.healthAt ? toApiTimestamp(last.healthAt) : null,
       delivery: await this.options.deliveries.deviceDelivery(row.id),
     };
   }
