@@ -140,6 +140,22 @@ describe('payment configuration', () => {
     expect(production.payments.phonepe?.env).toBe('production');
     expect(loadConfig({ ...base, ...phonepe }).payments.phonepe?.env).toBe('sandbox');
   });
+
+  it('reads the delivery deadline and the retention periods, with their defaults', () => {
+    const defaults = testConfig();
+    expect(defaults.captures.deliveryDeadlineMs).toBe(60 * 60_000);
+    expect(defaults.retention).toEqual({ mediaDays: 365, paymentRecordYears: 8 });
+    const set = testConfig({
+      DELIVERY_DEADLINE_MINUTES: '0',
+      MEDIA_RETENTION_DAYS: '30',
+      PAYMENT_RECORD_RETENTION_YEARS: '10',
+    });
+    expect(set.captures.deliveryDeadlineMs).toBe(0);
+    expect(set.retention).toEqual({ mediaDays: 30, paymentRecordYears: 10 });
+    expect(() =>
+      testConfig({ DELIVERY_DEADLINE_MINUTES: '-1', MEDIA_RETENTION_DAYS: '0' }),
+    ).toThrow(/DELIVERY_DEADLINE_MINUTES[\s\S]*MEDIA_RETENTION_DAYS/);
+  });
 });
 
 describe('privacy configuration', () => {

@@ -56,6 +56,15 @@ const EnvSchema = z.object({
   CAPTURE_DELIVERY_MARGIN_SECONDS: z.coerce.number().int().min(0).default(900),
   /** How often each instance sweeps for undelivered captures. */
   CAPTURE_SWEEP_INTERVAL_MS: positiveInt(60_000),
+  /**
+   * The delivery promise: a capture the booth took whose items are not all uploaded this long
+   * after its countdown ended is a delivery failure (refunded, the visitor told). 0 is for tests.
+   */
+  DELIVERY_DEADLINE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  /** Media (and accounts without a sign-in) are deleted this long after they were made. */
+  MEDIA_RETENTION_DAYS: positiveInt(365),
+  /** Payment records are kept this long (accounts law), without name or phone once erased. */
+  PAYMENT_RECORD_RETENTION_YEARS: positiveInt(8),
   /** How often each instance drives the staged rollouts (sends, checks versions, moves waves). */
   ROLLOUT_TICK_MS: positiveInt(2000),
   /** Booths that may fail before a rollout stops itself (a start request may say otherwise). */
@@ -239,7 +248,8 @@ export interface Config {
     boothUrl: string | undefined;
   };
   devices: { commandTimeoutMs: number; updateTimeoutMs: number };
-  captures: { deliveryMarginMs: number; sweepIntervalMs: number };
+  captures: { deliveryMarginMs: number; sweepIntervalMs: number; deliveryDeadlineMs: number };
+  retention: { mediaDays: number; paymentRecordYears: number };
   rollouts: { tickMs: number; maxFailures: number; retryMs: number; waveTimeoutMs: number };
   previews: { concurrency: number; sweepIntervalMs: number; leaseMs: number };
   superUserPhones: string[];
@@ -426,6 +436,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captures: {
       deliveryMarginMs: e.CAPTURE_DELIVERY_MARGIN_SECONDS * 1000,
       sweepIntervalMs: e.CAPTURE_SWEEP_INTERVAL_MS,
+      deliveryDeadlineMs: e.DELIVERY_DEADLINE_MINUTES * 60_000,
+    },
+    retention: {
+      mediaDays: e.MEDIA_RETENTION_DAYS,
+      paymentRecordYears: e.PAYMENT_RECORD_RETENTION_YEARS,
     },
     rollouts: {
       tickMs: e.ROLLOUT_TICK_MS,

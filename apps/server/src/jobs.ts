@@ -20,36 +20,38 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
   const now = () => services.clock();
   return [
     {
-      // A capture that never delivers gives its entitlement back (DESIGN.md 2b step 4).
-      name: 'capture-sweep',
+      // The delivery promise (modules/media/delivery-policy.ts): captures past their deadline
+      // closed as delivered, given back, or delivery failures refunded; then the refunds the
+      // provider does not have yet are sent, and the visitors told by SMS.
+      name: 'delivery-deadline',
       description:
-        'Closes captures past their deadline: delivered, or given back when nothing arrived',
+        'Closes captures past their deadline; refunds delivery failures (payment or credit) and tells the visitor by SMS',
       intervalMs: config.captures.sweepIntervalMs,
       run: async ({ dryRun }): Promise<JobReport> => {
         if (dryRun) {
-          const due = await services.captures.dueCaptures(now());
+          const sweep = await services.captures.planSweep();
+          const pending = await services.deliveries.pending();
           return {
-            counts: { due: due.length },
-            plan: due.map((id) => `capture ${id}: deadline passed; would be closed`),
+            counts: {
+              ...sweep.counts,
+              refundsToSend: pending.refunds.length,
+              smsToSend: pending.notices.length,
+            },
+            plan: [
+              ...sweep.plan,
+              ...pending.refunds.map((id) => `capture ${id}: refund would be sent to the provider`),
+              ...pending.notices.map((id) => `capture ${id}: the visitor would be told by SMS`),
+            ],
           };
         }
-        return { counts: { released: await services.captures.sweepUndelivered() } };
-      },
-    },
-    {
-      // Items still not delivered an hour after their capture: marked late and logged, once.
-      name: 'late-delivery-sweep',
-      description: 'Marks items not delivered an hour after their capture late, in the booth log',
-      intervalMs: config.captures.sweepIntervalMs,
-      run: async ({ dryRun }): Promise<JobReport> => {
-        if (dryRun) {
-          const due = await services.deliveries.lateDue();
-          return {
-            counts: { late: due.count },
-            plan: itemLines('media', due, 'would be marked late'),
-          };
-        }
-        return { counts: { late: await services.deliveries.markLate() } };
+        const sweep = await services.captures.sweepUndelivered();
+        return {
+          counts: {
+            ...sweep,
+            ...(await services.deliveries.sendRefunds()),
+            ...(await services.deliveries.sendNotices()),
+          },
+        };
       },
     },
     {

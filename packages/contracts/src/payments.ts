@@ -45,6 +45,24 @@ export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
  * An item of GET transactions (visitor spec section 3): the order id field is named after the
  * payment provider (`phonepe_order_id`; the sandbox's orders use the same field).
  */
+/** What a transaction's delivery-failure notice says (the web words it). */
+export const DeliveryFailureNoticeSchema = z.object({
+  /** When the deadline passed without every item. */
+  failed_at: TimestampSchema,
+  /** How long the promise is (DELIVERY_DEADLINE_MINUTES). */
+  deadline_minutes: z.number().int(),
+  /** payment: to the payment method; credit: as Flashbooth credit (the method refused it). */
+  refund_to: z.enum(['payment', 'credit', 'none']),
+  refund_rupees: z.number(),
+  /** The refund to the payment method is still on its way (the provider has not confirmed it). */
+  refund_pending: z.boolean(),
+  items_promised: z.number().int(),
+  /** Items that had arrived by the deadline, and by now (later ones are in My Media). */
+  items_delivered: z.number().int(),
+  items_arrived: z.number().int(),
+});
+export type DeliveryFailureNotice = z.infer<typeof DeliveryFailureNoticeSchema>;
+
 export const TransactionSchema = z.object({
   id: z.number().int().positive(),
   phonepe_order_id: z.string().nullable(),
@@ -59,6 +77,11 @@ export const TransactionSchema = z.object({
   created_at: TimestampSchema,
   org_name: z.string().nullable(),
   device_name: z.string().nullable(),
+  /**
+   * Set when the capture this payment paid for failed its delivery promise (its photos did not
+   * all arrive within the deadline) and was refunded automatically. Optional for older fixtures.
+   */
+  delivery_failure: DeliveryFailureNoticeSchema.nullable().optional(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
 

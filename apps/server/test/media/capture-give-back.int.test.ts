@@ -104,7 +104,7 @@ describe.each(databaseTargets)('captures given back on $name', ({ open }) => {
     expect(await errorLogOf(intruder.id)).toHaveLength(1);
   });
 
-  it('sweeps captures never delivered: credit back once, one error-log row, late upload still delivered', async () => {
+  it('a capture paid with credit not delivered by its deadline is a delivery failure: credit back once, one error-log row, late upload still delivered', async () => {
     const { booth, person, captureId, mediaId, uploadUrl } = await acceptedCapture(2500);
     // A second server instance on the same database sweeps at the same time.
     const second = await startApp(s.database, SWEEP_ENV, { deviceLink: new ScriptedLink() });
@@ -133,7 +133,7 @@ describe.each(databaseTargets)('captures given back on $name', ({ open }) => {
     expect(log).toHaveLength(1);
     expect(log[0]!.errorMessage).toMatch(
       new RegExp(
-        `^Capture ${captureId} never delivered: accepted at .* UTC, nothing uploaded by .* UTC; ₹25\\.00 credit given back to the visitor\\.$`,
+        `^Capture ${captureId}: delivery failure, 1 of 1 item not delivered within 0 minutes \\(accepted .* UTC\\); ₹25\\.00 credit given back to the visitor\\.`,
       ),
     );
     expect(log[0]!.reportId).toBeNull();
@@ -158,7 +158,7 @@ describe.each(databaseTargets)('captures given back on $name', ({ open }) => {
     expect(await refundsOf(person.userId)).toHaveLength(1);
     expect(await captureRow(captureId)).toMatchObject({
       state: 'failed',
-      failureReason: 'never delivered',
+      failureReason: 'delivery failure',
     });
   });
 

@@ -25,7 +25,12 @@ import {
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** 3 photos × 10 s, no margin: a capture is due 30 s after its booth accepted it. */
-export const SWEEP_ENV = { CAPTURE_DELIVERY_MARGIN_SECONDS: '0', CAPTURE_SWEEP_INTERVAL_MS: '40' };
+export const SWEEP_ENV = {
+  CAPTURE_DELIVERY_MARGIN_SECONDS: '0',
+  // The delivery promise from the countdown's end (30 s for the three-slot template) on.
+  DELIVERY_DEADLINE_MINUTES: '0',
+  CAPTURE_SWEEP_INTERVAL_MS: '40',
+};
 
 /**
  * One test file's app on a scripted booth line, Sunrise Mall offering a three-slot template,

@@ -107,6 +107,7 @@ describe.each(targets)('booth events on $name through $broker', ({ open, env, sk
     DEVICE_COMMAND_TIMEOUT_MS: '4000',
     // A one-slot template: due 10 s after acceptance; the test moves the clocks.
     CAPTURE_DELIVERY_MARGIN_SECONDS: '0',
+    DELIVERY_DEADLINE_MINUTES: '0',
     CAPTURE_SWEEP_INTERVAL_MS: '50',
   };
 
@@ -238,7 +239,7 @@ describe.each(targets)('booth events on $name through $broker', ({ open, env, sk
       expect(await ledgerOf(visitor.userId)).toEqual(['capture', 'refund']);
       const log = await errorLog(device.id);
       expect(log.total_count).toBe(1);
-      expect(log.items[0]!.error_message).toMatch(/^Capture [0-9a-f-]{36} never delivered: /);
+      expect(log.items[0]!.error_message).toMatch(/^Capture [0-9a-f-]{36}: delivery failure, /);
       expect((await myMedia(visitor.token)).total_count).toBe(0);
 
       // The booth comes back and uploads after all: the visitor gets the photo and keeps the

@@ -22,6 +22,8 @@ import type { DeviceLink } from '../mqtt/device-link.js';
 import { newObjectKey, type ObjectStorage } from '../storage/storage.js';
 import type { TemplatesRepository } from '../templates/templates.repository.js';
 import type { UsersService } from '../users/users.service.js';
+import type { DeliveryFailureRow } from '../../db/schema.js';
+import type { ProviderName } from '../payments/payment-provider.js';
 import {
   type CapturesRepository,
   CreditTooLow,
@@ -29,6 +31,13 @@ import {
   type ReleaseOptions,
   type ReleaseOutcome,
 } from './captures.repository.js';
+import {
+  deadlineOutcome,
+  DELIVERY_FAILED_REASON,
+  deliveryCreditRefundId,
+  deliveryRefundId,
+  hours,
+} from './delivery-policy.js';
 import { MEDIA_UPLOAD_URL_SECONDS } from './media-items.js';
 import type { MediaRepository } from './media.repository.js';
 
@@ -52,10 +61,17 @@ export interface CaptureServiceOptions {
   link: DeviceLink;
   commandTimeoutMs: number;
   /**
-   * How long after the photos' countdown (total_captures × 10 s from acceptance) a capture with
-   * nothing uploaded still counts as in progress; after that the sweep gives it back.
+   * How long after the photos' countdown a capture the booth never confirmed still counts as in
+   * progress; after that, with nothing uploaded, the sweep gives it back.
    */
   deliveryMarginMs: number;
+  /**
+   * The delivery promise: how long after the countdown of a capture the booth took every item
+   * must have arrived; otherwise it is a delivery failure (delivery-policy.ts).
+   */
+  deliveryDeadlineMs: number;
+  /** The payment provider configured (a capture paid with another is refunded as credit). */
+  providerName: ProviderName;
   now: () => Date;
   log: FastifyBaseLogger;
 }
@@ -235,10 +251,11 @@ export class CaptureService {
       throw captureFailed(error);
     }
     const acceptedAt = now();
+    // From acceptance the booth has the countdown plus the delivery promise to deliver.
     const accepted = await captures.markAccepted(
       captureId,
       acceptedAt,
-      new Date(acceptedAt.getTime() + photosMs + deliveryMarginMs),
+      new Date(acceptedAt.getTime() + photosMs + this.options.deliveryDeadlineMs),
     );
     // Already given back: the booth reported a failure before its acceptance reached us.
     if (!accepted) throw captureFailed();
@@ -319,32 +336,91 @@ export class CaptureService {
     return outcome;
   }
 
-  /** Open captures past their deadline now (read only: the capture sweep's dry run). */
-  dueCaptures(at: Date): Promise<string[]> {
-    return this.options.captures.dueIds(at, SWEEP_BATCH * SWEEP_BATCHES);
+  /**
+   * What the deadline sweep would do now, one line per capture past its deadline (read only:
+   * its dry run), and how many of each outcome.
+   */
+  async planSweep(): Promise<{ counts: Record<string, number>; plan: string[] }> {
+    const due = await this.options.captures.dueSummaries(
+      this.options.now(),
+      SWEEP_BATCH * SWEEP_BATCHES,
+    );
+    const counts = { delivered: 0, givenBack: 0, deliveryFailures: 0 };
+    const plan = due.map((capture) => {
+      const outcome = deadlineOutcome(capture);
+      const items = `${capture.delivered} of ${capture.promised} items arrived`;
+      if (outcome === 'delivered') {
+        counts.delivered += 1;
+        return `capture ${capture.captureId}: ${items}; would be closed as delivered`;
+      }
+      if (outcome === 'given_back') {
+        counts.givenBack += 1;
+        return `capture ${capture.captureId}: never confirmed by the booth, ${items}; entitlement would be given back`;
+      }
+      counts.deliveryFailures += 1;
+      return `capture ${capture.captureId}: ${items}; delivery failure: would be refunded and the visitor told`;
+    });
+    return { counts, plan };
   }
 
   /**
-   * Closes every open capture past its deadline: with nothing uploaded it is given back and
-   * written to the device's error log; otherwise it is marked delivered. Captures another
-   * instance is closing at the same moment are skipped. Returns how many were given back.
+   * Closes every open capture past its deadline (delivery-policy.ts): delivered; given back when
+   * the booth never confirmed it and nothing arrived; a delivery failure when the booth took it
+   * and not every item arrived (refund started, error log, counted; the delivery job then sends
+   * the refund and the SMS). Captures another instance is closing at the same moment are
+   * skipped, and a closed capture is never closed again.
    */
-  async sweepUndelivered(): Promise<number> {
-    const { captures, now } = this.options;
-    let released = 0;
+  async sweepUndelivered(): Promise<{
+    delivered: number;
+    givenBack: number;
+    deliveryFailures: number;
+  }> {
+    const { captures, now, log, providerName } = this.options;
+    const report = { delivered: 0, givenBack: 0, deliveryFailures: 0 };
+    const deadlineMinutes = Math.round(this.options.deliveryDeadlineMs / 60_000);
     for (let batch = 0; batch < SWEEP_BATCHES; batch += 1) {
       const at = now();
       const due = await captures.dueIds(at, SWEEP_BATCH);
       for (const captureId of due) {
-        const outcome = await this.releaseEntitlement(captureId, NEVER_DELIVERED_REASON, {
-          dueBy: at,
-          logMessage: neverDeliveredMessage,
+        const closed = await captures.closeDue(captureId, {
+          at,
+          provider: providerName,
+          decide: deadlineOutcome,
+          reasons: { givenBack: NEVER_DELIVERED_REASON, deliveryFailure: DELIVERY_FAILED_REASON },
+          refundIds: (id) => ({
+            refundId: deliveryRefundId(id),
+            creditRefundId: deliveryCreditRefundId(id),
+          }),
+          logMessage: (capture, outcome) =>
+            outcome.kind === 'given_back'
+              ? neverDeliveredMessage(capture, outcome.refundedPaise)
+              : deliveryFailureMessage(capture, outcome.failure, deadlineMinutes),
         });
-        if (outcome.outcome === 'released') released += 1;
+        if (closed.outcome === 'delivered') report.delivered += 1;
+        else if (closed.outcome === 'given_back') {
+          report.givenBack += 1;
+          log.info(
+            { captureId, refundedPaise: closed.refundedPaise },
+            'capture never confirmed by the booth given back',
+          );
+        } else if (closed.outcome === 'delivery_failure') {
+          report.deliveryFailures += 1;
+          log.warn(
+            {
+              captureId,
+              deviceId: closed.failure.deviceId,
+              refund: closed.failure.refund,
+              refundPaise: closed.failure.refundPaise,
+              promised: closed.failure.itemsPromised,
+              delivered: closed.failure.itemsDelivered,
+            },
+            'delivery failure: refund started',
+          );
+        }
       }
       if (due.length < SWEEP_BATCH) break;
     }
-    return released;
+    return report;
   }
 }
 
@@ -358,4 +434,26 @@ function neverDeliveredMessage(capture: CaptureRow, refundedPaise: number): stri
       ? `₹${paiseToRupees(refundedPaise).toFixed(2)} credit given back to the visitor`
       : "the visitor's entitlement was given back";
   return `Capture ${capture.captureId} never delivered: ${started}, nothing uploaded by ${toApiTimestamp(capture.deadlineAt)} UTC; ${given}.`;
+}
+
+/** The device error log's entry for a delivery failure. */
+function deliveryFailureMessage(
+  capture: CaptureRow,
+  failure: DeliveryFailureRow,
+  deadlineMinutes: number,
+): string {
+  const missing = failure.itemsPromised - failure.itemsDelivered;
+  const what = `${missing} of ${failure.itemsPromised} ${failure.itemsPromised === 1 ? 'item' : 'items'}`;
+  const refund =
+    failure.refund === 'payment'
+      ? `₹${paiseToRupees(failure.refundPaise).toFixed(2)} refunded to the visitor's payment method`
+      : failure.refund === 'credit' && failure.refundPaise > 0
+        ? `₹${paiseToRupees(failure.refundPaise).toFixed(2)} credit given back to the visitor`
+        : 'nothing to refund (free booth)';
+  const started = capture.acceptedAt ? toApiTimestamp(capture.acceptedAt) : '?';
+  return (
+    `Capture ${capture.captureId}: delivery failure, ${what} not delivered within ${hours(deadlineMinutes)} ` +
+    `(accepted ${started} UTC); ${refund}. The items may still wait in the booth's delivery queue: ` +
+    "check the booth's network and power."
+  );
 }

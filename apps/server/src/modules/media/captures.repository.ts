@@ -1,7 +1,16 @@
-import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
-import { captures, type CaptureRow, deviceErrors, media } from '../../db/schema.js';
+import {
+  captures,
+  type CaptureRow,
+  deliveryFailures,
+  type DeliveryFailureRow,
+  deviceErrors,
+  media,
+} from '../../db/schema.js';
 import { creditBalance, debitBalance } from '../payments/credit-ledger.js';
+import { startDeliveryRefund } from '../payments/delivery-refund.js';
+import type { ProviderName } from '../payments/payment-provider.js';
 import {
   consumePaidEntitlement,
   hasPaidEntitlement,
@@ -72,6 +81,35 @@ export interface ReleaseOptions {
 
 /** The failure reason of a capture the sweep gave back because nothing arrived by its deadline. */
 export const NEVER_DELIVERED_REASON = 'never delivered';
+
+/** What the deadline sweep did with one capture (`CapturesRepository.closeDue`). */
+export type DeadlineClose =
+  | { outcome: 'delivered' }
+  | { outcome: 'given_back'; refundedPaise: number }
+  | { outcome: 'delivery_failure'; failure: DeliveryFailureRow }
+  /** Not due, already closed, or being closed by another instance right now. */
+  | { outcome: 'closed' };
+
+export interface DeadlineCloseOptions {
+  at: Date;
+  /** The payment provider configured now (a payment made with another is refunded as credit). */
+  provider: ProviderName;
+  /** Decides from the capture's items (delivery-policy.ts `deadlineOutcome`). */
+  decide: (capture: {
+    accepted: boolean;
+    promised: number;
+    delivered: number;
+  }) => 'delivered' | 'given_back' | 'delivery_failure';
+  reasons: { givenBack: string; deliveryFailure: string };
+  refundIds: (captureId: string) => { refundId: string; creditRefundId: string };
+  /** The device error log's entry, written in the same transaction. */
+  logMessage: (
+    capture: CaptureRow,
+    outcome:
+      | { kind: 'given_back'; refundedPaise: number }
+      | { kind: 'delivery_failure'; failure: DeliveryFailureRow },
+  ) => string;
+}
 
 /**
  * My Media shows an item once it has arrived, or while its capture may still deliver it; an
@@ -175,6 +213,158 @@ export class CapturesRepository {
       .orderBy(asc(captures.deadlineAt))
       .limit(limit);
     return rows.map((row) => row.captureId);
+  }
+
+  /**
+   * The deadline sweep's decision for one open capture past its deadline, in one transaction
+   * with the capture row locked (rows another instance holds are skipped, and a closed capture is
+   * never closed again), so whatever runs it, and however often, each capture is closed once:
+   * - delivered: every item arrived (or, never confirmed, something did);
+   * - given back: never confirmed and nothing arrived (`giveBack`, as an error report does);
+   * - delivery failure: the booth took it and not every item arrived. The capture is `failed`,
+   *   its missing items marked late, the entitlement refunded (a payment: REFUND_PENDING with a
+   *   refund record for the delivery job to send; credit: credited now), a delivery_failures row
+   *   (primary key: once) and the booth's error-log entry written.
+   */
+  async closeDue(captureId: string, options: DeadlineCloseOptions): Promise<DeadlineClose> {
+    const { at } = options;
+    return this.db.transaction(async (tx) => {
+      const [capture] = await tx
+        .select()
+        .from(captures)
+        .where(
+          and(
+            eq(captures.captureId, captureId),
+            inArray(captures.state, OPEN_STATES),
+            lte(captures.deadlineAt, at),
+          ),
+        )
+        .for('update', { skipLocked: true });
+      if (!capture) return { outcome: 'closed' };
+      const items = await tx
+        .select({ id: media.id, isUploaded: media.isUploaded, orgId: media.orgId })
+        .from(media)
+        .where(eq(media.captureId, captureId));
+      const promised = items.length;
+      const delivered = items.filter((item) => item.isUploaded).length;
+      const decision = options.decide({
+        accepted: capture.acceptedAt !== null,
+        promised,
+        delivered,
+      });
+
+      if (decision === 'delivered') {
+        await tx
+          .update(captures)
+          .set({ state: 'delivered', finishedAt: at })
+          .where(eq(captures.captureId, captureId));
+        return { outcome: 'delivered' };
+      }
+
+      const reason =
+        decision === 'given_back' ? options.reasons.givenBack : options.reasons.deliveryFailure;
+      await tx
+        .update(captures)
+        .set({ state: 'failed', finishedAt: at, failureReason: reason })
+        .where(eq(captures.captureId, captureId));
+
+      if (decision === 'given_back') {
+        const refundedPaise = await this.giveBack(tx, capture);
+        await this.logError(tx, capture, at, () =>
+          options.logMessage(capture, { kind: 'given_back', refundedPaise }),
+        );
+        return { outcome: 'given_back', refundedPaise };
+      }
+
+      // A delivery failure. The items still missing are late (the booth's delivery figures).
+      await tx
+        .update(media)
+        .set({ lateAt: at })
+        .where(
+          and(eq(media.captureId, captureId), eq(media.isUploaded, false), isNull(media.lateAt)),
+        );
+      const ids = options.refundIds(captureId);
+      let refund: DeliveryFailureRow['refund'] = 'none';
+      let refundPaise = 0;
+      let transactionId: number | null = null;
+      const paid = await startDeliveryRefund(tx, {
+        captureId,
+        refundId: ids.refundId,
+        creditRefundId: ids.creditRefundId,
+        provider: options.provider,
+        at,
+        // The delivery job sends it at once; the reconciler looks only after it was sent.
+        nextCheckAt: new Date(at.getTime() + 86_400_000),
+      });
+      if (paid.row) transactionId = paid.row.id;
+      if (paid.kind !== 'none') {
+        refund = paid.kind;
+        refundPaise = paid.row.amountPaise;
+      } else if (capture.chargedPaise > 0) {
+        // Taken from credit: back to credit (the ledger's unique row makes it once).
+        const credited = await creditBalance(tx, {
+          userId: capture.userId,
+          amountPaise: capture.chargedPaise,
+          reason: 'refund',
+          mediaCaptureId: captureId,
+        });
+        refund = 'credit';
+        refundPaise = credited ? capture.chargedPaise : 0;
+      }
+      const [failure] = await tx
+        .insert(deliveryFailures)
+        .values({
+          captureId,
+          userId: capture.userId,
+          deviceId: capture.deviceId,
+          orgId: items[0]?.orgId ?? null,
+          transactionId,
+          refund,
+          refundPaise,
+          merchantRefundId: refund === 'payment' ? ids.refundId : null,
+          itemsPromised: promised,
+          itemsDelivered: delivered,
+          detectedAt: at,
+        })
+        .returning();
+      await this.logError(tx, capture, at, () =>
+        options.logMessage(capture, { kind: 'delivery_failure', failure: failure! }),
+      );
+      return { outcome: 'delivery_failure', failure: failure! };
+    });
+  }
+
+  private async logError(tx: Transaction, capture: CaptureRow, at: Date, message: () => string) {
+    if (capture.deviceId === null) return;
+    await tx
+      .insert(deviceErrors)
+      .values({ deviceId: capture.deviceId, errorMessage: message(), createdAt: at });
+  }
+
+  /**
+   * Open captures past their deadline with what they hold, oldest deadline first (read only:
+   * the deadline sweep's dry run).
+   */
+  async dueSummaries(
+    now: Date,
+    limit: number,
+  ): Promise<{ captureId: string; accepted: boolean; promised: number; delivered: number }[]> {
+    const rows = await this.db
+      .select({
+        captureId: captures.captureId,
+        accepted: sql<boolean>`${captures.acceptedAt} is not null`,
+        promised: sql<number>`(select count(*) from media m where m.capture_id = captures.capture_id)::int`,
+        delivered: sql<number>`(select count(*) from media m where m.capture_id = captures.capture_id and m.is_uploaded)::int`,
+      })
+      .from(captures)
+      .where(and(inArray(captures.state, OPEN_STATES), lte(captures.deadlineAt, now)))
+      .orderBy(asc(captures.deadlineAt))
+      .limit(limit);
+    return rows.map((row) => ({
+      ...row,
+      promised: Number(row.promised),
+      delivered: Number(row.delivered),
+    }));
   }
 
   /**

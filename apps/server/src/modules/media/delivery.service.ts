@@ -1,39 +1,35 @@
-import {
-  DELIVERY_LATE_MINUTES,
-  DELIVERY_WINDOW_DAYS,
-  type DeviceDelivery,
-} from '@flashbooth/contracts';
+import { DELIVERY_WINDOW_DAYS, type DeviceDelivery } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { toApiTimestamp } from '../../lib/time.js';
-import type { DeliveryRepository, LateItem } from './delivery.repository.js';
+import type { PaymentsService } from '../payments/payments.service.js';
+import type { SmsSender } from '../sms/sms.sender.js';
+import type { DeliveryFailuresRepository } from './delivery-failures.repository.js';
+import { deliveryCreditRefundId, deliveryFailureSms } from './delivery-policy.js';
+import type { DeliveryRepository } from './delivery.repository.js';
 
 export interface DeliveryServiceOptions {
   repository: DeliveryRepository;
+  failures: DeliveryFailuresRepository;
+  payments: Pick<PaymentsService, 'sendDeliveryRefund'>;
+  sms: SmsSender;
+  /** DELIVERY_DEADLINE_MINUTES, for the visitor's SMS. */
+  deadlineMinutes: number;
   now: () => Date;
   log: FastifyBaseLogger;
-  /** An item not delivered this long after its capture is late (default DELIVERY_LATE_MINUTES). */
-  lateAfterMs?: number;
 }
 
-/** The late sweep marks at most this many items per batch, and this many batches per run. */
-const LATE_BATCH = 200;
-const LATE_BATCHES = 20;
-/** Items older than this are not looked at again (earlier runs marked them). */
-const LATE_SCAN_DAYS = 3;
+/** How long a refund or SMS claimed by one instance waits before another may try it again. */
+const RETRY_MS = 5 * 60_000;
 
 const DAY_MS = 86_400_000;
 
 /**
- * Delivery measured and watched (issue 22): a booth's delivery times and waiting items for the
- * console, and the late sweep that marks items still undelivered an hour after their capture and
- * writes them to the booth's error log (they are still delivered when they arrive).
+ * Delivery measured and its promise kept: a booth's delivery times and waiting items for the
+ * console, and for each delivery failure (closed by the capture sweep, delivery-policy.ts) the
+ * refund sent to the provider and the visitor's SMS.
  */
 export class DeliveryService {
-  private readonly lateAfterMs: number;
-
-  constructor(private readonly options: DeliveryServiceOptions) {
-    this.lateAfterMs = options.lateAfterMs ?? DELIVERY_LATE_MINUTES * 60_000;
-  }
+  constructor(private readonly options: DeliveryServiceOptions) {}
 
   async deviceDelivery(deviceId: number): Promise<DeviceDelivery> {
     const since = new Date(this.options.now().getTime() - DELIVERY_WINDOW_DAYS * DAY_MS);
@@ -49,48 +45,87 @@ export class DeliveryService {
     };
   }
 
-  /** The items the late sweep would mark now (read only: its dry run). */
-  lateDue(): Promise<{ count: number; ids: number[] }> {
-    const at = this.options.now();
-    return this.options.repository.lateDue(
-      new Date(at.getTime() - this.lateAfterMs),
-      new Date(at.getTime() - LATE_SCAN_DAYS * DAY_MS),
-    );
-  }
-
-  /** Marks the items now late, each once across every instance; returns how many. */
-  async markLate(): Promise<number> {
-    const { repository, now, log } = this.options;
-    let marked = 0;
-    for (let batch = 0; batch < LATE_BATCHES; batch += 1) {
-      const at = now();
-      const items = await repository.markLate({
-        dueBefore: new Date(at.getTime() - this.lateAfterMs),
-        notBefore: new Date(at.getTime() - LATE_SCAN_DAYS * DAY_MS),
-        at,
-        limit: LATE_BATCH,
-        logMessage: lateMessage,
-      });
-      marked += items.length;
-      if (items.length > 0) {
-        log.warn(
-          { items: items.length, captures: new Set(items.map((item) => item.captureId)).size },
-          'media not delivered an hour after their capture marked late',
+  /**
+   * Sends the refunds of delivery failures the provider does not have yet (started in the
+   * capture's closing transaction), each leased by one instance and sent again until the
+   * provider answers; a refusal becomes credit (PaymentsService.sendDeliveryRefund).
+   */
+  async sendRefunds(): Promise<{
+    refundsSent: number;
+    refundsAsCredit: number;
+    refundsRetry: number;
+  }> {
+    const { failures, payments, now, log } = this.options;
+    const report = { refundsSent: 0, refundsAsCredit: 0, refundsRetry: 0 };
+    const at = now();
+    for (const failure of await failures.claimUnsentRefunds(
+      at,
+      new Date(at.getTime() + RETRY_MS),
+    )) {
+      const refundId = failure.merchantRefundId;
+      if (!refundId) continue;
+      try {
+        const outcome = await payments.sendDeliveryRefund(
+          refundId,
+          deliveryCreditRefundId(failure.captureId),
+        );
+        if (outcome === 'retry') {
+          report.refundsRetry += 1;
+          continue;
+        }
+        await failures.refundSent(failure.captureId, outcome, now());
+        if (outcome === 'sent') report.refundsSent += 1;
+        else report.refundsAsCredit += 1;
+      } catch (error) {
+        report.refundsRetry += 1;
+        log.error(
+          { err: error, captureId: failure.captureId },
+          'delivery refund not sent; will retry',
         );
       }
-      if (items.length < LATE_BATCH) break;
     }
-    return marked;
+    return report;
   }
-}
 
-/** The device error log's entry for a capture whose items are late. */
-export function lateMessage(captureId: string, items: LateItem[]): string {
-  const first = items.reduce((a, b) => (a.createdAt <= b.createdAt ? a : b));
-  const what = items.length === 1 ? '1 item' : `${items.length} items`;
-  return (
-    `Capture ${captureId}: ${what} not delivered 1 hour after the capture ` +
-    `(started ${toApiTimestamp(first.createdAt)} UTC). They wait in the booth's delivery queue ` +
-    "and arrive when it reaches the server again: check the booth's network and power."
-  );
+  /**
+   * Tells each visitor of a delivery failure by SMS, once the refund is with the provider: what
+   * happened, what was refunded and where, and that photos arriving later still appear in My
+   * Media. Each failure is leased by one instance and marked sent (a crash between sending and
+   * marking may send it again after the lease; it is never lost).
+   */
+  async sendNotices(): Promise<{ smsSent: number }> {
+    const { failures, sms, now, log, deadlineMinutes } = this.options;
+    let smsSent = 0;
+    const at = now();
+    for (const notice of await failures.claimDueNotices(at, new Date(at.getTime() + RETRY_MS))) {
+      const { failure } = notice;
+      try {
+        await sms.send({
+          phone: notice.phone,
+          text: deliveryFailureSms({
+            refund: failure.refund,
+            refundPaise: failure.refundPaise,
+            heldCreditPaise: notice.heldCreditPaise,
+            promised: failure.itemsPromised,
+            delivered: failure.itemsDelivered,
+            booth: notice.boothName,
+            deadlineMinutes,
+          }),
+        });
+        await failures.noticeSent(failure.captureId, now());
+        smsSent += 1;
+      } catch (error) {
+        log.warn(
+          { err: error, captureId: failure.captureId },
+          'delivery failure SMS not sent; will retry',
+        );
+      }
+    }
+    return { smsSent };
+  }
+
+  /** What `sendRefunds` and `sendNotices` would send now (read only: the dry run). */
+  pending(): Promise<{ refunds: string[]; notices: string[] }> {
+    return this.options.failures.pending(this.options.now());
+  }
 }

@@ -1,3 +1,4 @@
+import type { DeliveryFailuresRepository } from '../media/delivery-failures.repository.js';
 import { randomBytes } from 'node:crypto';
 import {
   DEVICE_MESSAGES,
@@ -56,6 +57,10 @@ export interface PaymentsServiceOptions {
   unusedCreditMinutes: number;
   /** Origins a payment may return to besides the request's own. */
   returnOrigins: string[];
+  /** The delivery-failure notices of transactions (modules/media), shown with each one. */
+  deliveryNotices?: Pick<DeliveryFailuresRepository, 'noticesFor'>;
+  /** DELIVERY_DEADLINE_MINUTES, said in the notice. */
+  deliveryDeadlineMinutes?: number;
 }
 
 export interface ReconcileReport {
@@ -214,7 +219,11 @@ export class PaymentsService {
 
   /** GET transactions: the caller's own, newest first. */
   async list(claims: AccessClaims, page: PageQuery): Promise<TransactionList> {
-    return listBody(await this.options.repository.listOwn(claims.userId, page), toTransaction);
+    const body = listBody(
+      await this.options.repository.listOwn(claims.userId, page),
+      toTransaction,
+    );
+    return { ...body, items: await this.withNotices(body.items) };
   }
 
   /**
@@ -439,6 +448,63 @@ export class PaymentsService {
     return this.view(id);
   }
 
+  /**
+   * Sends a delivery failure's pending refund (`startDeliveryRefund`) to the provider. Safe to
+   * repeat after a crash or a timeout: providers take a refund id once. 'sent': the provider has
+   * it (settled now, or later by the reconciler); 'credit': the provider refused it, so the amount
+   * paid became credit instead (`creditRefundId`); 'retry': no answer, send again later.
+   */
+  async sendDeliveryRefund(
+    refundId: string,
+    creditRefundId: string,
+  ): Promise<'sent' | 'credit' | 'retry'> {
+    const { repository, provider, now, log } = this.options;
+    const refund = await repository.findRefund(refundId);
+    if (!refund) throw new Error(`no refund ${refundId}`);
+    const row = await repository.findById(refund.transactionId);
+    if (!row) throw new Error(`no transaction ${refund.transactionId} for refund ${refundId}`);
+    if (
+      refund.state === 'COMPLETED' ||
+      (refund.state === 'PENDING' && row.state !== 'REFUND_PENDING')
+    ) {
+      return 'sent';
+    }
+    if (refund.state === 'PENDING') {
+      let outcome: RefundStatus;
+      try {
+        outcome = await provider.refund({
+          refundId,
+          orderId: row.orderId,
+          amountPaise: refund.amountPaise,
+        });
+      } catch (error) {
+        if (!(error instanceof ProviderError && error.definitive)) {
+          log.warn(
+            { err: error, txnId: row.id, refundId },
+            'delivery refund not answered; will send again',
+          );
+          return 'retry';
+        }
+        log.warn(
+          { err: error, txnId: row.id, refundId },
+          'delivery refund refused by the provider',
+        );
+        outcome = { state: 'FAILED', providerRefundId: null };
+      }
+      await this.applyRefund(refundId, outcome, 'delivery_failure');
+      if (outcome.state !== 'FAILED') return 'sent';
+    }
+    // Refused: the transaction is COMPLETED again; the visitor gets the amount as credit.
+    const credited = await repository.refundToCredit(row.id, {
+      refundId: creditRefundId,
+      staffId: null,
+      at: now(),
+    });
+    if (credited)
+      log.info({ txnId: row.id, refundId: creditRefundId }, 'delivery refund given as credit');
+    return 'credit';
+  }
+
   /** Asks the provider about a pending refund; true when it reached its final state now. */
   private async settleRefund(refundId: string, source: string): Promise<boolean> {
     const { repository, provider, log } = this.options;
@@ -491,7 +557,32 @@ export class PaymentsService {
   private async view(id: number): Promise<Transaction> {
     const row = await this.options.repository.findView(id);
     if (!row) throw notFound(PAYMENT_MESSAGES.notFound);
-    return toTransaction(row);
+    const [item] = await this.withNotices([toTransaction(row)]);
+    return item!;
+  }
+
+  /** Each transaction with its delivery-failure notice (null when its capture was delivered). */
+  private async withNotices(items: Transaction[]): Promise<Transaction[]> {
+    const { deliveryNotices, deliveryDeadlineMinutes = 60 } = this.options;
+    if (!deliveryNotices || items.length === 0) return items;
+    const notices = await deliveryNotices.noticesFor(items.map((item) => item.id));
+    return items.map((item) => {
+      const notice = notices.get(item.id);
+      if (!notice) return { ...item, delivery_failure: null };
+      return {
+        ...item,
+        delivery_failure: {
+          failed_at: toApiTimestamp(notice.detectedAt),
+          deadline_minutes: deliveryDeadlineMinutes,
+          refund_to: notice.refund,
+          refund_rupees: paiseToRupees(notice.refundPaise),
+          refund_pending: notice.refund === 'payment' && item.state === 'REFUND_PENDING',
+          items_promised: notice.itemsPromised,
+          items_delivered: notice.itemsDelivered,
+          items_arrived: notice.itemsArrived,
+        },
+      };
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { LoadErrorPanel } from '@/components/ui/list-states';
 import { useDeviceHealth } from '../api/get-device-health';
 import { ago, HEALTH_TEXT, type HealthRow, panelRows } from './device-health-model';
 import './device-health.css';
@@ -10,7 +11,7 @@ const TONE_LABEL: Record<HealthRow['tone'], string> = {
 };
 
 /**
- * The device detail's health panel (issue 22): what the booth last reported (camera, printer,
+ * The device detail's health panel: what the booth last reported (camera, printer,
  * disk, delivery queue, last delivery) and the server's delivery figures, refreshed every 15 s.
  */
 export function DeviceHealthPanel({ deviceId }: { deviceId: number }) {
@@ -35,17 +36,11 @@ export function DeviceHealthPanel({ deviceId }: { deviceId: number }) {
           <span className="spinner spinner-sm" aria-hidden="true" /> {HEALTH_TEXT.loading}
         </p>
       ) : query.isError ? (
-        <div className="device-health-note" role="alert">
-          <p>{query.error.message || HEALTH_TEXT.failed}</p>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void query.refetch()}
-            disabled={query.isFetching}
-          >
-            Try again
-          </button>
-        </div>
+        <LoadErrorPanel
+          className="device-health-note"
+          message={query.error.message || HEALTH_TEXT.failed}
+          query={query}
+        />
       ) : (
         <>
           {!query.data.health && <p className="device-health-note">{HEALTH_TEXT.never}</p>}
