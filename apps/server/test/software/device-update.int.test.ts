@@ -167,4 +167,17 @@ describe.each(databaseTargets)('software updates of a device on $name', ({ open 
       DEVICE_MESSAGES.noAnswer,
     );
   });
+
+  it('answers a booth that has left the broker at once, without sending it the update', async () => {
+    const { device } = await deviceOnRelease();
+    const booth = await connectBooth(device, 'install');
+    await booth.client.endAsync();
+    const started = Date.now();
+    const response = await call('POST', `devices/${device.id}/update`, s.superToken);
+    const elapsed = Date.now() - started;
+    expectError(response, 503, DEVICE_MESSAGES.noAnswer);
+    // The broker knows it is away, so the update's whole timeout is not waited out.
+    expect(elapsed).toBeLessThan(UPDATE_TIMEOUT_MS);
+    expect(booth.updates).toHaveLength(0);
+  });
 });
