@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Camera } from './camera.js';
 import { checkJpeg } from './check-jpeg.js';
-import { ProgramError, lastLines, runProgram, seconds } from './run-program.js';
+import { ProgramError, lastLines, runProgram, seconds, withScratchFolder } from './run-program.js';
 
 export interface Gphoto2CameraOptions {
   /** gphoto2's --port, e.g. usb:001,004 (`gphoto2 --auto-detect` lists them); the first camera found when absent. */
@@ -118,9 +117,8 @@ export class Gphoto2Camera implements Camera {
     }).catch(() => undefined);
   }
 
-  private async shoot(index: number): Promise<Buffer> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-gphoto2-'));
-    try {
+  private shoot(index: number): Promise<Buffer> {
+    return withScratchFolder('flashbooth-gphoto2-', async (dir) => {
       // %C is the camera's own suffix: a camera set to RAW+JPEG downloads both, and the JPEG is used.
       const args = [
         ...this.cameraArgs(),
@@ -148,9 +146,7 @@ export class Gphoto2Camera implements Camera {
       const photo = await readFile(path.join(dir, jpeg));
       await checkJpeg(photo, { minShortSide: this.minShortSide }, 'The camera');
       return photo;
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   }
 
   private explain(error: unknown): Error {

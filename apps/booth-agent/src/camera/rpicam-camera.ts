@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Camera } from './camera.js';
 import { checkJpeg, type PhotoSize } from './check-jpeg.js';
-import { ProgramError, lastLines, runProgram, seconds } from './run-program.js';
+import { ProgramError, lastLines, runProgram, seconds, withScratchFolder } from './run-program.js';
 
 export interface RpicamCameraOptions {
   /** The photo size (default 2028x1520: the HQ and v3 cameras' fast full-field mode). */
@@ -59,9 +58,8 @@ export class RpicamCamera implements Camera {
     ];
   }
 
-  async capture(index: number): Promise<Buffer> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-rpicam-'));
-    try {
+  capture(index: number): Promise<Buffer> {
+    return withScratchFolder('flashbooth-rpicam-', async (dir) => {
       const file = path.join(dir, `shot-${index + 1}.jpg`);
       try {
         await runProgram(this.command, this.args(file), { timeoutMs: this.timeoutMs });
@@ -73,9 +71,7 @@ export class RpicamCamera implements Camera {
       });
       await checkJpeg(photo, { size: this.size }, 'The Raspberry Pi camera');
       return photo;
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   }
 
   private explain(error: unknown): Error {

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 
 export interface RunOptions {
   /** Killed (SIGTERM, then SIGKILL 2 s later) when it runs longer than this. */
@@ -150,3 +153,19 @@ export function lastLines(text: string, count = 3): string {
 
 /** A deadline for a message: "30 s", "0.3 s". */
 export const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
+/**
+ * Runs `work` with a new empty folder under the system's temporary folder (for a program that
+ * writes its photo to a file), and removes the folder and whatever is in it afterwards.
+ */
+export async function withScratchFolder<T>(
+  prefix: string,
+  work: (dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  try {
+    return await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
