@@ -71,7 +71,7 @@ test(
     });
     try {
       const visitor = await context.newPage();
-      // The wall is behind sign-in (spec route guard); the login comes back to it.
+      // The wall is public (spec: wall viewing is public); its Sign in comes back to it.
       await visitor.goto('/regular/wall');
       await signInNewVisitor(visitor, `Fan ${tag}`);
       await expect(visitor).toHaveURL(/\/regular\/wall$/);

@@ -67,6 +67,8 @@ interface MediaListPageProps<T extends { id: number }> {
   listClassName: string;
   listLabel: string;
   renderItem: (item: T) => ReactNode;
+  /** Beside the title (the signed-out wall's Sign in). */
+  actions?: ReactNode;
   loadingLabel: string;
   skeletonCount: number;
 }
@@ -84,6 +86,7 @@ export function MediaListPage<T extends { id: number }>({
   Skeleton,
   emptyText,
   emptyRole,
+  actions,
   ...body
 }: MediaListPageProps<T>) {
   return (
@@ -96,6 +99,7 @@ export function MediaListPage<T extends { id: number }>({
       searchPlaceholder={searchLabel}
       totalPages={list.totalPages}
       pagesLabel={pagesLabel}
+      actions={actions}
       after={<Toast status={list.status} ms={list.statusMs} />}
     >
       <ListBody

@@ -2,7 +2,7 @@ import type { Media } from '@flashbooth/contracts';
 import { WALL_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { MediaListPage, useMediaList } from '@/components/media/media-list-page';
 import { paths } from '@/config/paths';
 import { useSearchPaging } from '@/hooks/use-search-paging';
@@ -128,6 +128,17 @@ export function WallScreen() {
       pagesLabel="Wall pages"
       listClassName="card-grid wall-grid"
       listLabel="Public media"
+      actions={
+        signedIn ? undefined : (
+          <Link
+            className="btn btn-secondary wall-sign-in"
+            to={paths.regular.login.path}
+            onClick={() => rememberRedirect(`${paths.regular.wall.path}${location.search}`)}
+          >
+            Sign in<span className="visually-hidden"> to like and comment</span>
+          </Link>
+        )
+      }
       renderItem={(item) => (
         <WallCard
           media={item}

@@ -110,7 +110,11 @@ function Slide({ item, reduced }: { item: KioskWallItem; reduced: boolean }) {
 export function KioskWallScreen({ orgId }: { orgId: number | null }) {
   const query = useKioskWall(orgId ?? 0);
   const wall = orgId === null ? undefined : query.data;
-  useKioskEvents(orgId ?? 0, orgId !== null && !query.isError);
+  /** A photo just made public: shown as soon as the items are loaded again, wherever it stands. */
+  const [wantedId, setWantedId] = useState<number | null>(null);
+  useKioskEvents(orgId ?? 0, orgId !== null && !query.isError, (event) => {
+    if (event.on_wall) setWantedId(event.media_id);
+  });
   const reduced = useReducedMotion();
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
@@ -122,6 +126,10 @@ export function KioskWallScreen({ orgId }: { orgId: number | null }) {
   if (seenIds.join(',') !== ids.join(',')) {
     setSeenIds(ids);
     setIndex(indexAfterReload(seenIds, ids, seenIds[index]));
+  }
+  if (wantedId !== null && ids.includes(wantedId)) {
+    setWantedId(null);
+    setIndex(ids.indexOf(wantedId));
   }
 
   const count = items.length;
@@ -170,7 +178,13 @@ export function KioskWallScreen({ orgId }: { orgId: number | null }) {
     >
       <section className="kiosk-stage" aria-roledescription="carousel" aria-label="Photos">
         {item ? (
-          <div className="kiosk-slide" key={item.id} aria-live={paused ? 'polite' : 'off'}>
+          <div
+            className="kiosk-slide"
+            key={item.id}
+            data-testid="kiosk-slide"
+            data-media-id={item.id}
+            aria-live={paused ? 'polite' : 'off'}
+          >
             <Slide item={item} reduced={reduced} />
           </div>
         ) : (
