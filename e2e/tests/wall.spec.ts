@@ -73,6 +73,7 @@ test(
       const visitor = await context.newPage();
       // The wall is public (spec: wall viewing is public); its Sign in comes back to it.
       await visitor.goto('/regular/wall');
+      await visitor.getByRole('link', { name: /^Sign in/ }).click();
       await signInNewVisitor(visitor, `Fan ${tag}`);
       await expect(visitor).toHaveURL(/\/regular\/wall$/);
       await expect(visitor.getByRole('heading', { level: 1, name: 'Wall' })).toBeVisible();
