@@ -1,5 +1,7 @@
 import type { Pool } from '@flashbooth/contracts';
-import { useState } from 'react';
+import { PRIVACY_MESSAGES } from '@flashbooth/contracts/rules';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { useSession } from '@/lib/session';
@@ -9,6 +11,7 @@ import { useSelf } from '@/api/users/get-self';
 import { useSignOutOnServer } from '../api/sign-out';
 import { PROFILE_SCREEN_MESSAGES } from '../profile-form';
 import { PasskeysSection } from './passkeys-section';
+import { PrivacySection } from './privacy-section';
 import { ProfileDetailsForm } from './profile-details-form';
 import './profile-screen.css';
 
@@ -44,8 +47,48 @@ function ProfileSkeleton() {
   );
 }
 
+/**
+ * After "Delete my account": the account and its sessions are gone on the server. The profile
+ * is replaced by this notice (nothing of the account is fetched again), and "Go to the home
+ * page" forgets the session in this browser, which takes the person home signed out.
+ */
+function AccountDeletedNotice() {
+  const session = useSession();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <main className="page profile-page" id="main">
+      <section className="card profile-card account-deleted" aria-labelledby="account-deleted">
+        <h1 id="account-deleted" ref={heading} tabIndex={-1}>
+          Account deleted
+        </h1>
+        <p role="status">{PRIVACY_MESSAGES.deleted}</p>
+        <button type="button" className="btn btn-primary" onClick={() => session.clearLocal()}>
+          Go to the home page
+        </button>
+      </section>
+    </main>
+  );
+}
+
 /** The signed-in user's profile for either pool (spec: Regular profile, Enterprise profile). */
 export function ProfileScreen({ pool }: { pool: Pool }) {
+  const [deleted, setDeleted] = useState(false);
+  const queryClient = useQueryClient();
+  if (deleted) return <AccountDeletedNotice />;
+  return (
+    <ProfileContent
+      pool={pool}
+      onDeleted={() => {
+        // Nothing of the deleted account stays cached in this tab.
+        queryClient.clear();
+        setDeleted(true);
+      }}
+    />
+  );
+}
+
+function ProfileContent({ pool, onDeleted }: { pool: Pool; onDeleted: () => void }) {
   const self = useSelf(pool);
   const session = useSession();
   const { status, show, clear } = useTimedStatus(STATUS_MS);
@@ -90,6 +133,13 @@ export function ProfileScreen({ pool }: { pool: Pool }) {
       )}
 
       {self.isSuccess && <PasskeysSection pool={pool} onStatus={show} />}
+
+      {self.isSuccess && pool === 'regular' && (
+        <PrivacySection
+          creditsText={self.data.credits_rupees ? `₹${self.data.credits_rupees.toFixed(2)}` : null}
+          onDeleted={onDeleted}
+        />
+      )}
 
       <StatusMessage status={status} />
 
