@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
 import { deliveryFailures, type DeliveryFailureRow, paymentRefunds } from '../../db/schema.js';
+import type { DeliveryNoticeRow, DeliveryNotices } from '../payments/payments.service.js';
 
 /** A delivery failure whose SMS is due, with what the message says. */
 export interface DueNotice {
@@ -11,18 +12,6 @@ export interface DueNotice {
   heldCreditPaise: number;
 }
 
-/** How the transaction's notice reads a delivery failure (My Transactions). */
-export interface DeliveryNoticeRow {
-  transactionId: number;
-  detectedAt: Date;
-  refund: DeliveryFailureRow['refund'];
-  refundPaise: number;
-  itemsPromised: number;
-  itemsDelivered: number;
-  /** Items of the capture uploaded by now (some may have arrived after the deadline). */
-  itemsArrived: number;
-}
-
 /** Rows leased per batch. */
 const BATCH = 50;
 
@@ -31,7 +20,7 @@ const BATCH = 50;
  * leased by one instance at a time (`FOR UPDATE SKIP LOCKED` and a next-attempt time), and
  * marked done once, so neither happens twice whatever runs the delivery job.
  */
-export class DeliveryFailuresRepository {
+export class DeliveryFailuresRepository implements DeliveryNotices {
   constructor(private readonly db: Database) {}
 
   /** Refunds to the payment method not yet taken by the provider, leased until `leaseUntil`. */

@@ -1,4 +1,3 @@
-import type { DeliveryFailuresRepository } from '../media/delivery-failures.repository.js';
 import { randomBytes } from 'node:crypto';
 import {
   DEVICE_MESSAGES,
@@ -17,7 +16,7 @@ import {
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { listBody, type PageQuery } from '../../db/paging.js';
-import type { PaymentTransactionRow } from '../../db/schema.js';
+import type { DeliveryFailureRow, PaymentTransactionRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { assertBoothAvailable } from '../devices/booth-availability.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
@@ -44,6 +43,23 @@ const EXPIRY_GRACE_SECONDS = 600;
 const RECONCILE_BATCH = 50;
 const RECONCILE_MAX_BATCHES = 20;
 
+/** How a transaction's notice reads a capture's delivery failure (My Transactions). */
+export interface DeliveryNoticeRow {
+  transactionId: number;
+  detectedAt: Date;
+  refund: DeliveryFailureRow['refund'];
+  refundPaise: number;
+  itemsPromised: number;
+  itemsDelivered: number;
+  /** Items of the capture uploaded by now (some may have arrived after the deadline). */
+  itemsArrived: number;
+}
+
+/** Where the delivery-failure notices of transactions come from (modules/media keeps them). */
+export interface DeliveryNotices {
+  noticesFor(transactionIds: number[]): Promise<Map<number, DeliveryNoticeRow>>;
+}
+
 export interface PaymentsServiceOptions {
   repository: PaymentsRepository;
   provider: PaymentProvider;
@@ -58,7 +74,7 @@ export interface PaymentsServiceOptions {
   /** Origins a payment may return to besides the request's own. */
   returnOrigins: string[];
   /** The delivery-failure notices of transactions (modules/media), shown with each one. */
-  deliveryNotices?: Pick<DeliveryFailuresRepository, 'noticesFor'>;
+  deliveryNotices?: DeliveryNotices;
   /** DELIVERY_DEADLINE_MINUTES, said in the notice. */
   deliveryDeadlineMinutes?: number;
 }
