@@ -1,7 +1,8 @@
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4× CPU slowdown) on the visitor pages, with
- * Debian's Chromium: `/`, the booth page `/b/1`, `/regular/login` and My Media of a signed-in
- * visitor, BENCH_LIGHTHOUSE_RUNS (3) runs each, printing the medians (docs/benchmarks.md).
+ * Debian's Chromium: `/`, the booth page `/b/1`, `/regular/login`, My Media of a signed-in
+ * visitor and the share page `/p/{public_id}` of that visitor's photo (made public), signed out,
+ * BENCH_LIGHTHOUSE_RUNS (3) runs each, printing the medians (docs/benchmarks.md).
  *
  * The server is `npm start`'s (built web app, demo data, the two simulated booths) started as a
  * child process on a free loopback port with a fresh data folder, or BENCH_URL when given (a
@@ -9,7 +10,7 @@
  * who has captured a photo at the demo booth; each run gets its own session (refresh cookie and
  * stored user), set before Lighthouse loads the page in a fresh browser profile.
  * Usage: npm run build && npm run bench:lighthouse
- * (WEB_DIST_DIR serves and sizes another build folder; BENCH_PAGES=/,/b/1 measures only those; BENCH_VERBOSE=1 prints every run, the audits below
+ * (WEB_DIST_DIR serves and sizes another build folder; BENCH_PAGES=/,/b/1,/p measures only those; BENCH_VERBOSE=1 prints every run, the audits below
  * full marks and the largest contentful paint element.)
  */
 import path from 'node:path';
@@ -103,7 +104,7 @@ async function signIn(base: string, phone: string): Promise<Session & { token: s
 }
 
 /** One capture at the free demo booth (device 1), waited for until the photo is uploaded. */
-async function captureAtDemoBooth(base: string, token: string): Promise<void> {
+async function captureAtDemoBooth(base: string, token: string): Promise<number[]> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const { items } = await json<{ items: { id: number; name: string }[] }>(
     await fetch(`${base}/api/regular/devices/1/templates?limit=9`, { headers }),
@@ -130,6 +131,33 @@ async function captureAtDemoBooth(base: string, token: string): Promise<void> {
     },
     120_000,
   );
+  return media_ids;
+}
+
+/**
+ * Makes the visitor's photo public and answers its share page's address (`/p/{public_id}`, My
+ * Media's `share_path`). Its share image is made on the first request: one request here, so every
+ * measured run finds it in the object store, as every visitor after the first does.
+ */
+async function sharePageOf(base: string, token: string, mediaId: number): Promise<string> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  await json(
+    await fetch(`${base}/api/regular/media/${mediaId}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ is_public: true }),
+    }),
+  );
+  const { items } = await json<{ items: { id: number; share_path: string | null }[] }>(
+    await fetch(`${base}/api/regular/media?limit=10`, { headers }),
+  );
+  const sharePath = items.find((item) => item.id === mediaId)?.share_path;
+  if (!sharePath) throw new Error(`media ${mediaId} has no share page once public`);
+  await fetch(`${base}${sharePath}`).then((response) => response.text());
+  for (const width of ['600', '1200']) {
+    await fetch(`${base}${sharePath}/image.jpg?w=${width}`).then((response) => response.blob());
+  }
+  return sharePath;
 }
 
 async function launch(): Promise<Browser> {
@@ -224,12 +252,20 @@ try {
   console.log(`Lighthouse mobile preset, ${RUNS} runs per page, medians; server ${server.base}`);
   const phone = `+9170${String(Date.now() % 100_000_000).padStart(8, '0')}`;
   const first = await signIn(server.base, phone);
-  await captureAtDemoBooth(server.base, first.token);
+  const [photo] = await captureAtDemoBooth(server.base, first.token);
+  // The share page of that photo, signed out (a friend opening a shared link).
+  PAGES.push({
+    label: '/p/{id} (share page)',
+    path: await sharePageOf(server.base, first.token, photo!),
+    signedIn: false,
+  });
 
   const header = `${'page'.padEnd(28)} perf  a11y  b-p   SEO   FCP      LCP      TBT     CLS    bytes`;
   console.log(header);
   const only = process.env.BENCH_PAGES?.split(',');
-  for (const page of PAGES.filter((p) => !only || only.includes(p.path))) {
+  // BENCH_PAGES names the share page `/p`.
+  const wanted = (p: Page) => !only || only.includes(p.path.startsWith('/p/') ? '/p' : p.path);
+  for (const page of PAGES.filter(wanted)) {
     const runs: Figures[] = [];
     for (let run = 0, failures = 0; run < RUNS;) {
       const session = page.signedIn ? await signIn(server.base, phone) : undefined;
