@@ -47,7 +47,7 @@ const STYLE = trusted(`
 *,*::before,*::after{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;color:#16121f;background:#f7f5fb;line-height:1.5;-webkit-text-size-adjust:100%}
 a{color:#b42349}
-.top{display:flex;align-items:center;justify-content:space-between;gap:12px;padding:12px 16px;background:#fff;border-bottom:1px solid #e4e0ec}
+.top{display:flex;align-items:center;justify-content:space-between;gap:12px;padding:12px max(16px, calc((100% - 640px) / 2));background:#fff;border-bottom:1px solid #e4e0ec}
 .brand{font-weight:700;font-size:1.125rem;color:#16121f;text-decoration:none}
 .brand span{color:#d12f56}
 main{max-width:640px;margin:0 auto;padding:0 0 32px}
