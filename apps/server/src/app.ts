@@ -8,6 +8,8 @@ import type { Config } from './config.js';
 import { type AppDependencies, openInfrastructure } from './infrastructure.js';
 import { backgroundJobs } from './jobs.js';
 import { JobRunner } from './lib/job-runner.js';
+import { instrumentServices, jobRunObserver } from './modules/metrics/instrument.js';
+import { createMetrics, registerMetrics } from './modules/metrics/setup.js';
 import type { PaymentsService } from './modules/payments/payments.service.js';
 import { registerApiDocs } from './plugins/api-docs.js';
 import { registerCompression } from './plugins/compression.js';
@@ -52,8 +54,16 @@ export async function buildApp(
   echoRequestIds(app);
 
   const infra = await openInfrastructure(config, deps, app.log);
+  // Off (a no-op) unless METRICS_PORT or METRICS_TOKEN is set; wraps infra's SMS and booth link.
+  const metrics = createMetrics(config, infra);
   const services = createServices(config, infra, deps, app.log);
-  const jobs = new JobRunner({ log: app.log, recorder: services.jobRuns, now: infra.now });
+  if (metrics.enabled) instrumentServices(services, metrics);
+  const jobs = new JobRunner({
+    log: app.log,
+    recorder: services.jobRuns,
+    now: infra.now,
+    ...(metrics.enabled ? { observer: jobRunObserver(metrics) } : {}),
+  });
   jobs.add(...backgroundJobs(config, services));
   // Closed in reverse: no more jobs, then the booths' line, then the database and the store.
   app.addHook('onClose', async () => {
@@ -65,6 +75,7 @@ export async function buildApp(
   await registerSecurityHeaders(app, config);
   await registerCompression(app); // before the routes: it hooks each route as it is added
   await registerApiDocs(app);
+  await registerMetrics(app, config, metrics);
   await registerRoutes(app, routeTable(config, infra, services));
   await registerWebApp(app, config);
 

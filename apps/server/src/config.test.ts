@@ -178,4 +178,19 @@ describe('privacy configuration', () => {
       /INVITE_TTL_DAYS[\s\S]*DATA_EXPORT_TTL_HOURS|DATA_EXPORT_TTL_HOURS[\s\S]*INVITE_TTL_DAYS/,
     );
   });
+  it('leaves the metrics off by default and reads their port, address and token', () => {
+    expect(testConfig().metrics).toEqual({ port: undefined, host: '127.0.0.1', token: undefined });
+    expect(
+      testConfig({
+        METRICS_PORT: '9464',
+        METRICS_HOST: '0.0.0.0',
+        METRICS_TOKEN: 'metrics-token-0123456789',
+      }).metrics,
+    ).toEqual({ port: 9464, host: '0.0.0.0', token: 'metrics-token-0123456789' });
+  });
+  it('refuses a short metrics token and a port out of range', () => {
+    expect(() => testConfig({ METRICS_TOKEN: 'short', METRICS_PORT: '70000' })).toThrow(
+      /METRICS_PORT[\s\S]*METRICS_TOKEN|METRICS_TOKEN[\s\S]*METRICS_PORT/,
+    );
+  });
 });

@@ -225,6 +225,15 @@ const EnvSchema = z.object({
   DATA_EXPORT_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(72),
   /** How often each instance looks for exports to build (a request also starts one at once). */
   DATA_EXPORT_SWEEP_INTERVAL_MS: positiveInt(30_000),
+  /** Prometheus metrics on a port of their own (GET /metrics); absent = not on a port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The metrics port's listen address (a private interface; 0.0.0.0 in a container). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * A bearer token for the metrics: with it GET /metrics is also served on PORT (and the metrics
+   * port asks for it too). Neither this nor METRICS_PORT = no metrics at all.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export interface Config {
@@ -328,6 +337,8 @@ export interface Config {
     dataExportTtlHours: number;
     dataExportSweepIntervalMs: number;
   };
+  /** Prometheus metrics: off unless a port or a token is set (modules/metrics). */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -524,5 +535,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dataExportTtlHours: e.DATA_EXPORT_TTL_HOURS,
       dataExportSweepIntervalMs: e.DATA_EXPORT_SWEEP_INTERVAL_MS,
     },
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
   };
 }

@@ -12,8 +12,10 @@ import {
 } from './modules/enrollment/enrollment.routes.js';
 import { backgroundJobs } from './jobs.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { probeRoutes } from './modules/health/probes.routes.js';
 import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
 import { staffMediaRoutes } from './modules/media/media.staff.routes.js';
+import { mqttGoAuthRoutes } from './modules/mqtt/mqtt-go-auth.routes.js';
 import { mqttHookRoutes } from './modules/mqtt/mqtt.routes.js';
 import { staffOrganizationsRoutes } from './modules/organizations/organizations.routes.js';
 import { passkeysRoutes } from './modules/passkeys/passkeys.routes.js';
@@ -147,6 +149,13 @@ export function routeTable(
         jobRuns: s.jobRuns,
         now: infra.now,
       }),
+      // Liveness and readiness for balancers and orchestrators (deploy/).
+      use(probeRoutes, {
+        readiness: [
+          { name: 'database', ping: () => infra.database.ping() },
+          { name: 'MQTT broker link', ping: () => infra.deviceLink.ping() },
+        ],
+      }),
     ],
     // Share pages of public items (HTML, no script) with their images and videos.
     '/p': [use(shareRoutes, { share: s.share })],
@@ -167,6 +176,10 @@ export function routeTable(
     // An external broker's HTTP auth and ACL hooks.
     '/api/mqtt': config.mqtt.hookSecret
       ? [use(mqttHookRoutes, { access: infra.mqttAccess, secret: config.mqtt.hookSecret })]
+      : [],
+    // The same hooks in the shape of Mosquitto's go-auth plugin (its HTTP backend).
+    '/api/mqtt/go-auth': config.mqtt.hookSecret
+      ? [use(mqttGoAuthRoutes, { access: infra.mqttAccess, secret: config.mqtt.hookSecret })]
       : [],
     // Only the local store is served by this server; S3 URLs point at the bucket itself.
     '/api/storage': storage instanceof LocalStorage ? [use(storageRoutes, { storage })] : [],

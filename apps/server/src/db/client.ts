@@ -31,6 +31,8 @@ export interface DatabaseHandle {
    */
   listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
+  /** PostgreSQL's pool right now (the metrics); absent on PGlite, one in-process session. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 export interface DatabaseOptions {
@@ -58,6 +60,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       },
       listen: (channel, onPayload) => listenOnPostgres(options.url!, channel, onPayload),
       close: () => pool.end(),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
     };
   }
   let dataDir: string | undefined;

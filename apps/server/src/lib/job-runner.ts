@@ -73,6 +73,8 @@ export interface JobRunnerOptions {
   /** Keeps each run's outcome; absent = not kept (unit tests). */
   recorder?: JobRecorder;
   now?: () => Date;
+  /** Told of every run that was not dry once it ended (the metrics); must not throw. */
+  observer?: (run: FinishedRun) => void;
 }
 
 /** A fleet job's claim is tried this often on each instance (its run is at most once per interval). */
@@ -188,6 +190,7 @@ export class JobRunner {
 
   /** Keeps a run's outcome; a failure to keep it is logged, never fails the run. */
   private async keep(run: FinishedRun): Promise<void> {
+    this.options.observer?.(run);
     try {
       await this.options.recorder?.record(run);
     } catch (error) {

@@ -187,11 +187,15 @@ POST /api/device/media/:id/uploaded                             401  401  401  4
 POST /api/device/media/:id/upload-url                           401  401  401  401  401  401  401  401  401  401
 POST /api/device/enroll                                         ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health                                                 ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /api/health/live                                            ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /api/health/ready                                           ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/sandbox/checkout/:orderId                              ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 POST /api/sandbox/checkout/:orderId                             303  303  303  303  303  303  303  303  303  303
 GET /api/dev/sms                                                ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 POST /api/mqtt/auth                                             403  403  403  403  403  403  403  403  403  403
 POST /api/mqtt/acl                                              403  403  403  403  403  403  403  403  403  403
+POST /api/mqtt/go-auth/user                                     403  403  403  403  403  403  403  403  403  403
+POST /api/mqtt/go-auth/acl                                      403  403  403  403  403  403  403  403  403  403
 PUT /api/storage/objects/*                                      ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 PUT /api/storage/objects/* (unsigned)                           403  403  403  403  403  403  403  403  403  403
 GET /api/storage/objects/*                                      ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
@@ -661,6 +665,8 @@ const REQUESTS: Record<string, Build> = {
     return post('/api/device/enroll', { code });
   },
   'GET /api/health': async () => get('/api/health'),
+  'GET /api/health/live': async () => get('/api/health/live'),
+  'GET /api/health/ready': async () => get('/api/health/ready'),
   'GET /api/sandbox/checkout/:orderId': async (f) =>
     get((await f.checkout(f.world.callers.visitor)).paymentUrl),
   'POST /api/sandbox/checkout/:orderId': async (f) =>
@@ -680,6 +686,18 @@ const REQUESTS: Record<string, Build> = {
       username: (await f.device()).thingName,
       topic: `flashbooth/devices/${(await f.device()).thingName}/status`,
       action: 'publish',
+    }),
+  // Without the hook secret in the URI (a person's token is no key to the broker hooks).
+  'POST /api/mqtt/go-auth/user': async (f) =>
+    post('/api/mqtt/go-auth/user', {
+      username: (await f.device()).thingName,
+      password: (await f.device()).secret,
+    }),
+  'POST /api/mqtt/go-auth/acl': async (f) =>
+    post('/api/mqtt/go-auth/acl', {
+      username: (await f.device()).thingName,
+      topic: `flashbooth/devices/${(await f.device()).thingName}/status`,
+      acc: 2,
     }),
   'PUT /api/storage/objects/*': async (f) => ({
     method: 'PUT',
