@@ -82,18 +82,16 @@ export const shareRoutes: FastifyPluginAsyncZod<{ share: ShareService }> = async
     {
       schema: {
         tags,
-        summary: "A public motion item's video (og:video)",
+        summary:
+          "A public motion item's video (og:video): a redirect to a short-lived link to the stored file",
         params: ParamsSchema,
       },
     },
     async (request, reply) => {
-      const video = await share.video(request.params.publicId);
-      if (!video) return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
-      return reply
-        .type('video/mp4')
-        .header('Content-Length', video.size)
-        .header('Cache-Control', `public, max-age=${SHARE_MEDIA_MAX_AGE_SECONDS}`)
-        .send(video.stream);
+      const link = await share.videoLink(request.params.publicId);
+      if (!link) return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
+      // To the store (S3 answers byte ranges); asked again on every play, never cached here.
+      return reply.header('Cache-Control', 'no-store').redirect(link, 302);
     },
   );
 };

@@ -1,4 +1,4 @@
-import type { OpenedObject, ObjectStorage } from '../storage/storage.js';
+import type { ObjectStorage } from '../storage/storage.js';
 import type { WallRepository } from '../wall/wall.repository.js';
 import type { ShareImage, ShareImages, ShareImageSource } from './share-images.js';
 import { renderSharePage, type SharePageModel } from './share-page.js';
@@ -13,12 +13,18 @@ import type { SharedItem, ShareRepository } from './share.repository.js';
 
 /** The newest comments the page shows; the rest are on the wall. */
 export const SHARE_PAGE_COMMENTS = 20;
+/**
+ * A motion item's video is served from the store through a link this short: S3 answers the byte
+ * ranges phones' video players ask for (the local store sends the whole file), and a link handed
+ * out before the item was made private lapses within minutes.
+ */
+export const SHARE_VIDEO_LINK_SECONDS = 300;
 
 export interface ShareServiceOptions {
   share: ShareRepository;
   wall: Pick<WallRepository, 'listComments'>;
   images: ShareImages;
-  storage: Pick<ObjectStorage, 'open'>;
+  storage: Pick<ObjectStorage, 'presignDownload'>;
   /** PUBLIC_URL: the origin of the page's absolute addresses; else the request's. */
   publicUrl: string | undefined;
 }
@@ -97,10 +103,10 @@ export class ShareService {
     return this.options.images.image(pictureOf(item), width);
   }
 
-  /** A motion item's video, opened for streaming; null when not on the wall or not a video. */
-  async video(publicId: string): Promise<OpenedObject | null> {
+  /** A motion item's video: a short store link; null when not on the wall or not a video. */
+  async videoLink(publicId: string): Promise<string | null> {
     const item = await this.find(publicId);
     if (!item || item.mediaType !== 'video') return null;
-    return this.options.storage.open(item.s3Key);
+    return this.options.storage.presignDownload(item.s3Key, SHARE_VIDEO_LINK_SECONDS);
   }
 }
