@@ -61,11 +61,13 @@ export function WallScreen() {
   };
 
   // Back from signing in: do what was asked (once: taking the intent forgets it), then show
-  // the card with the result.
+  // the card with the result. Only on the way back to that card (its address fragment): a
+  // visitor who left the login and signs in some other time is not surprised by an old tap.
+  const arrivedAt = location.hash;
   useEffect(() => {
     if (!signedIn) return;
     const intent = takeWallIntent(Date.now());
-    if (!intent) return;
+    if (!intent || arrivedAt !== `#${wallItemAnchor(intent.mediaId)}`) return;
     const { mediaId } = intent;
     void (async () => {
       try {
@@ -88,7 +90,7 @@ export function WallScreen() {
       await queryClient.invalidateQueries({ queryKey: ['media', 'regular', 'public'] });
       setFocusId(mediaId);
     })();
-  }, [signedIn, show, queryClient]);
+  }, [signedIn, arrivedAt, show, queryClient]);
 
   const itemsOnScreen = list.items;
   useEffect(() => {
