@@ -122,26 +122,53 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
       stop: () => services.rollouts.stop(),
     },
     {
-      // Old sign-in throttling events; any instance may do it, the delete is idempotent.
-      name: 'housekeeping',
+      // Sign-in records past their use, for the whole fleet once an hour (deleting is
+      // idempotent; the claim only saves the other instances the work).
+      name: 'sign-in-purge',
       description:
-        'Deletes sign-in throttling events past their window and spent passkey challenges',
-      intervalMs: 600_000,
-      run: async ({ dryRun }): Promise<JobReport> => {
-        if (dryRun) {
-          return {
-            counts: {},
-            plan: [
-              'would delete sign-in throttling events older than their longest window',
-              'would delete spent passkey challenges past their expiry',
-            ],
-          };
-        }
-        await services.auth.pruneEvents();
-        // Spent passkey challenges that have expired.
-        await services.passkeys.pruneChallenges();
-        return { counts: {} };
+        'Deletes expired sign-in codes, sign-in links, spent passkey challenges, refresh tokens and old throttling events',
+      intervalMs: 3_600_000,
+      scope: 'fleet',
+      run: async (options): Promise<JobReport> => {
+        const records = await services.auth.purgeExpired(options);
+        const passkeyChallenges = await services.passkeys.purgeChallenges(options);
+        const counts = { ...records, passkeyChallenges };
+        if (!options.dryRun) return { counts };
+        return {
+          counts,
+          plan: Object.entries(counts).map(
+            ([kind, n]) => `${kind}: ${n} past their use; would be deleted`,
+          ),
+        };
       },
+    },
+    {
+      // Photos and videos past MEDIA_RETENTION_DAYS: one SMS per person 48 hours before, then
+      // erased with their objects (modules/retention).
+      name: 'media-retention',
+      description:
+        'Tells people by SMS 48 hours before their photos and videos reach MEDIA_RETENTION_DAYS, then deletes them and their files',
+      intervalMs: 86_400_000,
+      scope: 'fleet',
+      run: (options) => services.retention.media(options),
+    },
+    {
+      // Accounts without a sign-in for MEDIA_RETENTION_DAYS: an SMS 48 hours before, then
+      // erased (payments kept without the person); staff accounts are left alone.
+      name: 'account-retention',
+      description:
+        'Tells people without a sign-in for MEDIA_RETENTION_DAYS by SMS, then deletes their accounts 48 hours later unless they sign in',
+      intervalMs: 86_400_000,
+      scope: 'fleet',
+      run: (options) => services.retention.accounts(options),
+    },
+    {
+      // Payment records past PAYMENT_RECORD_RETENTION_YEARS (the accounting law's period).
+      name: 'payment-record-retention',
+      description: 'Deletes payment records older than PAYMENT_RECORD_RETENTION_YEARS',
+      intervalMs: 86_400_000,
+      scope: 'fleet',
+      run: (options) => services.retention.paymentRecords(options),
     },
     {
       // "Download my data": pending exports claimed one at a time and built into a ZIP in the

@@ -51,6 +51,8 @@ import { TemplatesService } from './modules/templates/templates.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { ShareImages } from './modules/share/share-images.js';
+import { RetentionRepository } from './modules/retention/retention.repository.js';
+import { RetentionService } from './modules/retention/retention.service.js';
 import { ShareRepository } from './modules/share/share.repository.js';
 import { ShareService } from './modules/share/share.service.js';
 import { KioskWallService } from './modules/wall/kiosk-wall.service.js';
@@ -107,6 +109,8 @@ export interface Services {
   dataExports: DataExportBuilder;
   /** A person's data export and account erasure, by the person or by a super user. */
   privacy: PrivacyService;
+  /** Media, inactive accounts and payment records deleted once their time is up (with notices). */
+  retention: RetentionService;
   /** The app's clock (injectable in tests), for the background jobs. */
   clock: () => Date;
   /** Each background job's last run and schedule claim (GET /api/health/details). */
@@ -380,6 +384,16 @@ export function createServices(
     now,
     log,
   });
+  const retention = new RetentionService({
+    repository: new RetentionRepository(db),
+    mediaEraser,
+    accountErasure,
+    sms,
+    mediaDays: config.retention.mediaDays,
+    paymentRecordYears: config.retention.paymentRecordYears,
+    now,
+    log,
+  });
 
   return {
     tokens,
@@ -412,6 +426,7 @@ export function createServices(
     objectCleanup,
     mediaEraser,
     accountErasure,
+    retention,
     dataExports,
     privacy,
     clock: now,

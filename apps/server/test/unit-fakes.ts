@@ -55,6 +55,8 @@ export class FakeUsersRepository {
       updatedAt: AT,
       lastSignInAt: null,
       erasureNoticeAt: null,
+      mediaNoticeLeaseUntil: null,
+      erasureNoticeLeaseUntil: null,
       ...values,
     };
     this.rows.set(id, row);

@@ -80,6 +80,9 @@ export const users = pgTable(
     // refresh_tokens) and when the person was told the inactive account will be deleted.
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     erasureNoticeAt: timestamp('erasure_notice_at', { withTimezone: true }),
+    // Migration 0021: a person leased by the retention jobs while their notice SMS is sent.
+    mediaNoticeLeaseUntil: timestamp('media_notice_lease_until', { withTimezone: true }),
+    erasureNoticeLeaseUntil: timestamp('erasure_notice_lease_until', { withTimezone: true }),
   },
   (table) => [
     unique().on(table.pool, table.phone),
@@ -178,7 +181,11 @@ export const otpCodes = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.pool, table.phone] })],
+  (table) => [
+    primaryKey({ columns: [table.pool, table.phone] }),
+    // The sign-in purge (migration 0021).
+    index('otp_codes_expires_idx').on(table.expiresAt),
+  ],
 );
 
 export const otpEvents = pgTable(
@@ -212,7 +219,11 @@ export const refreshTokens = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (table) => [index('refresh_tokens_family_idx').on(table.familyId)],
+  (table) => [
+    index('refresh_tokens_family_idx').on(table.familyId),
+    // The sign-in purge (migration 0021).
+    index('refresh_tokens_expires_idx').on(table.expiresAt),
+  ],
 );
 
 /** One-tap sign-in links (migration 0010): the token only as its SHA-256, single use. */
@@ -524,6 +535,10 @@ export const media = pgTable(
       .where(sql`${table.lateAt} is not null`),
     // Migration 0018: the retention job's scan, every item by age.
     index('media_created_idx').on(table.createdAt, table.id),
+    // Migration 0021: the retention job's deletions, by when the owner was told.
+    index('media_retention_notice_idx')
+      .on(table.retentionNoticeAt)
+      .where(sql`${table.retentionNoticeAt} is not null`),
   ],
 );
 export type MediaRow = typeof media.$inferSelect;

@@ -5,6 +5,14 @@ import { otpCodes, otpEvents, refreshTokens, signInLinks } from '../../db/schema
 
 type OtpEventKind = (typeof otpEvents.$inferInsert)['kind'];
 
+/** What the sign-in purge deleted (or, dry, would delete): counts only. */
+export interface SignInPurgeCounts {
+  throttlingEvents: number;
+  codes: number;
+  links: number;
+  refreshTokens: number;
+}
+
 export class AuthRepository {
   constructor(private readonly db: Executor) {}
 
@@ -99,8 +107,41 @@ export class AuthRepository {
     });
   }
 
-  async pruneEvents(before: Date) {
-    await this.db.delete(otpEvents).where(lt(otpEvents.createdAt, before));
+  /**
+   * Sign-in records no longer of use (the sign-in purge): throttling events older than any
+   * window looks at, codes and links past their expiry, and refresh tokens past theirs (revoked
+   * ones are kept until then, so a stolen token's reuse is still recognised). Deleted, or only
+   * counted when `dryRun`; counts only.
+   */
+  async purgeSignInRecords(
+    cut: { eventsBefore: Date; codesBefore: Date; linksBefore: Date; tokensBefore: Date },
+    dryRun: boolean,
+  ): Promise<SignInPurgeCounts> {
+    const events = lt(otpEvents.createdAt, cut.eventsBefore);
+    const codes = lt(otpCodes.expiresAt, cut.codesBefore);
+    const links = lt(signInLinks.expiresAt, cut.linksBefore);
+    const tokens = lt(refreshTokens.expiresAt, cut.tokensBefore);
+    if (dryRun) {
+      const n = (rows: { n: number }[]) => Number(rows[0]?.n ?? 0);
+      return {
+        throttlingEvents: n(await this.db.select({ n: count() }).from(otpEvents).where(events)),
+        codes: n(await this.db.select({ n: count() }).from(otpCodes).where(codes)),
+        links: n(await this.db.select({ n: count() }).from(signInLinks).where(links)),
+        refreshTokens: n(await this.db.select({ n: count() }).from(refreshTokens).where(tokens)),
+      };
+    }
+    return {
+      throttlingEvents: (
+        await this.db.delete(otpEvents).where(events).returning({ id: otpEvents.id })
+      ).length,
+      codes: (await this.db.delete(otpCodes).where(codes).returning({ phone: otpCodes.phone }))
+        .length,
+      links: (await this.db.delete(signInLinks).where(links).returning({ id: signInLinks.id }))
+        .length,
+      refreshTokens: (
+        await this.db.delete(refreshTokens).where(tokens).returning({ id: refreshTokens.id })
+      ).length,
+    };
   }
 
   /** Stores a sign-in link by its token's hash. */
@@ -140,11 +181,6 @@ export class AuthRepository {
       )
       .returning({ phone: signInLinks.phone });
     return row?.phone ?? null;
-  }
-
-  /** Deletes links that expired before `before` (used or not: neither can sign anyone in). */
-  async pruneSignInLinks(before: Date) {
-    await this.db.delete(signInLinks).where(lt(signInLinks.expiresAt, before));
   }
 
   /** Stores the phone's new code, replacing any earlier one. */

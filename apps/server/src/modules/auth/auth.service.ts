@@ -24,7 +24,7 @@ import {
   safeEqualHex,
   sha256Hex,
 } from './auth.crypto.js';
-import type { AuthRepository } from './auth.repository.js';
+import type { AuthRepository, SignInPurgeCounts } from './auth.repository.js';
 import {
   budgetLookbackMs,
   type CodeBudget,
@@ -324,18 +324,29 @@ export class AuthService {
     if (spentUntil) throw this.budgetSpent(spentUntil, at, true);
   }
 
-  /** Deletes throttling rows older than any window still looks at (run periodically). */
-  async pruneEvents(): Promise<void> {
+  /**
+   * The sign-in purge: throttling events older than any window still looks at, codes and
+   * one-tap links an hour past their expiry (the hour covers clocks that differ between
+   * instances; an expired one is refused before it is read), and refresh tokens past theirs.
+   * `dryRun` only counts.
+   */
+  purgeExpired(options: { dryRun: boolean }): Promise<SignInPurgeCounts> {
     const { policy } = this.deps;
     const longestWindowMs = Math.max(
       policy.sendWindowSeconds * 1000,
       budgetLookbackMs(policy),
       GLOBAL_WINDOW_MS,
     );
-    // An hour's margin for clocks that differ between instances.
     const now = this.deps.now().getTime();
-    await this.deps.auth.pruneEvents(new Date(now - longestWindowMs - GLOBAL_WINDOW_MS));
-    await this.deps.auth.pruneSignInLinks(new Date(now - GLOBAL_WINDOW_MS));
+    return this.deps.auth.purgeSignInRecords(
+      {
+        eventsBefore: new Date(now - longestWindowMs - GLOBAL_WINDOW_MS),
+        codesBefore: new Date(now - GLOBAL_WINDOW_MS),
+        linksBefore: new Date(now - GLOBAL_WINDOW_MS),
+        tokensBefore: new Date(now),
+      },
+      options.dryRun,
+    );
   }
 
   async verify(pool: Pool, phone: string, code: string, ip: string): Promise<IssuedSession> {

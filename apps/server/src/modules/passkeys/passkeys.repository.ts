@@ -112,10 +112,23 @@ export class PasskeysRepository {
     return rows.length > 0;
   }
 
-  /** Spent challenges that have expired anyway (an expired challenge is refused unread). */
-  async pruneSpentChallenges(before: Date): Promise<void> {
-    await this.db
+  /**
+   * Spent challenges that have expired anyway (an expired challenge is refused unread): deleted,
+   * or only counted when `dryRun`.
+   */
+  async purgeSpentChallenges(before: Date, dryRun: boolean): Promise<number> {
+    const expired = lt(passkeySpentChallenges.expiresAt, before);
+    if (dryRun) {
+      const [row] = await this.db
+        .select({ n: count() })
+        .from(passkeySpentChallenges)
+        .where(expired);
+      return Number(row?.n ?? 0);
+    }
+    const deleted = await this.db
       .delete(passkeySpentChallenges)
-      .where(lt(passkeySpentChallenges.expiresAt, before));
+      .where(expired)
+      .returning({ challenge: passkeySpentChallenges.challenge });
+    return deleted.length;
   }
 }

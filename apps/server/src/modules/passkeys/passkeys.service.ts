@@ -298,8 +298,8 @@ export class PasskeysService {
     return this.deps.repository.exists(userId);
   }
 
-  /** Deletes spent challenges that have expired (run periodically). */
-  async pruneChallenges(): Promise<void> {
-    await this.deps.repository.pruneSpentChallenges(this.deps.now());
+  /** Spent challenges that have expired (the sign-in purge): deleted, or counted when `dryRun`. */
+  purgeChallenges(options: { dryRun: boolean }): Promise<number> {
+    return this.deps.repository.purgeSpentChallenges(this.deps.now(), options.dryRun);
   }
 }
