@@ -1,7 +1,9 @@
-import type { Transaction } from '@flashbooth/contracts';
+import type { DeliveryFailureNotice, Transaction } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   TRANSACTION_MESSAGES,
+  deadlineInWords,
+  deliveryFailureView,
   formatAmount,
   orderIdLabel,
   refundMailto,
@@ -129,5 +131,71 @@ describe('refundMailto', () => {
     const mail = readMailto(href);
     expect(mail.subject).toBe('Refund Request - Order A&B?C#D');
     expect(mail.body).toContain('Venue: Tom & Jerry : Lobby Booth');
+  });
+});
+
+describe('delivery failure notice', () => {
+  function notice(overrides: Partial<DeliveryFailureNotice> = {}): DeliveryFailureNotice {
+    return {
+      failed_at: '2025-05-14T11:20:30',
+      deadline_minutes: 60,
+      refund_to: 'payment',
+      refund_rupees: 49.5,
+      refund_pending: false,
+      items_promised: 2,
+      items_delivered: 0,
+      items_arrived: 0,
+      ...overrides,
+    };
+  }
+
+  it('says the deadline in words', () => {
+    expect(deadlineInWords(60)).toBe('1 hour');
+    expect(deadlineInWords(120)).toBe('2 hours');
+    expect(deadlineInWords(90)).toBe('90 minutes');
+    expect(deadlineInWords(45)).toBe('45 minutes');
+  });
+
+  it('a paid session with nothing delivered: refunded to the payment method', () => {
+    expect(deliveryFailureView(notice())).toEqual({
+      title: 'Photos not delivered in time',
+      what: 'Your photos did not reach us within 1 hour of your session.',
+      refund: '₹49.50 was refunded to your payment method.',
+      later: 'If your photos arrive later, they will still appear in My Media.',
+    });
+  });
+
+  it('a refund still on its way says how long it can take', () => {
+    expect(deliveryFailureView(notice({ refund_pending: true })).refund).toBe(
+      '₹49.50 is being refunded to your payment method. It can take 5-7 working days to show.',
+    );
+  });
+
+  it('a partial delivery, refunded as credit, with a photo that came later', () => {
+    const view = deliveryFailureView(
+      notice({
+        refund_to: 'credit',
+        refund_rupees: 99,
+        items_promised: 3,
+        items_delivered: 1,
+        items_arrived: 2,
+        deadline_minutes: 90,
+      }),
+    );
+    expect(view.what).toBe('Only 1 of your 3 photos reached us within 90 minutes of your session.');
+    expect(view.refund).toBe('₹99.00 was added back to your Flashbooth credit.');
+    expect(view.later).toBe('1 photo arrived later and is in My Media. The refund stands.');
+  });
+
+  it('everything arrived late: the refund stands', () => {
+    expect(deliveryFailureView(notice({ items_arrived: 2 })).later).toBe(
+      '2 photos arrived later and are in My Media. The refund stands.',
+    );
+  });
+
+  it('a free session has nothing to refund', () => {
+    expect(deliveryFailureView(notice({ refund_to: 'none', refund_rupees: 0 })).refund).toBe(
+      'This session was free, so there was nothing to refund.',
+    );
   });
 });

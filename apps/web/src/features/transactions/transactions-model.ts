@@ -1,4 +1,4 @@
-import type { Transaction, User } from '@flashbooth/contracts';
+import type { DeliveryFailureNotice, Transaction, User } from '@flashbooth/contracts';
 import { formatUtcTimestamp } from '@/lib/format-date';
 
 /** My Transactions texts (spec: visitor.md sections 2 and 8). */
@@ -86,4 +86,54 @@ export function refundMailto(
     '',
   ].join('\r\n');
   return `mailto:${supportEmail}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+}
+
+/** What the transaction card says about a delivery failure the server refunded. */
+export interface DeliveryFailureView {
+  title: string;
+  /** What happened: how many items reached us by the deadline. */
+  what: string;
+  /** What was refunded and where, or that nothing was charged. */
+  refund: string;
+  /** Items that came after the deadline, and that the refund stands. */
+  later: string;
+}
+
+/** "1 hour", "90 minutes", "2 hours" (the server's DELIVERY_DEADLINE_MINUTES). */
+export function deadlineInWords(minutes: number): string {
+  if (minutes < 60 || minutes % 60 !== 0) return `${minutes} minutes`;
+  const hours = minutes / 60;
+  return hours === 1 ? '1 hour' : `${hours} hours`;
+}
+
+const items = (n: number) => (n === 1 ? '1 photo' : `${n} photos`);
+
+/**
+ * The delivery-failure notice in the tone of the refund policy: photos that did not all arrive
+ * within the promised time, the refund made by itself (to the payment method, or as credit when
+ * the method refused it), and what happens to photos that arrive later.
+ */
+export function deliveryFailureView(notice: DeliveryFailureNotice): DeliveryFailureView {
+  const within = deadlineInWords(notice.deadline_minutes);
+  const what =
+    notice.items_delivered === 0
+      ? `Your photos did not reach us within ${within} of your session.`
+      : `Only ${notice.items_delivered} of your ${items(notice.items_promised)} reached us within ${within} of your session.`;
+  const amount = formatAmount(notice.refund_rupees);
+  let refund: string;
+  if (notice.refund_to === 'payment') {
+    refund = notice.refund_pending
+      ? `${amount} is being refunded to your payment method. It can take 5-7 working days to show.`
+      : `${amount} was refunded to your payment method.`;
+  } else if (notice.refund_to === 'credit' && notice.refund_rupees > 0) {
+    refund = `${amount} was added back to your Flashbooth credit.`;
+  } else {
+    refund = 'This session was free, so there was nothing to refund.';
+  }
+  const arrivedLater = Math.max(0, notice.items_arrived - notice.items_delivered);
+  const later =
+    arrivedLater > 0
+      ? `${items(arrivedLater)} arrived later and ${arrivedLater === 1 ? 'is' : 'are'} in My Media. The refund stands.`
+      : 'If your photos arrive later, they will still appear in My Media.';
+  return { title: 'Photos not delivered in time', what, refund, later };
 }

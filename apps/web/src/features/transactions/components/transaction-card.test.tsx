@@ -42,4 +42,39 @@ describe('TransactionCard', () => {
     expect(shown).toContain('Apply for Refund');
     expect(html).toContain('txn-badge-pending');
   });
+
+  it('shows the delivery-failure notice with the refund and where it went, named by its heading', () => {
+    const html = renderToStaticMarkup(
+      <TransactionCard
+        transaction={transaction({
+          id: 7,
+          state: 'REFUNDED',
+          delivery_failure: {
+            failed_at: '2025-05-14T22:05:09',
+            deadline_minutes: 60,
+            refund_to: 'payment',
+            refund_rupees: 49.5,
+            refund_pending: false,
+            items_promised: 1,
+            items_delivered: 0,
+            items_arrived: 0,
+          },
+        })}
+        refundHref="mailto:help@example.com"
+      />,
+    );
+    const shown = text(html);
+    expect(shown).toContain('Photos not delivered in time');
+    expect(shown).toContain('Your photos did not reach us within 1 hour of your session.');
+    expect(shown).toContain('₹49.50 was refunded to your payment method.');
+    expect(html).toContain('aria-labelledby="txn-7-delivery"');
+    expect(html).toContain('id="txn-7-delivery"');
+  });
+
+  it('shows no notice for a transaction delivered in time', () => {
+    const html = renderToStaticMarkup(
+      <TransactionCard transaction={transaction({ delivery_failure: null })} refundHref="x" />,
+    );
+    expect(html).not.toContain('txn-notice');
+  });
 });

@@ -3,6 +3,7 @@ import { utcTimestampParts } from '@/lib/format-date';
 import { LineIcon } from '@/components/ui/line-icon';
 import {
   TRANSACTION_MESSAGES,
+  deliveryFailureView,
   formatAmount,
   orderIdLabel,
   stateBadge,
@@ -15,11 +16,18 @@ interface TransactionCardProps {
   refundHref: string;
 }
 
-/** One transaction: amount, venue, state, date and time, order id and Apply for Refund. */
+/**
+ * One transaction: amount, venue, state, date and time, order id, the server's notice when its
+ * photos were not delivered in time (and what was refunded), and Apply for Refund.
+ */
 export function TransactionCard({ transaction, refundHref }: TransactionCardProps) {
   const badge = stateBadge(transaction.state);
   const when = utcTimestampParts(transaction.created_at);
   const venue = venueLabel(transaction);
+  const failure = transaction.delivery_failure
+    ? deliveryFailureView(transaction.delivery_failure)
+    : null;
+  const noticeId = `txn-${transaction.id}-delivery`;
   return (
     <article
       className="card txn-card"
@@ -53,6 +61,26 @@ export function TransactionCard({ transaction, refundHref }: TransactionCardProp
           </dd>
         </div>
       </dl>
+      {failure ? (
+        <section
+          className="txn-notice"
+          aria-labelledby={noticeId}
+          data-testid="transaction-delivery-failure"
+        >
+          <LineIcon size={20} className="txn-notice-icon">
+            <circle cx="12" cy="12" r="9" />
+            <path d="M12 7.5v5.5M12 16.5v.01" />
+          </LineIcon>
+          <div className="txn-notice-body">
+            <h2 id={noticeId} className="txn-notice-title">
+              {failure.title}
+            </h2>
+            <p>{failure.what}</p>
+            <p className="txn-notice-refund">{failure.refund}</p>
+            <p>{failure.later}</p>
+          </div>
+        </section>
+      ) : null}
       <a className="btn btn-secondary txn-refund" href={refundHref}>
         <LineIcon size={18}>
           <rect x="3" y="5" width="18" height="14" rx="2" />
