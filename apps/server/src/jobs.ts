@@ -187,6 +187,23 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
       run: (options) => services.dataExports.expireOnce(options),
     },
     {
+      // Invitations not answered within INVITE_TTL_DAYS: marked expired (reads and answers also
+      // check the age, so none works a moment too long between runs).
+      name: 'invitation-expiry',
+      description: 'Marks invitations not answered within INVITE_TTL_DAYS expired',
+      intervalMs: 3_600_000,
+      run: async ({ dryRun }): Promise<JobReport> => {
+        if (dryRun) {
+          const stale = await services.organizations.staleInvitations();
+          return {
+            counts: { expired: stale.length },
+            plan: stale.map((id) => `invitation ${id}: unanswered too long; would expire`),
+          };
+        }
+        return { counts: { expired: await services.organizations.expireInvitations() } };
+      },
+    },
+    {
       // Objects nothing points at any more: erased or deleted records' files (at once, retried
       // when the store failed) and presigned uploads never confirmed (a day after signing).
       name: 'object-cleanup',

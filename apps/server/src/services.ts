@@ -31,7 +31,7 @@ import { PasskeysService } from './modules/passkeys/passkeys.service.js';
 import { AccountErasure } from './modules/privacy/account-erasure.js';
 import { DataExportBuilder } from './modules/privacy/data-export.js';
 import { MediaEraser } from './modules/privacy/media-eraser.js';
-import { ObjectCleanup } from './modules/privacy/object-cleanup.js';
+import { ObjectCleanup } from './modules/storage/object-cleanup.js';
 import { PrivacyRepository } from './modules/privacy/privacy.repository.js';
 import { PrivacyService } from './modules/privacy/privacy.service.js';
 import { createPaymentProvider } from './modules/payments/create-payment-provider.js';
@@ -166,12 +166,15 @@ export function createServices(
     log,
   });
 
+  // The store's cleanup queue: erased and deleted records' objects, uploads never confirmed.
+  const objectCleanup = new ObjectCleanup({ db, storage, now, log });
   const devicesRepository = new DevicesRepository(db);
   const templatesRepository = new TemplatesRepository(db);
   const templates = new TemplatesService({
     templates: templatesRepository,
     users,
     storage,
+    cleanup: objectCleanup,
     devices: devicesRepository,
     now,
     log,
@@ -188,6 +191,7 @@ export function createServices(
     users,
     accounts: usersRepository,
     storage,
+    cleanup: objectCleanup,
     sms,
     // Invitation SMS are throttled per phone like sign-in codes, with their own count.
     invitationSms: {
@@ -196,6 +200,7 @@ export function createServices(
       allowedCountryCodes: config.auth.allowedCountryCodes,
       signInUrl: `${config.publicUrl ?? ''}/enterprise/login`,
     },
+    inviteTtlMs: config.privacy.inviteTtlDays * 86_400_000,
     now,
     log,
   });
@@ -302,6 +307,7 @@ export function createServices(
     software: new SoftwareRepository(db),
     users,
     storage,
+    cleanup: objectCleanup,
     devices: devicesRepository,
     deviceDto: (row) => devices.toDto(row),
     link,
@@ -350,7 +356,6 @@ export function createServices(
   const credits = new CreditsService({ repository: new CreditsRepository(db), users, now, log });
   const stats = new StatsService({ repository: new StatsRepository(db), users });
 
-  const objectCleanup = new ObjectCleanup({ db, storage, now, log });
   const mediaEraser = new MediaEraser({ db, cleanup: objectCleanup, now, log });
   const accountErasure = new AccountErasure({
     db,

@@ -227,3 +227,27 @@ export class FakeStorage implements ObjectStorage {
   async ping() {}
   async close() {}
 }
+
+/**
+ * The store's cleanup queue in memory: uploads handed out and confirmed, and a deleted record's
+ * objects deleted from `storage` at once (the database-backed queue is tested in integration).
+ */
+export class FakeCleanup {
+  readonly started = new Set<string>();
+  readonly confirmed = new Set<string>();
+  constructor(private readonly storage: ObjectStorage) {}
+  async uploadStarted(key: string) {
+    this.started.add(key);
+  }
+  async uploadConfirmed(key: string) {
+    this.confirmed.add(key);
+  }
+  async deleteRecordObjects(keys: (string | null)[], prefixes: string[]) {
+    const pending = [...this.started].filter(
+      (key) => !this.confirmed.has(key) && prefixes.some((prefix) => key.startsWith(prefix)),
+    );
+    const all = [...keys.filter((key): key is string => key !== null), ...pending];
+    for (const key of all) await this.storage.delete(key);
+    return all.length;
+  }
+}

@@ -71,6 +71,12 @@ export const ORGANIZATION_MESSAGES = {
   alreadyMember: 'This phone number already belongs to a member of this organization.',
   alreadyInvited: 'This phone number already has a pending invitation to this organization.',
   inviteNotPending: 'This invitation is no longer pending.',
+  /** The Invite User dialog: invitations do not wait for ever (INVITE_TTL_DAYS, 14 by default). */
+  inviteExpiryHint:
+    'The invitation expires if it is not accepted in time; the card under Invitations Sent shows when.',
+  /** `{org}` and `{when}` (dd/mm/yyyy hh:mm, UTC): an invitation not answered in time. */
+  inviteExpired: (org: string, when: string) =>
+    `This invitation to ${org} expired on ${when}. Ask an administrator of ${org} to invite you again.`,
   onlyOwnInvites: 'You can only see your own invitations.',
   onlyPrivileged: 'Only super users and Flashbooth admins can do this.',
   onlyOrgAdmins: "Only this organization's admins, super users and Flashbooth admins can do this.",

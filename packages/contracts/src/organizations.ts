@@ -66,6 +66,8 @@ export const OrganizationInvitationSchema = z.object({
   invited_by_name: z.string().nullable(),
   role: z.enum(ORGANIZATION_ROLES),
   invited_at: TimestampSchema,
+  /** When it stops working unanswered (INVITE_TTL_DAYS after `invited_at`). */
+  expires_at: TimestampSchema,
 });
 export type OrganizationInvitation = z.infer<typeof OrganizationInvitationSchema>;
 
@@ -99,6 +101,8 @@ export const SentInvitationSchema = z.object({
   role: z.enum(ORGANIZATION_ROLES),
   invited_at: TimestampSchema,
   invited_by_name: z.string().nullable(),
+  /** When it stops working unanswered (INVITE_TTL_DAYS after `invited_at`). */
+  expires_at: TimestampSchema,
 });
 export type SentInvitation = z.infer<typeof SentInvitationSchema>;
 

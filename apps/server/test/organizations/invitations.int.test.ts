@@ -62,6 +62,8 @@ describe.each(databaseTargets)('organization invitations on $name', ({ open }) =
       role: 'admin',
       invited_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
       invited_by_name: 'Administrator',
+      // INVITE_TTL_DAYS (14) after it was sent (test/privacy/nothing-outlives covers the expiry).
+      expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
     });
     expect(await s.smsTo(phone)).toEqual([
       {
@@ -83,6 +85,7 @@ describe.each(databaseTargets)('organization invitations on $name', ({ open }) =
       invited_by_name: 'Administrator',
       role: 'admin',
       invited_at: sent.invited_at,
+      expires_at: sent.expires_at,
     });
     expect((await usersOf(orgId)).invites[0]).toMatchObject({ invitee_name: 'Nina New' });
     // Not a member yet: the organization itself is out of sight.

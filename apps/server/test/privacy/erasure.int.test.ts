@@ -54,6 +54,9 @@ describe.each(databaseTargets)('media and account erasure on $name', ({ open }) 
 
     const ownPhoto = await storedItem(database, t.storage, asha.userId, { caption: 'Beach day' });
     const ownVideo = await storedItem(database, t.storage, asha.userId, { video: true });
+    // The share page made its image of the photo (modules/share).
+    const shareImage = `share/${ownPhoto.id}/w1200.jpg`;
+    await t.storage.put(shareImage, Buffer.from('og image'), 'image/jpeg');
     const ravisPhoto = await storedItem(database, t.storage, ravi.userId);
     await like(database, ownPhoto.id, ravi.userId); // on her item
     await like(database, ravisPhoto.id, asha.userId); // given by her
@@ -76,7 +79,8 @@ describe.each(databaseTargets)('media and account erasure on $name', ({ open }) 
       media: 2,
       likes: 2,
       comments: 2,
-      objects: 4,
+      // HD and preview of both items, and the share images of each (share/{id}/w600|w1200.jpg).
+      objects: 8,
       sessions: 2,
       passkeys: 1,
       signInRecords: expect.any(Number),
@@ -89,7 +93,13 @@ describe.each(databaseTargets)('media and account erasure on $name', ({ open }) 
 
     // No media, no objects in the store, nothing queued still waiting.
     expect(await mediaOf(asha.userId)).toEqual([]);
-    for (const key of [ownPhoto.s3Key, ownPhoto.lowresKey!, ownVideo.s3Key, ownVideo.lowresKey!]) {
+    for (const key of [
+      ownPhoto.s3Key,
+      ownPhoto.lowresKey!,
+      ownVideo.s3Key,
+      ownVideo.lowresKey!,
+      shareImage,
+    ]) {
       expect(await exists(key), key).toBe(false);
     }
     expect(await database.db.select().from(objectCleanup)).toEqual([]);
@@ -165,7 +175,7 @@ describe.each(databaseTargets)('media and account erasure on $name', ({ open }) 
       media: 2,
       likes: 1,
       comments: 1,
-      objects: 4,
+      objects: 8,
     });
     expect(await t.mediaEraser.erase([one.id, two.id])).toEqual({
       media: 0,
@@ -197,6 +207,8 @@ describe.each(databaseTargets)('media and account erasure on $name', ({ open }) 
       [
         [item.s3Key, 'erased', 'store unreachable'],
         [item.lowresKey, 'erased', 'store unreachable'],
+        [`share/${item.id}/w600.jpg`, 'erased', 'store unreachable'],
+        [`share/${item.id}/w1200.jpg`, 'erased', 'store unreachable'],
       ].sort(),
     );
 
@@ -204,11 +216,11 @@ describe.each(databaseTargets)('media and account erasure on $name', ({ open }) 
     expect((await t.cleanup.runOnce()).counts).toEqual({ deleted: 0, failed: 0 });
     t.clock.advance(120);
     expect(await t.cleanup.runOnce({ dryRun: true })).toEqual({
-      counts: { deleted: 2, failed: 0 },
+      counts: { deleted: 4, failed: 0 },
       plan: expect.arrayContaining([`delete object ${item.s3Key} (erased)`]),
     });
     expect(await exists(item.s3Key)).toBe(true);
-    expect((await t.cleanup.runOnce()).counts).toEqual({ deleted: 2, failed: 0 });
+    expect((await t.cleanup.runOnce()).counts).toEqual({ deleted: 4, failed: 0 });
     expect(await exists(item.s3Key)).toBe(false);
     expect(await exists(item.lowresKey!)).toBe(false);
     expect(await database.db.select().from(objectCleanup)).toEqual([]);
@@ -233,7 +245,7 @@ describe.each(databaseTargets)('media and account erasure on $name', ({ open }) 
       .where(eq(paymentTransactions.id, pending.id));
     expect(await t.accountErasure.erase(person.userId, { reason: 'inactive' })).toMatchObject({
       media: 1,
-      objects: 2,
+      objects: 4,
       paymentsAnonymised: 1,
     });
   });

@@ -12,7 +12,7 @@ import {
 } from '../../src/db/schema.js';
 import { AccountErasure } from '../../src/modules/privacy/account-erasure.js';
 import { MediaEraser } from '../../src/modules/privacy/media-eraser.js';
-import { ObjectCleanup } from '../../src/modules/privacy/object-cleanup.js';
+import { ObjectCleanup } from '../../src/modules/storage/object-cleanup.js';
 import { createStorage } from '../../src/modules/storage/create-storage.js';
 import { newObjectKey, type ObjectStorage } from '../../src/modules/storage/storage.js';
 import { startApp, type TestApp } from '../harness.js';

@@ -9,6 +9,7 @@ import {
   gt,
   gte,
   isNotNull,
+  lte,
   max,
   sql,
 } from 'drizzle-orm';
@@ -318,6 +319,49 @@ export class OrganizationsRepository {
       ),
     );
     return row;
+  }
+
+  /**
+   * Marks pending invitations made at or before `cutoff` expired (INVITE_TTL_DAYS passed without
+   * an answer), of one organization, one phone, or all; returns how many. An expired invitation
+   * no longer blocks a new one to the same phone (the pending-once index covers pending only).
+   */
+  async expirePending(
+    scope: { orgId?: number; phone?: string },
+    cutoff: Date,
+    at: Date,
+  ): Promise<number> {
+    const expired = await this.db
+      .update(organizationInvitations)
+      .set({ status: 'expired', respondedAt: at })
+      .where(
+        and(
+          eq(organizationInvitations.status, 'pending'),
+          lte(organizationInvitations.createdAt, cutoff),
+          scope.orgId === undefined ? undefined : eq(organizationInvitations.orgId, scope.orgId),
+          scope.phone === undefined
+            ? undefined
+            : eq(organizationInvitations.inviteePhone, scope.phone),
+        ),
+      )
+      .returning({ id: organizationInvitations.id });
+    return expired.length;
+  }
+
+  /** Pending invitations made at or before `cutoff` (the expiry job's dry run). */
+  async stalePending(cutoff: Date): Promise<number[]> {
+    const rows = await this.db
+      .select({ id: organizationInvitations.id })
+      .from(organizationInvitations)
+      .where(
+        and(
+          eq(organizationInvitations.status, 'pending'),
+          lte(organizationInvitations.createdAt, cutoff),
+        ),
+      )
+      .orderBy(organizationInvitations.id)
+      .limit(1000);
+    return rows.map((row) => row.id);
   }
 
   /**

@@ -31,6 +31,7 @@ import { hasImageSignature } from '../../lib/image-signature.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { SmsSender } from '../sms/sms.sender.js';
+import type { ObjectCleanup } from '../storage/object-cleanup.js';
 import {
   deleteUnreferenced,
   extensionFor,
@@ -66,8 +67,12 @@ export interface OrganizationsServiceOptions {
   /** Staff accounts by id (users/{id}/invites for another person). */
   accounts: Pick<UsersRepository, 'findById'>;
   storage: ObjectStorage;
+  /** Deletes objects nothing points at (uploads never confirmed, deleted records' files). */
+  cleanup: Pick<ObjectCleanup, 'uploadStarted' | 'uploadConfirmed' | 'deleteRecordObjects'>;
   sms: SmsSender;
   invitationSms: InvitationSmsPolicy;
+  /** An invitation not answered this long expires (INVITE_TTL_DAYS). */
+  inviteTtlMs: number;
   now: () => Date;
   log: FastifyBaseLogger;
 }
@@ -91,6 +96,12 @@ const M = ORGANIZATION_MESSAGES;
 const organizationNotFound = () => notFound(M.notFound);
 const userNotFound = () => notFound(M.userNotFound);
 const invitationNotFound = () => notFound(M.inviteNotFound);
+/** dd/mm/yyyy hh:mm in UTC, as the console shows times. */
+const formatUtc = (at: Date) => {
+  const [date, time] = at.toISOString().slice(0, 16).split('T') as [string, string];
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year} ${time}`;
+};
 
 /**
  * Organizations, their people, invitations and guests (staff spec sections 2–7). Every decision
@@ -199,7 +210,9 @@ export class OrganizationsService {
     await this.allowed(claims, orgId, 'organization.delete');
     const row = await this.repo.delete(orgId);
     if (!row) throw organizationNotFound();
-    if (row.logoKey) await this.deleteObject(row.logoKey, orgId);
+    // The logo, and any logo upload never confirmed; a store failure is retried by the
+    // object-cleanup job, so nothing of the organization stays in the store.
+    await this.options.cleanup.deleteRecordObjects([row.logoKey], [`${LOGO_FOLDER}/${orgId}/`]);
   }
 
   private deleteObject(key: string, orgId: number): Promise<void> {
@@ -223,6 +236,8 @@ export class OrganizationsService {
       LOGO_UPLOAD_URL_SECONDS,
       LOGO_MAX_BYTES,
     );
+    // Deleted after a day unless confirmed (object-cleanup job).
+    await this.options.cleanup.uploadStarted(key);
     return { logo_key: key, upload_url: presigned.url };
   }
 
@@ -255,6 +270,7 @@ export class OrganizationsService {
       await storage.delete(key);
       throw organizationNotFound();
     }
+    await this.options.cleanup.uploadConfirmed(key);
     if (replaced.previous && replaced.previous !== key) {
       await this.deleteObject(replaced.previous, orgId);
     }
@@ -283,7 +299,31 @@ export class OrganizationsService {
       role: row.role,
       invited_at: toApiTimestamp(row.invitedAt),
       invited_by_name: row.invitedByName,
+      expires_at: toApiTimestamp(this.expiryOf(row.invitedAt)),
     };
+  }
+
+  /** When an invitation made at `invitedAt` expires unanswered. */
+  private expiryOf(invitedAt: Date): Date {
+    return new Date(invitedAt.getTime() + this.options.inviteTtlMs);
+  }
+
+  /** Invitations made at or before this moment have expired. */
+  private expiryCutoff(): Date {
+    return new Date(this.options.now().getTime() - this.options.inviteTtlMs);
+  }
+
+  /**
+   * Marks expired the pending invitations past INVITE_TTL_DAYS (of one organization or phone
+   * before they are read or answered; all of them in the invitation-expiry job). Returns how many.
+   */
+  async expireInvitations(scope: { orgId?: number; phone?: string } = {}): Promise<number> {
+    return this.repo.expirePending(scope, this.expiryCutoff(), this.options.now());
+  }
+
+  /** The ids the invitation-expiry job would mark expired now (its dry run). */
+  staleInvitations(): Promise<number[]> {
+    return this.repo.stalePending(this.expiryCutoff());
   }
 
   private invitationDto(row: InvitationView): OrganizationInvitation {
@@ -294,12 +334,14 @@ export class OrganizationsService {
       invited_by_name: row.invitedByName,
       role: row.role,
       invited_at: toApiTimestamp(row.invitedAt),
+      expires_at: toApiTimestamp(this.expiryOf(row.invitedAt)),
     };
   }
 
   /** A page of members and every pending invitation of the organization, with one search. */
   async users(claims: AccessClaims, orgId: number, page: PageQuery): Promise<OrganizationUserList> {
     await this.allowed(claims, orgId, 'organization.view');
+    await this.expireInvitations({ orgId });
     const members = await this.repo.members(orgId, page);
     const invites = await this.repo.pendingOfOrganization(orgId, page.search);
     return {
@@ -349,6 +391,8 @@ export class OrganizationsService {
     if (await this.repo.hasMemberWithPhone(orgId, body.invitee_phone)) {
       throw new AppError('conflict', M.alreadyMember);
     }
+    // An earlier invitation of this phone that expired unanswered no longer blocks a new one.
+    await this.expireInvitations({ orgId, phone: body.invitee_phone });
     let id: number;
     try {
       id = await this.repo.createInvitation({
@@ -417,6 +461,7 @@ export class OrganizationsService {
       if (!other || other.pool !== 'enterprise') throw userNotFound();
       phone = other.phone;
     }
+    await this.expireInvitations({ phone });
     const rows = await this.repo.pendingForPhone(phone);
     return { items: rows.map((row) => this.invitationDto(row)) };
   }
@@ -439,6 +484,17 @@ export class OrganizationsService {
         : await this.repo.invitation(inviteId);
     if (!row || row.orgId !== orgId || row.inviteePhone !== caller.user.phone) {
       throw invitationNotFound();
+    }
+    // Expired unanswered: marked so, and the invitee told when and what to do.
+    const expired =
+      row.status === 'expired' ||
+      (row.status === 'pending' && row.invitedAt.getTime() <= this.expiryCutoff().getTime());
+    if (expired) {
+      await this.expireInvitations({ orgId, phone: caller.user.phone });
+      throw new AppError(
+        'conflict',
+        M.inviteExpired(row.orgName, formatUtc(this.expiryOf(row.invitedAt))),
+      );
     }
     if (row.status !== 'pending') throw new AppError('conflict', M.inviteNotPending);
     return row;

@@ -22,7 +22,7 @@ import {
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { MediaEraser } from './media-eraser.js';
-import type { ObjectCleanup } from './object-cleanup.js';
+import type { ObjectCleanup } from '../storage/object-cleanup.js';
 
 /** Why an account is erased: asked by its owner, by staff on the owner's request, or inactivity. */
 export type ErasureReason = 'self' | 'staff' | 'inactive';

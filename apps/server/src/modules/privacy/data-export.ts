@@ -9,7 +9,7 @@ import type { Database } from '../../db/client.js';
 import type { DataExportRow } from '../../db/schema.js';
 import { paiseToRupees, toApiTimestamp, toIsoDate } from '../../lib/time.js';
 import { newObjectKey, type ObjectStorage } from '../storage/storage.js';
-import type { ObjectCleanup } from './object-cleanup.js';
+import type { ObjectCleanup } from '../storage/object-cleanup.js';
 import type { PersonalData, PrivacyRepository } from './privacy.repository.js';
 
 /** How long one instance's claim on an export holds (a big export's files take a while). */

@@ -2,7 +2,9 @@ import { count, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.js';
 import { media, mediaComments, mediaLikes, type MediaRow } from '../../db/schema.js';
-import type { ObjectCleanup } from './object-cleanup.js';
+import { SHARE_IMAGE_WIDTHS } from '../../lib/share-paths.js';
+import { shareImageKey } from '../share/share-images.js';
+import type { ObjectCleanup } from '../storage/object-cleanup.js';
 
 /** What erasing media removed: counts only (the log and job reports get nothing else). */
 export interface MediaErasure {
@@ -14,13 +16,15 @@ export interface MediaErasure {
 }
 
 /**
- * Every store key a media row holds: each `…Key` column with a value (today the HD file and the
- * preview; a column added later, a video's poster, is covered without changing this).
+ * Every store key of a media item: each `…Key` column with a value (today the HD file and the
+ * preview; a column added later, a video's poster, is covered without changing this), and the
+ * share page's images made from it (`share/{id}/w{width}.jpg`, present only once shared).
  */
 export function objectKeysOf(row: MediaRow): string[] {
-  return Object.entries(row)
+  const columns = Object.entries(row)
     .filter(([column, value]) => column.endsWith('Key') && typeof value === 'string' && value)
     .map(([, value]) => value as string);
+  return [...columns, ...SHARE_IMAGE_WIDTHS.map((width) => shareImageKey(row.id, width))];
 }
 
 /**

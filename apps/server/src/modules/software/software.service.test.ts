@@ -1,6 +1,7 @@
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  FakeCleanup,
   FakeStorage,
   memoryLog,
   ORG,
@@ -44,6 +45,7 @@ function setUp() {
     software: repository,
     users: everyone.users,
     storage: new FakeStorage(),
+    cleanup: new FakeCleanup(new FakeStorage()),
     devices: {
       findById: async (id: number) => (id === device.id ? device : undefined),
       update: async () => device,

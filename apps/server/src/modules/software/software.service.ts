@@ -34,6 +34,7 @@ import {
   type ObjectExtension,
   type ObjectStorage,
 } from '../storage/storage.js';
+import type { ObjectCleanup } from '../storage/object-cleanup.js';
 import { isPrivileged, type UsersService } from '../users/users.service.js';
 import { SOFTWARE_CONSTRAINTS, versionTaken } from './software.errors.js';
 import type {
@@ -48,6 +49,8 @@ export interface SoftwareServiceOptions {
   software: SoftwareRepository;
   users: UsersService;
   storage: ObjectStorage;
+  /** Deletes objects nothing points at (uploads never confirmed, deleted records' files). */
+  cleanup: Pick<ObjectCleanup, 'uploadStarted' | 'uploadConfirmed' | 'deleteRecordObjects'>;
   /** The device a software update goes to (read, permission, and its reported version). */
   devices: Pick<DevicesRepository, 'findById' | 'update'>;
   /** The devices module's own Device response, so POST devices/{id}/update answers the same. */
@@ -320,7 +323,9 @@ export class SoftwareService {
       throw error;
     }
     if (!row) throw releaseNotFound();
-    if (row.s3Key) await this.deleteObject(row.s3Key, id);
+    // Its file, and any upload never confirmed; a store failure is retried by the object-cleanup
+    // job, so nothing of the release stays in the store.
+    await this.options.cleanup.deleteRecordObjects([row.s3Key], [`${RELEASE_FOLDER}/${id}/`]);
   }
 
   private deleteObject(key: string, releaseId: number): Promise<void> {
@@ -348,6 +353,8 @@ export class SoftwareService {
       RELEASE_UPLOAD_URL_SECONDS,
       RELEASE_MAX_BYTES,
     );
+    // Deleted after a day unless confirmed (object-cleanup job).
+    await this.options.cleanup.uploadStarted(key);
     return { key, uploadUrl: presigned.url };
   }
 
@@ -393,6 +400,7 @@ export class SoftwareService {
       await storage.delete(key);
       throw releaseNotFound();
     }
+    await this.options.cleanup.uploadConfirmed(key);
     if (replaced.previous && replaced.previous !== key) {
       await this.deleteObject(replaced.previous, id);
     }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TemplateImagePatch } from '@flashbooth/contracts';
 import {
   expectAppError,
+  FakeCleanup,
   FakeStorage,
   memoryLog,
   ORG,
@@ -176,6 +177,7 @@ function setUp() {
     templates: templates as unknown as TemplatesRepository,
     users: everyone.users,
     storage,
+    cleanup: new FakeCleanup(storage),
     devices: { findById: async (id: number) => devices.get(id) } as unknown as Pick<
       DevicesRepository,
       'findById'

@@ -28,6 +28,7 @@ import {
   newObjectKey,
   type ObjectStorage,
 } from '../storage/storage.js';
+import type { ObjectCleanup } from '../storage/object-cleanup.js';
 import type { StaffCaller, UsersService } from '../users/users.service.js';
 import type {
   OrganizationRow,
@@ -40,6 +41,8 @@ export interface TemplatesServiceOptions {
   templates: TemplatesRepository;
   users: UsersService;
   storage: ObjectStorage;
+  /** Deletes objects nothing points at (uploads never confirmed, deleted records' files). */
+  cleanup: Pick<ObjectCleanup, 'uploadStarted' | 'uploadConfirmed' | 'deleteRecordObjects'>;
   /** Only to find the organization of a visitor's booth. */
   devices: Pick<DevicesRepository, 'findById'>;
   now: () => Date;
@@ -206,9 +209,12 @@ export class TemplatesService {
     await this.privileged(claims);
     const row = await this.repo.delete(id);
     if (!row) throw templateNotFound();
-    for (const key of [row.sampleKey, row.foregroundKey]) {
-      if (key) await this.deleteObject(key, id);
-    }
+    // Its sample and foreground, and any upload of either never confirmed; a store failure is
+    // retried by the object-cleanup job, so nothing of the template stays in the store.
+    await this.options.cleanup.deleteRecordObjects(
+      [row.sampleKey, row.foregroundKey],
+      Object.values(KIND).map((kind) => `${kind.folder}/${id}/`),
+    );
   }
 
   private deleteObject(key: string, templateId: number): Promise<void> {
@@ -327,6 +333,8 @@ export class TemplatesService {
       TEMPLATE_UPLOAD_URL_SECONDS,
       TEMPLATE_IMAGE_MAX_BYTES,
     );
+    // Deleted after a day unless confirmed (object-cleanup job).
+    await this.options.cleanup.uploadStarted(key);
     return { key, uploadUrl: presigned.url };
   }
 
@@ -369,6 +377,7 @@ export class TemplatesService {
       await storage.delete(key);
       throw templateNotFound();
     }
+    await this.options.cleanup.uploadConfirmed(key);
     if (replaced.previous && replaced.previous !== key) {
       await this.deleteObject(replaced.previous, id);
     }

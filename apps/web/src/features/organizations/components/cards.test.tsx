@@ -59,6 +59,7 @@ describe('InvitationCard', () => {
           invited_by_name: 'Asha',
           role: 'admin',
           invited_at: '2025-05-14T21:05:09',
+          expires_at: '2025-05-28T21:05:09',
         }}
         busy={false}
         onAccept={noop}
@@ -66,7 +67,7 @@ describe('InvitationCard', () => {
       />,
     );
     expect(text(html)).toBe(
-      'Demo Org Invited by Asha Role Admin Invited at 14/05/2025 21:05 Accept Deny',
+      'Demo Org Invited by Asha Role Admin Invited at 14/05/2025 21:05 Expires 28/05/2025 21:05 Accept Deny',
     );
   });
 });
@@ -110,6 +111,7 @@ describe('SentInvitationCard', () => {
     role: 'admin',
     invited_at: '2025-06-01T08:00:00',
     invited_by_name: 'Asha',
+    expires_at: '2025-06-15T08:00:00',
   };
 
   it('shows "Unknown" until the invitee signs up, and Cancel Invite only for privileged staff', () => {
@@ -117,7 +119,7 @@ describe('SentInvitationCard', () => {
       <SentInvitationCard invitation={invitation} canCancel busy={false} onCancel={noop} />,
     );
     expect(text(html)).toBe(
-      'Demo Org Unknown Pending Phone +919876543210 Role Admin Invited at 01/06/2025 08:00 Invited by Asha Cancel Invite',
+      'Demo Org Unknown Pending Phone +919876543210 Role Admin Invited at 01/06/2025 08:00 Invited by Asha Expires 15/06/2025 08:00 Cancel Invite',
     );
     expect(
       text(

@@ -10,7 +10,10 @@ interface InvitationCardProps {
   onDeny: () => void;
 }
 
-/** An invitation the person received: organization, who invited, role, when; Accept or Deny. */
+/**
+ * An invitation the person received: organization, who invited, role, when, and when it expires
+ * unanswered (INVITE_TTL_DAYS); Accept or Deny.
+ */
 export function InvitationCard({ invitation, busy, onAccept, onDeny }: InvitationCardProps) {
   return (
     <article
@@ -30,6 +33,8 @@ export function InvitationCard({ invitation, busy, onAccept, onDeny }: Invitatio
         </dd>
         <dt>Invited at</dt>
         <dd>{formatUtcTimestamp(invitation.invited_at)}</dd>
+        <dt>Expires</dt>
+        <dd>{formatUtcTimestamp(invitation.expires_at)}</dd>
       </dl>
       <div className="console-card-actions">
         <button type="button" className="btn btn-primary" onClick={onAccept} disabled={busy}>

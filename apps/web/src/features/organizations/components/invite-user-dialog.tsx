@@ -75,6 +75,7 @@ export function InviteUserDialog({ orgId, onClose, onInvited }: InviteUserDialog
           ))}
         </select>
       </Field>
+      <p className="field-hint">{ORGANIZATION_MESSAGES.inviteExpiryHint}</p>
     </FormDialog>
   );
 }

@@ -43,6 +43,8 @@ export function SentInvitationCard({
         <dd>{formatUtcTimestamp(invitation.invited_at)}</dd>
         <dt>Invited by</dt>
         <dd>{invitation.invited_by_name ?? ORGANIZATION_MESSAGES.unknownInvitee}</dd>
+        <dt>Expires</dt>
+        <dd>{formatUtcTimestamp(invitation.expires_at)}</dd>
       </dl>
       {canCancel && (
         <div className="console-card-actions">

@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, like, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.js';
 import { objectCleanup, type ObjectCleanupReason } from '../../db/schema.js';
-import type { ObjectStorage } from '../storage/storage.js';
+import type { ObjectStorage } from './storage.js';
 
 /** What one cleanup run did (or, dry, would do): counts, and for a dry run the keys by reason. */
 export interface CleanupReport {
@@ -10,6 +10,8 @@ export interface CleanupReport {
   plan?: string[];
 }
 
+/** How long a presigned upload may stay unconfirmed before its object is deleted: a day. */
+export const UNCONFIRMED_UPLOAD_MS = 24 * 3_600_000;
 /** How long one instance's claim on a queued object holds before another may take it over. */
 const LEASE_MS = 5 * 60_000;
 /** Objects deleted per claim. */
@@ -66,12 +68,49 @@ export class ObjectCleanup {
     return unique;
   }
 
+  /** A presigned upload was handed out: its object is deleted a day later unless confirmed. */
+  async uploadStarted(key: string): Promise<void> {
+    const due = new Date(this.deps.now().getTime() + UNCONFIRMED_UPLOAD_MS);
+    await this.queue(this.deps.db, [key], 'unconfirmed_upload', due);
+  }
+
+  /** A record now points at an uploaded object: it is no longer deleted as unconfirmed. */
+  async uploadConfirmed(key: string): Promise<void> {
+    await this.keep(this.deps.db, key);
+  }
+
   /**
    * Takes `key` off the queue: a record now points at it (an upload was confirmed). In the
    * confirming transaction, so a key is either queued or referenced.
    */
   async keep(executor: Executor, key: string): Promise<void> {
     await executor.delete(objectCleanup).where(eq(objectCleanup.objectKey, key));
+  }
+
+  /**
+   * The objects of a record just deleted (an organization's logo, a template's pictures, a
+   * release's file): `keys` are queued and deleted now, and so are the record's uploads never
+   * confirmed (queued keys under `prefixes`, which would otherwise wait for their day). What the
+   * store refuses now stays queued and is retried by `runOnce`. Returns how many were deleted.
+   */
+  async deleteRecordObjects(keys: (string | null)[], prefixes: string[]): Promise<number> {
+    const now = this.deps.now();
+    const queued = await this.queue(this.deps.db, keys, 'deleted_record', now);
+    const uploads =
+      prefixes.length === 0
+        ? []
+        : await this.deps.db
+            .update(objectCleanup)
+            .set({ deleteAfter: now })
+            .where(
+              or(
+                ...prefixes.map((prefix) =>
+                  like(objectCleanup.objectKey, `${prefix.replace(/[\\%_]/g, '\\$&')}%`),
+                ),
+              ),
+            )
+            .returning({ key: objectCleanup.objectKey });
+    return this.deleteNow([...queued, ...uploads.map((row) => row.key)]);
   }
 
   /**
@@ -188,6 +227,3 @@ export class ObjectCleanup {
     return { deleted, failed };
   }
 }
-
-/** How long a presigned upload may stay unconfirmed before its object is deleted: a day. */
-export const UNCONFIRMED_UPLOAD_MS = 24 * 3_600_000;
