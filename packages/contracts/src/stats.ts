@@ -71,6 +71,11 @@ export const OrganizationStatsSchema = z.object({
    * late sweep, whether they arrived afterwards or are still waiting. Beyond the spec.
    */
   late_deliveries: CountSchema,
+  /**
+   * Captures that broke the delivery promise (not every item delivered within
+   * DELIVERY_DEADLINE_MINUTES) and were refunded by the server, payment or credit. Beyond the spec.
+   */
+  delivery_failures: CountSchema,
   share_rate: RateSchema.optional(),
   download_rate: RateSchema.optional(),
   repeated_users: CountSchema.optional(),

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type OrganizationStats, STATS_MESSAGES } from '@flashbooth/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import {
+  captures,
+  deliveryFailures,
   devices,
   media,
   paymentRefunds,
@@ -194,6 +197,7 @@ describe.each(databaseTargets)('organization statistics on $name', ({ open }) =>
       total_downloaded_media: 3,
       total_users_who_captured: 3,
       late_deliveries: 0,
+      delivery_failures: 0,
       repeated_users: 2,
       most_used_template: { name: 'Classic Strip', usage_count: 3 },
     });
@@ -296,6 +300,7 @@ describe.each(databaseTargets)('organization statistics on $name', ({ open }) =>
       total_downloaded_media: 0,
       total_users_who_captured: 0,
       late_deliveries: 0,
+      delivery_failures: 0,
       share_rate: 0,
       download_rate: 0,
       repeated_users: 0,
@@ -308,5 +313,33 @@ describe.each(databaseTargets)('organization statistics on $name', ({ open }) =>
         per_booth_month: [],
       },
     });
+  });
+
+  it('counts the captures closed as delivery failures', async () => {
+    const captureId = randomUUID();
+    const at = new Date();
+    await s.database.db.insert(captures).values({
+      captureId,
+      userId: s.orgAdmin.userId,
+      state: 'failed',
+      deadlineAt: at,
+    });
+    await s.database.db.insert(deliveryFailures).values({
+      captureId,
+      userId: s.orgAdmin.userId,
+      orgId: s.orgA,
+      refund: 'credit',
+      refundPaise: 4900,
+      itemsPromised: 2,
+      itemsDelivered: 1,
+      detectedAt: at,
+    });
+    try {
+      const response = await stats(s.orgAdmin.token);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<OrganizationStats>().delivery_failures).toBe(1);
+    } finally {
+      await s.database.db.delete(captures).where(eq(captures.captureId, captureId));
+    }
   });
 });

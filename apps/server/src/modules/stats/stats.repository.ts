@@ -93,6 +93,14 @@ export class StatsRepository {
     return int(rowsOf<{ late: unknown }>(result)[0]?.late);
   }
 
+  /** The organization's captures closed as delivery failures (refunded by the server). */
+  async deliveryFailures(orgId: number): Promise<number> {
+    const result = await this.db.execute(
+      sql`select count(*) as failures from delivery_failures where org_id = ${orgId}`,
+    );
+    return int(rowsOf<{ failures: unknown }>(result)[0]?.failures);
+  }
+
   /** The template most captures used (ties: the lowest id); null when none names one. */
   async mostUsedTemplate(orgId: number): Promise<TemplateUsage | null> {
     const result = await this.db.execute(sql`

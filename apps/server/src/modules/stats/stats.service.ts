@@ -98,12 +98,13 @@ export class StatsService {
 
     // Independent aggregates, each on its own pooled connection (a PGlite database runs them
     // one after another anyway).
-    const [totals, template, periods, revenue, late] = await Promise.all([
+    const [totals, template, periods, revenue, late, failures] = await Promise.all([
       repository.totals(orgId),
       repository.mostUsedTemplate(orgId),
       repository.mediaPerPeriod(orgId),
       restricted ? repository.revenue(orgId) : undefined,
       repository.lateDeliveries(orgId),
+      repository.deliveryFailures(orgId),
     ]);
     const stats: OrganizationStats = {
       total_captures: totals.totalCaptures,
@@ -112,6 +113,7 @@ export class StatsService {
       total_downloaded_media: totals.downloadedMedia,
       total_users_who_captured: totals.usersWhoCaptured,
       late_deliveries: late,
+      delivery_failures: failures,
       ...(template
         ? { most_used_template: { name: template.name, usage_count: template.usageCount } }
         : {}),

@@ -15,6 +15,7 @@ const base: OrganizationStats = {
   total_downloaded_media: 3,
   total_users_who_captured: 3,
   late_deliveries: 1,
+  delivery_failures: 2,
   media_per_week: [
     { week_start: '2025-01-06', count: 3 },
     { week_start: '2025-01-27', count: 1 },
@@ -31,6 +32,7 @@ describe('organization statistics model', () => {
       'Downloaded Media=3',
       'Users Who Captured=3',
       'Late Deliveries=1',
+      'Delivery Failures=2',
     ]);
   });
 

@@ -22,7 +22,7 @@ export interface StatCard {
 
 const count = (value: number) => value.toLocaleString('en-US');
 
-/** The five headline cards (staff spec section 2). */
+/** The five headline cards (staff spec section 2), then Late Deliveries and Delivery Failures. */
 export function headlineCards(stats: OrganizationStats): StatCard[] {
   return [
     { label: 'Total Captures', value: count(stats.total_captures) },
@@ -31,6 +31,7 @@ export function headlineCards(stats: OrganizationStats): StatCard[] {
     { label: 'Downloaded Media', value: count(stats.total_downloaded_media) },
     { label: 'Users Who Captured', value: count(stats.total_users_who_captured) },
     { label: 'Late Deliveries', value: count(stats.late_deliveries) },
+    { label: 'Delivery Failures', value: count(stats.delivery_failures) },
   ];
 }
 

@@ -25,6 +25,7 @@ const stats = {
   total_downloaded_media: 0,
   total_users_who_captured: 2,
   late_deliveries: 0,
+  delivery_failures: 0,
   media_per_week: [{ week_start: '2026-11-23', count: 3 }],
   media_per_month: [{ month_start: '2026-11-01', count: 3 }],
 };
