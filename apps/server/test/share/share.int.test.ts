@@ -3,19 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { devices, media } from '../../src/db/schema.js';
 import { PUBLIC_ID_PATTERN } from '../../src/lib/share-paths.js';
-import { AppError } from '../../src/errors.js';
 import { LocalStorage } from '../../src/modules/storage/local-storage.js';
-import type { KioskWallService } from '../../src/modules/wall/kiosk-wall.service.js';
-import { WallFeed } from '../../src/modules/wall/wall-feed.js';
-import { visitorKioskWallRoutes } from '../../src/modules/wall/wall.kiosk.routes.js';
 import { databaseTargets } from '../databases.js';
 import { createOrg, eventually, signedInProductAdmin, startApp } from '../harness.js';
 import { regular, staff, visitor } from '../wall/wall-suite.js';
@@ -404,45 +397,5 @@ describe.each(databaseTargets)('share pages and the public wall on $name', ({ op
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'not_found' });
     });
-  });
-});
-
-describe('kiosk wall streams', () => {
-  it('are limited per instance: one more is refused with 503 until one closes', async () => {
-    const feed = new WallFeed({ log: pino({ level: 'silent' }) });
-    const kiosk = { exists: async () => true } as unknown as KioskWallService;
-    const app = Fastify();
-    app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
-    app.setErrorHandler((error, _request, reply) =>
-      error instanceof AppError
-        ? reply.status(503).send({ message: error.message })
-        : reply.status(500).send({ message: 'unexpected' }),
-    );
-    await app.register(visitorKioskWallRoutes, { kiosk, feed, maxStreams: 1 });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const controller = new AbortController();
-    try {
-      const first = await fetch(`${address}/walls/1/events`, { signal: controller.signal });
-      expect(first.status).toBe(200);
-      const second = await fetch(`${address}/walls/1/events`);
-      expect(second.status).toBe(503);
-      expect(await second.json()).toEqual({
-        message:
-          'Too many live walls are open on this server. The wall still reloads every few minutes.',
-      });
-      // Without a database the feed delivers its own changes: the open stream gets them.
-      const reader = first.body!.getReader();
-      feed.publish({ mediaId: 7, orgId: 1, onWall: true });
-      feed.publish({ mediaId: 8, orgId: 2, onWall: true });
-      let text = '';
-      while (!text.includes('"media_id":7')) {
-        text += new TextDecoder().decode((await reader.read()).value);
-      }
-      expect(text).not.toContain('"media_id":8');
-    } finally {
-      controller.abort();
-      await app.close();
-    }
   });
 });
