@@ -17,3 +17,4 @@ export * from './organizations.js';
 export * from './stats.js';
 export * from './enrollment.js';
 export * from './privacy.js';
+export * from './moderation-log.js';

@@ -2,7 +2,7 @@ import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { mediaMatching } from '../../db/media-search.js';
 import { allOf, literalLimit, type Page, type PageQuery } from '../../db/paging.js';
-import { media, type MediaRow, organizations } from '../../db/schema.js';
+import { media, type MediaRow, moderationLog, organizations, users } from '../../db/schema.js';
 import { type MediaListRow, selectMediaWithNames, withNames } from './media.repository.js';
 
 /** One item of the staff media views with the names it is shown with. */
@@ -21,6 +21,37 @@ export interface LibraryFilter {
  */
 export class MediaLibraryRepository {
   constructor(private readonly db: Database) {}
+
+  /**
+   * The moderation log of the organization's items (hides, shows, deleted comments), newest
+   * first, with each moderator's name as it is now. Entries of items since deleted drop out.
+   */
+  async moderationLog(orgId: number, page: { limit: number; offset: number }) {
+    const where = eq(media.orgId, orgId);
+    const items = await this.db
+      .select({
+        id: moderationLog.id,
+        action: moderationLog.action,
+        mediaId: moderationLog.mediaId,
+        commentId: moderationLog.commentId,
+        actorId: moderationLog.actorId,
+        actorName: users.name,
+        createdAt: moderationLog.createdAt,
+      })
+      .from(moderationLog)
+      .innerJoin(media, eq(media.id, moderationLog.mediaId))
+      .leftJoin(users, eq(users.id, moderationLog.actorId))
+      .where(where)
+      .orderBy(desc(moderationLog.createdAt), desc(moderationLog.id))
+      .limit(page.limit)
+      .offset(page.offset);
+    const [total] = await this.db
+      .select({ n: count() })
+      .from(moderationLog)
+      .innerJoin(media, eq(media.id, moderationLog.mediaId))
+      .where(where);
+    return { items, total: Number(total?.n ?? 0) };
+  }
 
   async organizationExists(orgId: number): Promise<boolean> {
     const [row] = await this.db

@@ -2,6 +2,7 @@ import {
   type AllMediaQuery,
   can,
   MEDIA_LIBRARY_MESSAGES,
+  type ModerationLogPage,
   ORGANIZATION_MESSAGES,
   type OrganizationMediaQuery,
   type StaffMediaItem,
@@ -72,6 +73,38 @@ export class MediaLibraryService {
       throw forbidden();
     }
     return listBodyAsync(await library.repostAllowed(orgId, query), (row) => this.toItem(row));
+  }
+
+  /**
+   * The organization's moderation log (who hid what, when): for those who may moderate there
+   * (its admins, super users and product admins); members get 403, others "not found".
+   */
+  async moderationLog(
+    claims: AccessClaims,
+    orgId: number,
+    page: { limit: number; offset: number },
+  ): Promise<ModerationLogPage> {
+    const { principal } = await this.options.users.staffPrincipal(claims);
+    const { library } = this.options;
+    if (!can(principal, 'organization.view', orgId) || !(await library.organizationExists(orgId))) {
+      throw notFound(ORGANIZATION_MESSAGES.notFound);
+    }
+    if (!can(principal, 'organization.moderate', orgId)) {
+      throw forbidden('Only those who moderate this organization can read its moderation log.');
+    }
+    const { items, total } = await library.moderationLog(orgId, page);
+    return {
+      items: items.map((row) => ({
+        id: row.id,
+        action: row.action,
+        media_id: row.mediaId,
+        comment_id: row.commentId,
+        actor_id: row.actorId,
+        actor_name: row.actorName,
+        created_at: toApiTimestamp(row.createdAt),
+      })),
+      total_count: total,
+    };
   }
 
   async all(claims: AccessClaims, query: AllMediaQuery): Promise<StaffMediaPage> {

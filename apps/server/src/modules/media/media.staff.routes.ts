@@ -1,7 +1,9 @@
 import {
   AllMediaQuerySchema,
   IdParamSchema,
+  ModerationLogPageSchema,
   OrganizationMediaQuerySchema,
+  PageQuerySchema,
   StaffMediaPageSchema,
 } from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -34,6 +36,22 @@ export const staffMediaRoutes: FastifyPluginAsyncZod<{
       },
     },
     (request) => library.repostAllowed(request.caller!, request.params.id, request.query),
+  );
+
+  app.get(
+    '/organizations/:id/moderation-log',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Who hid or showed which of the organization's items, or deleted a comment, and when (its admins and privileged staff)",
+        params: IdParamSchema,
+        querystring: PageQuerySchema.pick({ limit: true, offset: true }),
+        response: { 200: ModerationLogPageSchema },
+      },
+    },
+    (request) => library.moderationLog(request.caller!, request.params.id, request.query),
   );
 
   app.get(

@@ -1,4 +1,6 @@
+import type { Guest } from '@flashbooth/contracts';
 import { GUESTS_PAGE_SIZE, ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
+import { useState } from 'react';
 import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { CardSkeleton } from '@/components/console/card-skeleton';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
@@ -13,12 +15,16 @@ import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { useExportGuests } from '../api/export-guests';
 import { useGuests } from '../api/get-guests';
 import { useOrganization } from '../api/get-organization';
+import { useErasePerson } from '../api/person-privacy';
+import { erasedText, GUEST_PRIVACY_TEXT } from '../guest-privacy-model';
 import {
   ORGANIZATION_SCREEN_TEXT,
   ORGANIZATION_STATUS_MS,
   organizationTitle,
+  orNotAvailable,
 } from '../organizations-model';
 import { GuestCard } from './guest-card';
+import { GuestEraseDialog, GuestExportDialog } from './guest-privacy-dialogs';
 import '@/components/console/console.css';
 import './organizations.css';
 
@@ -40,6 +46,20 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
 
   const orgName = organizationTitle(organization.isError ? undefined : organization.data);
   const canExport = permissions.can('organization.exportGuests', orgId);
+  // A person's data export and erasure on their request: super users only (the server enforces).
+  const canHandleRequests = permissions.principal?.is_super_user === true;
+  const [exporting, setExporting] = useState<Guest | null>(null);
+  const [erasing, setErasing] = useState<Guest | null>(null);
+  const erase = useErasePerson(orgId);
+  const confirmErase = () => {
+    if (!erasing) return;
+    const name = orNotAvailable(erasing.name);
+    erase.mutate(erasing.id, {
+      onSuccess: (result) => show('success', erasedText(name, result)),
+      onError: (error) => show('error', error.message || GUEST_PRIVACY_TEXT.eraseFailed),
+      onSettled: () => setErasing(null),
+    });
+  };
 
   return (
     <ListPage
@@ -94,7 +114,20 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
         listClassName="card-grid console-grid"
         listLabel={`${orgName} guests`}
         itemKey={(guest) => guest.id}
-        renderItem={(guest) => <GuestCard guest={guest} />}
+        renderItem={(guest) => (
+          <GuestCard
+            guest={guest}
+            privacy={
+              canHandleRequests
+                ? {
+                    onExport: () => setExporting(guest),
+                    onErase: () => setErasing(guest),
+                    busy: erase.isPending,
+                  }
+                : undefined
+            }
+          />
+        )}
         loadingLabel="Loading guests…"
         skeletonCount={6}
         renderSkeleton={() => <CardSkeleton />}
@@ -116,6 +149,15 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
           </EmptyPanel>
         }
       />
+      {exporting && <GuestExportDialog guest={exporting} onClose={() => setExporting(null)} />}
+      {erasing && (
+        <GuestEraseDialog
+          guest={erasing}
+          busy={erase.isPending}
+          onConfirm={confirmErase}
+          onCancel={() => setErasing(null)}
+        />
+      )}
     </ListPage>
   );
 }

@@ -7,11 +7,13 @@ import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { organizationMediaQueryOptions, useOrganizationMedia } from '../api/get-organization-media';
 import { useOrganizationName } from '../api/get-organization-name';
 import { STAFF_MEDIA_STATUS_MS } from '../staff-media-model';
+import { ModerationLogPanel } from './moderation-log-panel';
 import { StaffMediaListPage } from './staff-media-list-page';
 
 /**
  * Organization media (staff spec section 2): the organization's media whose owners allow
- * reposting ("public media"), with Hide from wall for its admins and privileged staff.
+ * reposting ("public media"), with Hide from wall for its admins and privileged staff, and for
+ * them the organization's moderation log above the list.
  */
 export function OrganizationMediaScreen({ orgId }: { orgId: number }) {
   const { status, show } = useTimedStatus(STAFF_MEDIA_STATUS_MS);
@@ -51,6 +53,8 @@ export function OrganizationMediaScreen({ orgId }: { orgId: number }) {
         back: { href: paths.enterprise.organizations.getHref(), label: 'Back to Organizations' },
       }}
       emptyText={M.noPublicMedia}
-    />
+    >
+      {permissions.can('organization.moderate', orgId) && <ModerationLogPanel orgId={orgId} />}
+    </StaffMediaListPage>
   );
 }
