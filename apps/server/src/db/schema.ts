@@ -700,6 +700,8 @@ export const captures = pgTable(
       .where(sql`${table.state} in ('requested', 'accepted')`),
     index('captures_device_idx').on(table.deviceId),
     index('captures_user_idx').on(table.userId),
+    // The media-retention job: capture records past retention (migration 0021).
+    index('captures_created_idx').on(table.createdAt),
   ],
 );
 export type CaptureRow = typeof captures.$inferSelect;

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, like as sqlLike } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import {
+  captures,
   media,
   mediaComments,
   mediaLikes,
@@ -92,6 +93,20 @@ describe.each(databaseTargets)('retention jobs on $name', ({ open }) => {
       .update(media)
       .set({ createdAt: new Date(Date.now() + 30 * DAY * 1000) })
       .where(eq(media.id, recent.id));
+    // The capture records behind the items (who was at which booth, when).
+    await database.db.insert(captures).values(
+      [photo, recent].map((item) => ({
+        captureId: item.captureId,
+        userId: item.userId,
+        state: 'delivered' as const,
+        deadlineAt: new Date(),
+      })),
+    );
+    const captureRows = () =>
+      database.db
+        .select({ id: captures.captureId })
+        .from(captures)
+        .where(inArray(captures.captureId, [photo.captureId, recent.captureId]));
 
     // 47 hours before the year is up: not due for a notice yet.
     advance(365 * DAY - 49 * HOUR);
@@ -118,6 +133,7 @@ describe.each(databaseTargets)('retention jobs on $name', ({ open }) => {
     await runEverywhere('media-retention');
     expect(await mediaRows([photo.id, video.id])).toHaveLength(2);
     expect(await exists(photo.s3Key)).toBe(true);
+    expect(await captureRows()).toHaveLength(2);
 
     // 48 hours after the notice: erased, with every object, likes and comments; once.
     advance(2 * HOUR);
@@ -137,6 +153,8 @@ describe.each(databaseTargets)('retention jobs on $name', ({ open }) => {
     expect(await smsTo(asha.phone, 'will be deleted')).toHaveLength(1);
     expect(await mediaRows([recent.id])).toHaveLength(1);
     expect(await exists(recent.s3Key)).toBe(true);
+    // The capture record goes with its last item; the younger one stays.
+    expect(await captureRows()).toEqual([{ id: recent.captureId }]);
     // The media job deletes media only: the account stays.
     expect(await database.db.select().from(users).where(eq(users.id, asha.userId))).toHaveLength(1);
   });

@@ -13,3 +13,6 @@ CREATE INDEX media_retention_notice_idx ON media (retention_notice_at) WHERE ret
 CREATE INDEX otp_codes_expires_idx ON otp_codes (expires_at);
 --> statement-breakpoint
 CREATE INDEX refresh_tokens_expires_idx ON refresh_tokens (expires_at);
+--> statement-breakpoint
+-- The media-retention job: capture records past retention whose items are gone.
+CREATE INDEX captures_created_idx ON captures (created_at);

@@ -144,6 +144,28 @@ export class RetentionRepository {
     return rows.map((row) => Number(row.id));
   }
 
+  /**
+   * Capture records (who, which booth, when, and a delivery failure's refund) made before
+   * `madeBefore`, closed, and with no item left: deleted in a batch claimed with `FOR UPDATE
+   * SKIP LOCKED` (their delivery failure goes with them; the payment keeps its refund), or only
+   * listed when `dryRun`.
+   */
+  async closedCapturesPast(madeBefore: Date, dryRun: boolean, limit = BATCH): Promise<string[]> {
+    const due = sql`select c.capture_id from captures c
+       where c.created_at <= ${ts(madeBefore)} and c.state in ('delivered', 'failed')
+         and not exists (select 1 from media m where m.capture_id = c.capture_id)
+       order by c.created_at limit ${sql.raw(String(limit))}`;
+    const rows = rowsOf<{ capture_id: string }>(
+      await this.db.execute(
+        dryRun
+          ? due
+          : sql`delete from captures where capture_id in (${due} for update skip locked)
+              returning capture_id`,
+      ),
+    );
+    return rows.map((row) => row.capture_id);
+  }
+
   // ---- account-retention -----------------------------------------------------------------
 
   /** Accounts last used before `dueBefore`, not noticed, not staff, not leased at `at`. */

@@ -61,19 +61,36 @@ export class RetentionService {
     if (dryRun) {
       const people = await repository.mediaNoticePeople(noticeDue, at);
       const due = await repository.mediaDueForDeletion(madeBefore, noticedBefore);
+      // Captures whose items are all gone already (those of the items above go on the next run).
+      const captures = await repository.closedCapturesPast(madeBefore, true);
       return {
-        counts: { notices: people.length, mediaToErase: due.length },
+        counts: {
+          notices: people.length,
+          mediaToErase: due.length,
+          capturesToDelete: captures.length,
+        },
         plan: [
           ...people.map((id) => `user ${id}: would be told by SMS which items will be deleted`),
           ...due.map(
             (id) => `media ${id}: past retention and noticed 48 hours ago; would be erased`,
           ),
-          ...(people.length === BATCH || due.length === BATCH ? ['… and possibly more'] : []),
+          ...captures.map((id) => `capture ${id}: past retention, no item left; would be deleted`),
+          ...([people, due, captures].some((list) => list.length === BATCH)
+            ? ['… and possibly more']
+            : []),
         ],
       };
     }
 
-    const counts = { notices: 0, noticesFailed: 0, media: 0, likes: 0, comments: 0, objects: 0 };
+    const counts = {
+      notices: 0,
+      noticesFailed: 0,
+      media: 0,
+      likes: 0,
+      comments: 0,
+      objects: 0,
+      captures: 0,
+    };
     for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
       const people = await repository.mediaNoticePeople(noticeDue, at);
       if (people.length === 0) break;
@@ -93,6 +110,12 @@ export class RetentionService {
       counts.comments += erased.comments;
       counts.objects += erased.objects;
       if (due.length < BATCH) break;
+    }
+    // The capture records of what is gone: who was at which booth when is kept no longer.
+    for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
+      const deleted = await repository.closedCapturesPast(madeBefore, false);
+      counts.captures += deleted.length;
+      if (deleted.length < BATCH) break;
     }
     return { counts };
   }
