@@ -5,15 +5,19 @@ import type { Config } from '../config.js';
 
 /** Helmet's headers with this app's content security policy, and cookie parsing. */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config) {
+  // With an S3 store, browsers load photos and videos from the bucket and upload to it directly
+  // (presigned URLs), so the bucket's origins are allowed for images, media and requests.
+  const store = config.storage.driver === 's3' ? storeOrigins(config.storage.s3) : [];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...store],
+        mediaSrc: ["'self'", 'blob:', ...store],
         frameSrc: ["'self'", ...frameOrigin(config.web.demoFormUrl)],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...store],
         formAction: ["'self'", 'mailto:'],
         upgradeInsecureRequests: config.isProduction ? [] : null,
       },
@@ -31,4 +35,16 @@ function frameOrigin(url: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The origins presigned URLs of the bucket can have: virtual-hosted (`bucket.host`) and path
+ * style (`host/bucket`), on the configured endpoint or AWS's regional one. Both are listed, as
+ * the SDK may use path style for a bucket whose name is not a DNS label.
+ */
+export function storeOrigins(s3: { bucket: string; region: string; endpoint: string | undefined }) {
+  const endpoint = new URL(s3.endpoint ?? `https://s3.${s3.region}.amazonaws.com`);
+  const origins = [endpoint.origin];
+  if (s3.bucket) origins.push(`${endpoint.protocol}//${s3.bucket}.${endpoint.host}`);
+  return origins;
 }

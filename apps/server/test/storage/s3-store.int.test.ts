@@ -93,6 +93,12 @@ describe('S3 object store (s3rver)', () => {
       });
       expect((await app.inject('/api/health')).json()).toEqual({ status: 'ok' });
       expect((await app.inject('/api/storage/objects/media/a.jpg')).statusCode).toBe(404);
+      // Pages may show, play and upload to the bucket's presigned URLs.
+      const policy = String((await app.inject('/api/health')).headers['content-security-policy']);
+      const store = new URL(endpoint).origin;
+      for (const directive of ['img-src', 'media-src', 'connect-src']) {
+        expect(policy).toMatch(new RegExp(`${directive} [^;]*${store.replace(/[.]/g, '\\.')}`));
+      }
       await app.close();
     } finally {
       await database.close();
