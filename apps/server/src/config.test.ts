@@ -193,4 +193,14 @@ describe('privacy configuration', () => {
       /METRICS_PORT[\s\S]*METRICS_TOKEN|METRICS_TOKEN[\s\S]*METRICS_PORT/,
     );
   });
+  it("reads the object store's own keys, both or neither", () => {
+    expect(testConfig().storage.s3.credentials).toBeUndefined();
+    expect(
+      testConfig({ S3_ACCESS_KEY_ID: 'GK0123456789abcdef01234567', S3_SECRET_ACCESS_KEY: 's3cret' })
+        .storage.s3.credentials,
+    ).toEqual({ accessKeyId: 'GK0123456789abcdef01234567', secretAccessKey: 's3cret' });
+    expect(() => testConfig({ S3_ACCESS_KEY_ID: 'GK0123456789abcdef01234567' })).toThrow(
+      /S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: set both, or neither/,
+    );
+  });
 });

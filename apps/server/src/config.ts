@@ -184,6 +184,12 @@ const EnvSchema = z.object({
   S3_REGION: z.string().min(1).default('ap-south-1'),
   S3_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   S3_FORCE_PATH_STYLE: bool(false),
+  /**
+   * The object store's own keys (a self-hosted S3 such as Garage beside AWS SNS, which reads the
+   * AWS variables); absent = the usual AWS credentials chain.
+   */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Base of absolute URLs the server hands out (local object store); absent = relative paths. */
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   /** sandbox (a test checkout served here) or phonepe; sandbox by default outside production. */
@@ -304,7 +310,14 @@ export interface Config {
     /** DATA_DIR/objects */
     localDir: string;
     /** bucket is '' unless the driver is s3. */
-    s3: { bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean };
+    s3: {
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      /** S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; undefined = the AWS credentials chain. */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+    };
   };
   /** Without a trailing slash. */
   publicUrl: string | undefined;
@@ -402,6 +415,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
     problems.push('  S3_BUCKET: required when STORAGE_DRIVER=s3');
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    problems.push('  S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both, or neither');
   }
   // DESIGN.md: no sandbox payments in production unless explicitly configured.
   if (isProduction && e.PAYMENT_PROVIDER === undefined) {
@@ -507,6 +523,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         region: e.S3_REGION,
         endpoint: e.S3_ENDPOINT,
         forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        credentials:
+          e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+            : undefined,
       },
     },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),

@@ -134,8 +134,13 @@ async function dumpPglite(dataDir: string, file: string): Promise<DatabaseFacts>
 
 /** Every key in the bucket with its size: what a restore checks is still there. */
 async function listBucket(config: Config, file: string) {
-  const { bucket, region, endpoint, forcePathStyle } = config.storage.s3;
-  const client = new S3Client({ region, endpoint, forcePathStyle });
+  const { bucket, region, endpoint, forcePathStyle, credentials } = config.storage.s3;
+  const client = new S3Client({
+    region,
+    endpoint,
+    forcePathStyle,
+    ...(credentials ? { credentials } : {}),
+  });
   const lines: string[] = [];
   let bytes = 0;
   let token: string | undefined;

@@ -12,6 +12,7 @@ export async function createStorage(config: Config, now: () => Date): Promise<Ob
       region: config.storage.s3.region,
       endpoint: config.storage.s3.endpoint,
       forcePathStyle: config.storage.s3.forcePathStyle,
+      ...(config.storage.s3.credentials ? { credentials: config.storage.s3.credentials } : {}),
       now,
     });
   }
