@@ -53,7 +53,7 @@ describe('guest privacy model', () => {
       download_url: '/x.zip',
     };
     expect(personExportState(ready)).toEqual({
-      text: PRIVACY_MESSAGES.exportReady('17/05/2025 10:01'),
+      text: 'The ZIP is ready. Its download link works until 17/05/2025 10:01.',
       url: '/x.zip',
       busy: false,
     });

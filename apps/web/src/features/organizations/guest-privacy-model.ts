@@ -43,7 +43,7 @@ export function personExportState(current: DataExport | null): {
   }
   if (current.state === 'ready' && current.download_url && current.expires_at) {
     return {
-      text: PRIVACY_MESSAGES.exportReady(formatUtcTimestamp(current.expires_at)),
+      text: `The ZIP is ready. Its download link works until ${formatUtcTimestamp(current.expires_at)}.`,
       url: current.download_url,
       busy: false,
     };
