@@ -199,8 +199,11 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     );
   }
 
+  // What this restore wrote into places that were empty: removed again if a check fails.
+  const written: (() => Promise<void>)[] = [];
   try {
     if (kind === 'postgres') {
+      written.push(() => emptyPostgres(config.databaseUrl!));
       if (occupied.length > 0) {
         log('emptying the PostgreSQL database (--force)…');
         await emptyPostgres(config.databaseUrl!);
@@ -221,6 +224,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
       );
     } else {
       if (nonEmpty(pgliteDir)) rollbacks.push(await setAside(pgliteDir, stamp));
+      written.push(() => rm(pgliteDir, { recursive: true, force: true }));
       log('restoring the embedded database…');
       await mkdir(pgliteDir, { recursive: true });
       const unlock = lockDataDir(pgliteDir);
@@ -240,6 +244,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
 
     if (manifest.storage.driver === 'local') {
       if (nonEmpty(objectsDir)) rollbacks.push(await setAside(objectsDir, stamp));
+      written.push(() => rm(objectsDir, { recursive: true, force: true }));
       log(`restoring ${manifest.storage.objects} objects into ${objectsDir}…`);
       await mkdir(objectsDir, { recursive: true });
       await cp(path.join(from, 'objects'), objectsDir, { recursive: true });
@@ -268,8 +273,14 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     }
     return { manifest, migrated, rows: checked.rows, objectsChecked: checked.objectsChecked };
   } catch (error) {
+    // Undo: what was written goes, and what was set aside (--force) comes back.
+    for (const undo of written.reverse()) await undo().catch(() => undefined);
     for (const rollback of rollbacks.reverse()) await rollback();
-    if (rollbacks.length > 0) log('the restore failed: the data that was there is back in place');
+    log(
+      rollbacks.length > 0
+        ? 'the restore failed: the data that was there is back in place'
+        : 'the restore failed: what it had written is removed',
+    );
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,8 +7,10 @@ import { asc } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
-import { devices, media, paymentTransactions } from '../../src/db/schema.js';
+import { migrate } from '../../src/db/migrate.js';
+import { devices, media, paymentTransactions, users } from '../../src/db/schema.js';
 import { createBackup } from '../../src/ops/backup.js';
+import { readFile } from 'node:fs/promises';
 import { readManifest } from '../../src/ops/manifest.js';
 import { restoreBackup } from '../../src/ops/restore.js';
 import { REQUIRE_POSTGRES, TEST_POSTGRES_URL } from '../databases.js';
@@ -21,6 +23,7 @@ import {
   makeJpeg,
   ScriptedLink,
 } from '../media-fixtures.js';
+import { S3RVER_CREDENTIALS, startS3rver } from '../s3rver.js';
 import { postgresReachable } from '../temporary-postgres.js';
 
 const postgres = await postgresReachable(TEST_POSTGRES_URL);
@@ -219,5 +222,72 @@ describe.each(targets)('backup and restore on $name', (target) => {
       /Refusing to overwrite existing data: .*Restore into an empty DATA_DIR or database, or add --force/,
     );
     // A file-backed PGlite boots four times here (source, backup, restore, restored app).
+  }, 120_000);
+});
+
+describe('backup and restore with an S3 object store', () => {
+  it("keeps the bucket's key list, and a restore checks every uploaded item's object is still there", async () => {
+    const s3 = await startS3rver('flashbooth-backup', 'flashbooth-backup-s3-');
+    const folders: string[] = [];
+    try {
+      const env = {
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: 'flashbooth-backup',
+        S3_ENDPOINT: s3.endpoint,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      };
+      const dataDir = tempDir('s3-source');
+      const backups = tempDir('s3-backups');
+      folders.push(dataDir, backups);
+      const database = await openDatabase({ dataDir });
+      const source = testConfig({ DATA_DIR: dataDir, ...env });
+      await migrate(database.db);
+      const [person] = await database.db
+        .insert(users)
+        .values({ pool: 'regular', phone: '+919811100001', name: 'S3 Visitor' })
+        .returning();
+      const key = `media/${person!.id}/${randomUUID()}.jpg`;
+      await s3.storage.put(key, await makeJpeg(400), 'image/jpeg');
+      await database.db.insert(media).values({
+        userId: person!.id,
+        captureId: randomUUID(),
+        s3Key: key,
+        isUploaded: true,
+      });
+      await database.close();
+
+      const { dir, manifest } = await createBackup({ config: source, outDir: backups });
+      expect(manifest.storage).toMatchObject({
+        driver: 's3',
+        bucket: 'flashbooth-backup',
+        objects: 1,
+      });
+      expect(await readFile(path.join(dir, 's3-keys.txt'), 'utf8')).toContain(`${key}\t`);
+
+      const restoredDir = tempDir('s3-restored');
+      folders.push(restoredDir);
+      const report = await restoreBackup({
+        config: testConfig({ DATA_DIR: restoredDir, ...env }),
+        from: dir,
+      });
+      expect(report.objectsChecked).toBe(1);
+
+      // The object gone from the bucket: the restore says so and leaves nothing behind.
+      await s3.storage.delete(key);
+      const againDir = tempDir('s3-again');
+      folders.push(againDir);
+      await expect(
+        restoreBackup({ config: testConfig({ DATA_DIR: againDir, ...env }), from: dir }),
+      ).rejects.toThrow(
+        /1 media objects are not in the object store \(first: media\/.*s3-keys\.txt/,
+      );
+      // What the failed restore had written is gone: it can be tried again there.
+      expect(existsSync(path.join(againDir, 'pglite'))).toBe(false);
+    } finally {
+      await s3.close();
+      for (const folder of folders) await rm(folder, { recursive: true, force: true });
+    }
   }, 120_000);
 });
