@@ -84,7 +84,16 @@ export class AccountErasure {
    */
   async erase(
     userId: number,
-    options: { reason: ErasureReason; actorId?: number },
+    options: {
+      reason: ErasureReason;
+      actorId?: number;
+      /**
+       * Checked with the account's row locked, before anything is erased: false leaves the
+       * account as it is and answers null (the retention job: a sign-in since its notice, which
+       * updates the row, keeps the account even when it lands a moment before the erasure).
+       */
+      onlyIf?: (tx: Transaction) => Promise<boolean>;
+    },
   ): Promise<AccountErasureCounts | null> {
     const outcome = await this.deps.db.transaction(async (tx) => {
       const [user] = await tx
@@ -93,6 +102,7 @@ export class AccountErasure {
         .where(eq(users.id, userId))
         .for('update');
       if (!user) return null;
+      if (options.onlyIf && !(await options.onlyIf(tx))) return null;
       await this.assertNoPaymentInFlight(tx, userId);
 
       const { counts: own, keys: mediaKeys } = await this.deps.mediaEraser.eraseWhere(

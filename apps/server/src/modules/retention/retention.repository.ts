@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type Database, rowsOf } from '../../db/client.js';
+import { type Database, type Executor, rowsOf } from '../../db/client.js';
 
 /** Rows handled per query; a run loops until a batch comes back short. */
 export const BATCH = 500;
@@ -247,9 +247,10 @@ export class RetentionRepository {
     userId: number,
     usedBefore: Date,
     noticedBefore: Date,
+    db: Executor = this.db,
   ): Promise<boolean> {
     const rows = rowsOf<{ id: number }>(
-      await this.db.execute(sql`
+      await db.execute(sql`
         select u.id from users u
          where u.id = ${userId} and u.erasure_notice_at <= ${ts(noticedBefore)}
            and ${LAST_USED} <= ${ts(usedBefore)} and ${LAST_USED} < u.erasure_notice_at

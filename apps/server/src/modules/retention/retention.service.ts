@@ -254,15 +254,18 @@ export class RetentionService {
   }
 
   /**
-   * Erases one inactive account, re-checked just before (a sign-in since the list was read keeps
-   * it). 'deferred' while a payment of it is still with the provider (the next run tries again);
-   * null when it was no longer due or already gone (another instance erased it).
+   * Erases one inactive account, re-checked with its row locked (a sign-in since the list was
+   * read keeps it, however close to the erasure it lands). 'deferred' while a payment of it is
+   * still with the provider (the next run tries again); null when it was no longer due or
+   * already gone (another instance erased it).
    */
   private async eraseAccount(userId: number, usedBefore: Date, noticedBefore: Date) {
     const { repository, accountErasure, log } = this.options;
-    if (!(await repository.stillDueForErasure(userId, usedBefore, noticedBefore))) return null;
     try {
-      return await accountErasure.erase(userId, { reason: 'inactive' });
+      return await accountErasure.erase(userId, {
+        reason: 'inactive',
+        onlyIf: (tx) => repository.stillDueForErasure(userId, usedBefore, noticedBefore, tx),
+      });
     } catch (error) {
       if (error instanceof AppError && error.code === 'conflict') {
         log.info({ userId }, 'inactive account has a payment in progress; erased on a later run');
