@@ -1,4 +1,4 @@
-import { copyFile, cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -132,6 +132,29 @@ async function dumpPglite(dataDir: string, file: string): Promise<DatabaseFacts>
   }
 }
 
+/**
+ * Copies the local store's files while the server may be writing: its `.tmp/` folder (writes in
+ * progress, renamed into place when complete) is left out, and a file deleted between the listing
+ * and its copy (an erased item's object) is skipped; a restore checks that every object a row names
+ * is there.
+ */
+async function copyObjects(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const source = path.join(entry.parentPath, entry.name);
+    const relative = path.relative(from, source);
+    if (relative.split(path.sep)[0] === '.tmp') continue;
+    const destination = path.join(to, relative);
+    await mkdir(path.dirname(destination), { recursive: true });
+    try {
+      await copyFile(source, destination);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 /** Every key in the bucket with its size: what a restore checks is still there. */
 async function listBucket(config: Config, file: string) {
   const { bucket, region, endpoint, forcePathStyle, credentials } = config.storage.s3;
@@ -198,9 +221,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
       log(`copying the object store ${config.storage.localDir}…`);
       const target = path.join(partial, 'objects');
       await mkdir(target);
-      if (existsSync(config.storage.localDir)) {
-        await cp(config.storage.localDir, target, { recursive: true });
-      }
+      if (existsSync(config.storage.localDir)) await copyObjects(config.storage.localDir, target);
       storage = { driver: 'local', folder: 'objects', objects: 0, bytes: 0 };
     } else {
       log(`listing the bucket ${config.storage.s3.bucket}…`);

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { asc } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
@@ -288,6 +288,117 @@ describe('backup and restore with an S3 object store', () => {
     } finally {
       await s3.close();
       for (const folder of folders) await rm(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!(postgres || REQUIRE_POSTGRES))('a backup taken under load on postgres', () => {
+  it('restores to exactly its snapshot, starts healthy, and every restored photo downloads', async () => {
+    const dataDir = tempDir('load-source');
+    const backups = tempDir('load-backups');
+    const restoredDir = tempDir('load-restored');
+    const sourceUrl = await emptyDatabase();
+    const database = await openDatabase({ url: sourceUrl });
+    const link = new ScriptedLink();
+    const { app, config } = await startApp(
+      database,
+      { DATA_DIR: dataDir, DATABASE_URL: sourceUrl },
+      { deviceLink: link },
+    );
+    const db = database.db;
+    const orgId = await createOrganization(db, 'Busy Mall');
+    const templateId = await createTemplate(db, { orgIds: [orgId], slots: 1 });
+    const photo = await makeJpeg(400);
+    const visitors = await Promise.all([1, 2, 3].map(() => signedIn(app, 'regular')));
+    const booths = await Promise.all(visitors.map(() => createBooth(db, link, { orgId })));
+
+    // Three visitors capture and their booths deliver, over and over, until told to stop.
+    let stop = false;
+    let delivered = 0;
+    const loop = async (index: number) => {
+      const booth = booths[index]!;
+      while (!stop) {
+        const taken = await capture(app, visitors[index]!.token, booth.id, templateId);
+        expect(taken.statusCode, taken.body).toBe(200);
+        const upload = link.lastCapture(booth.thingName).uploads[0]!;
+        await app.inject({
+          method: 'PUT',
+          url: upload.upload_url,
+          payload: photo,
+          headers: { 'content-type': 'image/jpeg' },
+        });
+        const confirmed = await app.inject({
+          method: 'POST',
+          url: `/api/device/media/${upload.media_id}/uploaded`,
+          headers: booth.auth,
+        });
+        expect(confirmed.statusCode).toBe(200);
+        delivered += 1;
+      }
+    };
+    const load = Promise.all(visitors.map((_, index) => loop(index)));
+    try {
+      while (delivered < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+      const before = delivered;
+      const { dir, manifest } = await createBackup({ config, outDir: backups });
+      const during = delivered - before;
+      stop = true;
+      await load;
+      // The load went on while the backup ran, and went on past its snapshot.
+      expect(during).toBeGreaterThan(0);
+      expect(manifest.database.rows.media!).toBeLessThan(delivered);
+
+      const restoredUrl = await emptyDatabase();
+      const restoreConfig = testConfig({ DATA_DIR: restoredDir, DATABASE_URL: restoredUrl });
+      // The restore's own checks: the snapshot's row counts, every uploaded item's object.
+      const report = await restoreBackup({ config: restoreConfig, from: dir });
+      expect(report.rows.media).toBe(manifest.database.rows.media);
+      const restoredDatabase = await openDatabase({ url: restoredUrl });
+      const restored = await startApp(
+        restoredDatabase,
+        { DATA_DIR: restoredDir, DATABASE_URL: restoredUrl },
+        { deviceLink: new ScriptedLink() },
+      );
+      try {
+        expect((await restored.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(
+          200,
+        );
+        let downloads = 0;
+        for (const visitor of visitors) {
+          const list = await restored.app.inject({
+            method: 'GET',
+            url: '/api/regular/media?limit=100',
+            headers: bearer(visitor.token),
+          });
+          expect(list.statusCode, list.body).toBe(200);
+          const items = list.json<{ items: { is_uploaded: boolean; s3_url: string | null }[] }>()
+            .items;
+          for (const item of items.filter((entry) => entry.is_uploaded)) {
+            const download = await restored.app.inject({ method: 'GET', url: item.s3_url! });
+            expect(download.statusCode).toBe(200);
+            expect(download.rawPayload.equals(photo)).toBe(true);
+            downloads += 1;
+          }
+        }
+        // Every photo delivered by the snapshot's moment (at least the three before it) downloads.
+        const uploaded = await restoredDatabase.db
+          .select({ id: media.id })
+          .from(media)
+          .where(eq(media.isUploaded, true));
+        expect(uploaded.length).toBeGreaterThanOrEqual(3);
+        expect(downloads).toBe(uploaded.length);
+      } finally {
+        await restored.app.close();
+        await restoredDatabase.close();
+      }
+    } finally {
+      stop = true;
+      await load.catch(() => undefined);
+      await app.close();
+      await database.close();
+      for (const folder of [dataDir, backups, restoredDir]) {
+        await rm(folder, { recursive: true, force: true });
+      }
     }
   }, 120_000);
 });
