@@ -1,6 +1,8 @@
 /**
  * Lighthouse (mobile preset: simulated slow 4G and 4× CPU slowdown) on the visitor pages, with
- * Debian's Chromium: `/`, the booth page `/b/1`, `/regular/login`, My Media of a signed-in
+ * Debian's Chromium: `/`, the booth page `/b/1` signed in and signed out (the page a QR code
+ * opens: the server's HTML shows the booth, then the app asks a signed-out visitor to sign in),
+ * `/regular/login`, My Media of a signed-in
  * visitor and the share page `/p/{public_id}` of that visitor's photo (made public), signed out,
  * BENCH_LIGHTHOUSE_RUNS (3) runs each, printing the medians (docs/benchmarks.md).
  *
@@ -49,6 +51,7 @@ interface Page {
 const PAGES: Page[] = [
   { label: '/ (landing)', path: '/', signedIn: false },
   { label: '/b/1 (booth, signed in)', path: '/b/1', signedIn: true },
+  { label: '/b/1 (booth, signed out)', path: '/b/1', signedIn: false },
   { label: '/regular/login', path: '/regular/login', signedIn: false },
   { label: '/regular/media (signed in)', path: '/regular/media', signedIn: true },
 ];

@@ -77,7 +77,7 @@ export async function buildApp(
   await registerApiDocs(app);
   await registerMetrics(app, config, metrics);
   await registerRoutes(app, routeTable(config, infra, services));
-  await registerWebApp(app, config);
+  await registerWebApp(app, config, { booths: services.boothPages });
 
   const { deviceLink } = infra;
   deviceLink.onStatus((thing, report) => services.devices.recordStatus(thing, report));

@@ -46,6 +46,7 @@ import { RolloutsService } from './modules/rollouts/rollouts.service.js';
 import { SoftwareRepository } from './modules/software/software.repository.js';
 import { SoftwareService } from './modules/software/software.service.js';
 import { TemplatesRepository } from './modules/templates/templates.repository.js';
+import { BoothPageSource } from './modules/templates/booth-page-source.js';
 import { TemplatePreviewService } from './modules/templates/templates.preview.js';
 import { TemplatesService } from './modules/templates/templates.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
@@ -76,6 +77,8 @@ export interface Services {
   deviceStatusFeed: DeviceStatusFeed;
   templates: TemplatesService;
   templatePreviews: TemplatePreviewService;
+  /** The booth page's server-sent content (plugins/web-app.ts). */
+  boothPages: BoothPageSource;
   organizations: OrganizationsService;
   mediaRepository: MediaRepository;
   previews: PreviewWorker;
@@ -178,6 +181,11 @@ export function createServices(
     devices: devicesRepository,
     now,
     log,
+  });
+  const boothPages = new BoothPageSource({
+    devices: devicesRepository,
+    templates: templatesRepository,
+    storage,
   });
   const templatePreviews = new TemplatePreviewService({
     templates,
@@ -411,6 +419,7 @@ export function createServices(
     deviceStatusFeed,
     templates,
     templatePreviews,
+    boothPages,
     organizations,
     mediaRepository,
     previews,

@@ -32,6 +32,18 @@ const PLACEHOLDERS = {
   demoFormUrl: '/fb-demo-form-url.invalid',
 };
 
+/**
+ * What the booth page is rendered with in place of the booth's name and venue; the server puts
+ * each booth's own in their place (apps/server/src/plugins/web-app.ts).
+ */
+const BOOTH_PLACEHOLDERS = {
+  deviceName: 'fb-booth-device-name',
+  orgName: 'fb-booth-venue-name',
+};
+
+/** The booth page's addresses. */
+const BOOTH_PATHS = ['/b/:deviceId', '/regular/photobooths/:deviceId'];
+
 interface PageSpec {
   /** The address the page answers (a route pattern for the booth frame). */
   path: string;
@@ -39,8 +51,12 @@ interface PageSpec {
   url: string;
   /** The route module whose chunk and styles the page links (a key of Vite's manifest). */
   module: string;
-  /** `hydrate`: the app's first render in a signed-out browser; `frame`: rendered over. */
-  mode: 'hydrate' | 'frame';
+  /**
+   * `hydrate`: the app's first render in a signed-out browser; `frame`: rendered over;
+   * `booth`: the booth page as it opens (its location dialog), filled in per booth by the server
+   * and rendered over.
+   */
+  mode: 'hydrate' | 'frame' | 'booth';
 }
 
 const PAGES: PageSpec[] = [
@@ -58,12 +74,13 @@ const PAGES: PageSpec[] = [
     module: `src/app/routes/${module}.tsx`,
     mode: 'hydrate' as const,
   })),
-  ...['/b/:deviceId', '/regular/photobooths/:deviceId'].map((pattern) => ({
+  ...BOOTH_PATHS.map((pattern) => ({
     path: pattern,
     url: '/b/1',
     module: 'src/app/routes/regular/booth.tsx',
     mode: 'frame' as const,
   })),
+  { path: '/booth-frame', url: '/b/1', module: 'src/app/routes/regular/booth.tsx', mode: 'booth' },
 ];
 
 interface ManifestChunk {
@@ -77,6 +94,7 @@ interface PrerenderEntry {
   configure: (values: typeof PLACEHOLDERS) => void;
   renderPage: (url: string) => Promise<string>;
   renderBoothFrame: (url: string) => Promise<string>;
+  renderBoothPage: (url: string, placeholders: typeof BOOTH_PLACEHOLDERS) => Promise<string>;
 }
 
 /** The files (scripts and stylesheets) a chunk pulls in: itself and its static imports. */
@@ -203,11 +221,15 @@ async function prerender(): Promise<void> {
     mkdirSync(path.join(dist, PRERENDERED_DIR), { recursive: true });
     const pages: { path: string; file: string }[] = [];
     const written = new Map<string, string>();
+    let boothFrame:
+      { file: string; paths: string[]; placeholders: typeof BOOTH_PLACEHOLDERS } | undefined;
     for (const page of PAGES) {
       const rendered =
         page.mode === 'hydrate'
           ? await entry.renderPage(page.url)
-          : await entry.renderBoothFrame(page.url);
+          : page.mode === 'booth'
+            ? await entry.renderBoothPage(page.url, BOOTH_PLACEHOLDERS)
+            : await entry.renderBoothFrame(page.url);
       // React puts the page's <title> (and any other head element) first: move it to the head.
       const hoisted = /^(?:<(?:title|meta|link)\b[^>]*>(?:[^<]*<\/title>)?)*/.exec(rendered)![0];
       const body = rendered.slice(hoisted.length);
@@ -251,14 +273,21 @@ async function prerender(): Promise<void> {
         writeFileSync(path.join(dist, file), html);
         written.set(html, file);
       }
-      pages.push({ path: page.path, file });
+      if (page.mode === 'booth') {
+        if (!Object.values(BOOTH_PLACEHOLDERS).every((value) => html.includes(value))) {
+          throw new Error('prerender: the booth page does not show the booth placeholders');
+        }
+        boothFrame = { file, paths: BOOTH_PATHS, placeholders: BOOTH_PLACEHOLDERS };
+      } else {
+        pages.push({ path: page.path, file });
+      }
       console.log(
         `prerendered ${page.path.padEnd(32)} ${file} (${(html.length / 1024).toFixed(1)} KB)`,
       );
     }
     writeFileSync(
       path.join(dist, 'prerendered.json'),
-      `${JSON.stringify({ placeholders: PLACEHOLDERS, pages }, null, 2)}\n`,
+      `${JSON.stringify({ placeholders: PLACEHOLDERS, pages, boothFrame }, null, 2)}\n`,
     );
     // The server replaces each placeholder whole or in halves at the `@` (an address may be
     // shown broken there): anything else left over would reach visitors as it is.

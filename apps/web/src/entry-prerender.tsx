@@ -3,6 +3,7 @@
  * this file for Node and calls it): the browser's own components, providers and route tree,
  * rendered to a string by react-dom/server, so there is no second copy of any markup.
  */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
@@ -10,7 +11,9 @@ import { AppProvider } from './app/provider';
 import { routes } from './app/router';
 import { AppShell } from './components/layout/app-shell';
 import { appConfig, type AppConfig } from './config/app-config';
+import { boothDeviceQueryOptions } from './features/booth/api/get-device';
 import { loadMatchedRoutes } from './lib/lazy-routes';
+import { SessionProvider } from './lib/session';
 
 /** The runtime settings to render with (the prerender passes placeholders the server fills in). */
 export function configure(values: AppConfig): void {
@@ -49,4 +52,44 @@ export async function renderBoothFrame(url: string): Promise<string> {
     [{ element: <AppShell />, children: [{ path: '/b/:deviceId', Component: BoothRoute }] }],
     url,
   );
+}
+
+/**
+ * The booth page as it opens: the app shell around the booth screen with its Confirm Your
+ * Location dialog showing the booth, rendered with placeholders for the booth's name and venue
+ * (the server puts each booth's own in their place and adds its data for the app, which renders
+ * the same dialog over this from that data). The dialog is rendered open: in the HTML it cannot
+ * be modal (only a script can make it so), so the booth page's styles give an open dialog that
+ * is not modal the modal's place and backdrop.
+ */
+export async function renderBoothPage(
+  url: string,
+  placeholders: { deviceName: string; orgName: string },
+): Promise<string> {
+  const { default: BoothRoute } = await import('./app/routes/regular/booth');
+  const queryClient = new QueryClient();
+  const deviceId = Number(url.split('/').pop());
+  queryClient.setQueryData(boothDeviceQueryOptions(deviceId).queryKey, {
+    id: deviceId,
+    name: placeholders.deviceName,
+    org_name: placeholders.orgName,
+    price_rupees: 0,
+    status: 'idle',
+  });
+  const router = createMemoryRouter(
+    [{ element: <AppShell />, children: [{ path: '/b/:deviceId', Component: BoothRoute }] }],
+    { initialEntries: [url] },
+  );
+  const html = renderToString(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+  const dialog = '<dialog class="dialog booth-location-dialog';
+  if (!html.includes(dialog)) throw new Error('renderBoothPage: no location dialog rendered');
+  return html.replace(dialog, '<dialog open="" class="dialog booth-location-dialog');
 }

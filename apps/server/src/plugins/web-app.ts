@@ -5,10 +5,18 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import type { BoothPageData } from '../modules/templates/booth-page-source.js';
 
-/** Escapes a JSON text for a <script> element so no value can close the tag. */
-function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
+/**
+ * Escapes a JSON text for a <script> element: no value can close the tag or open a comment
+ * (`<`), and the two line separators JSON allows in strings but older JavaScript parsers did not
+ * (U+2028, U+2029) are written as escapes too.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -71,12 +79,17 @@ class HtmlPage {
     return `"${this.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
   }
 
-  send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    options: { cacheControl?: string; status?: number } = {},
+  ): FastifyReply {
     const encoding = negotiateEncoding(request.headers['accept-encoding']);
     const etag = this.etag(encoding);
     reply
+      .code(options.status ?? 200)
       .type('text/html; charset=utf-8')
-      .header('Cache-Control', 'no-cache')
+      .header('Cache-Control', options.cacheControl ?? 'no-cache')
       .header('Vary', 'Accept-Encoding')
       .header('ETag', etag);
     const ifNoneMatch = request.headers['if-none-match'];
@@ -94,6 +107,17 @@ interface PrerenderManifest {
   placeholders: { supportEmail: string; partnershipEmail: string; demoFormUrl: string };
   /** A route path (Fastify syntax) and the page answering it, relative to the build folder. */
   pages: { path: string; file: string }[];
+  /**
+   * The booth page with its location dialog open, rendered with placeholders for the booth's
+   * name and venue, which the server fills in per booth (the routes listed stay answered by
+   * their page in `pages` when the booth is unknown).
+   */
+  boothFrame?: { file: string; paths: string[]; placeholders: BoothPlaceholders };
+}
+
+interface BoothPlaceholders {
+  deviceName: string;
+  orgName: string;
 }
 
 interface RuntimeConfig {
@@ -139,6 +163,79 @@ function fillIn(
   );
 }
 
+/** The id in a booth page's address, or null when it is not a database id. */
+export function boothIdOf(param: string): number | null {
+  if (!/^[1-9]\d{0,9}$/.test(param)) return null;
+  const id = Number(param);
+  return id <= 2_147_483_647 ? id : null;
+}
+
+/**
+ * One booth's page: the frame with its name and venue in place of the placeholders (as the
+ * location dialog shows them: a booth without a venue shows a dash) and, for the app, the booth
+ * and its first templates as JSON (`#booth-data`), so the page reads from the HTML alone and the
+ * app starts with no request for them. Every value is escaped for where it stands.
+ */
+export function fillBoothFrame(
+  html: string,
+  placeholders: BoothPlaceholders,
+  data: BoothPageData,
+  renderedAt: number,
+): string {
+  const inlined = scriptSafeJson({
+    device_id: data.device.id,
+    rendered_at: renderedAt,
+    device: data.device,
+    templates: data.templates,
+  });
+  return html
+    .replaceAll(placeholders.deviceName, escapeHtml(data.device.name))
+    .replaceAll(placeholders.orgName, escapeHtml(data.device.org_name ?? '—'))
+    .replace(
+      '</head>',
+      `<script type="application/json" id="booth-data">${inlined}</script></head>`,
+    );
+}
+
+/** Where the booth pages' content comes from (BoothPageSource). */
+export interface BoothPages {
+  boothPage(deviceId: number): Promise<BoothPageData | undefined>;
+}
+
+/** How long a booth's rendered page is reused, here and in caches on the way. */
+export const BOOTH_PAGE_TTL_SECONDS = 30;
+/** Booth pages kept at most (the least recently rendered go first). */
+const BOOTH_PAGE_CACHE_SIZE = 500;
+
+/**
+ * Booth pages rendered per booth and kept for BOOTH_PAGE_TTL_SECONDS: a crowd scanning one
+ * booth's QR code costs one database read and one compression per half minute. Concurrent
+ * requests for one booth share its rendering.
+ */
+class BoothPageCache {
+  private readonly entries = new Map<number, { expires: number; page: Promise<HtmlPage | null> }>();
+
+  constructor(
+    private readonly render: (deviceId: number) => Promise<HtmlPage | null>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(deviceId: number): Promise<HtmlPage | null> {
+    const now = this.now();
+    const cached = this.entries.get(deviceId);
+    if (cached && cached.expires > now) return cached.page;
+    this.entries.delete(deviceId);
+    if (this.entries.size >= BOOTH_PAGE_CACHE_SIZE) {
+      this.entries.delete(this.entries.keys().next().value!);
+    }
+    const page = this.render(deviceId);
+    this.entries.set(deviceId, { expires: now + BOOTH_PAGE_TTL_SECONDS * 1000, page });
+    // A failure is not kept: the next request tries again.
+    page.catch(() => this.entries.delete(deviceId));
+    return page;
+  }
+}
+
 /**
  * Serves the built web app. Hashed files under /assets are cached for a year as immutable;
  * everything else is revalidated. Text files go as their build-time Brotli or gzip copy when the
@@ -146,7 +243,11 @@ function fillIn(
  * (the landing, the legal pages, the booth page's frame) get the runtime settings at start.
  * API paths get JSON 404s.
  */
-export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  config: Config,
+  options: { booths?: BoothPages } = {},
+): Promise<void> {
   const dist = config.web.distDir;
   const indexFile = path.join(dist, 'index.html');
   const built = existsSync(indexFile);
@@ -193,6 +294,30 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
       },
     });
 
+    // The booth page filled per booth, when the build has its frame and the app its source.
+    const boothFrameFile = manifest?.boothFrame && path.join(dist, manifest.boothFrame.file);
+    const boothFrame =
+      manifest?.boothFrame && options.booths && boothFrameFile && existsSync(boothFrameFile)
+        ? (() => {
+            const { placeholders, paths } = manifest.boothFrame;
+            const template = fillIn(
+              readFileSync(boothFrameFile, 'utf8'),
+              runtimeConfig,
+              manifest.placeholders,
+            );
+            const source = options.booths;
+            return {
+              paths,
+              pages: new BoothPageCache(async (deviceId) => {
+                const data = await source.boothPage(deviceId);
+                return data
+                  ? new HtmlPage(fillBoothFrame(template, placeholders, data, Date.now()))
+                  : null;
+              }),
+            };
+          })()
+        : undefined;
+
     // Addresses that render alike (`/` and `/brochure`) share one page.
     const pages = new Map<string, HtmlPage>();
     for (const { path: route, file } of manifest?.pages ?? []) {
@@ -210,6 +335,29 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
         pages.set(file, page);
       }
       const html = page;
+      if (boothFrame?.paths.includes(route)) {
+        app.get<{ Params: { deviceId: string } }>(
+          route,
+          { schema: { hide: true } },
+          async (request, reply) => {
+            const deviceId = boothIdOf(request.params.deviceId);
+            let filled: HtmlPage | null = null;
+            try {
+              filled = deviceId === null ? null : await boothFrame.pages.get(deviceId);
+            } catch (error) {
+              // The app loads the booth itself (and says what went wrong if it cannot).
+              request.log.error({ err: error, deviceId }, 'booth page: could not read the booth');
+              return html.send(request, reply);
+            }
+            // An unknown booth: the frame, whose app shows the not-found panel.
+            if (!filled) return html.send(request, reply, { status: 404 });
+            return filled.send(request, reply, {
+              cacheControl: `public, max-age=${BOOTH_PAGE_TTL_SECONDS}`,
+            });
+          },
+        );
+        continue;
+      }
       app.get(route, { schema: { hide: true } }, (request, reply) => html.send(request, reply));
     }
   }

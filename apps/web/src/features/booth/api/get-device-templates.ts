@@ -3,6 +3,7 @@ import { BOOTH_TEMPLATES_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { BOOTH_MESSAGES } from '../booth-model';
+import { inlinedBooth } from './inlined-booth';
 
 /**
  * GET devices/{id}/templates (regular API): one page of the booth's templates. Paging is by
@@ -32,6 +33,12 @@ export const deviceTemplatesQueryOptions = (deviceId: number, search: string) =>
       getDeviceTemplates(deviceId, { search, lastEvaluatedKey: pageParam }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.last_evaluated_key ?? undefined,
+    // The first page (no search) as the page's HTML was sent with it.
+    initialData: () => {
+      const inlined = search === '' ? inlinedBooth(deviceId) : undefined;
+      return inlined && { pages: [inlined.templates], pageParams: [null] };
+    },
+    initialDataUpdatedAt: () => (search === '' ? inlinedBooth(deviceId)?.rendered_at : undefined),
   });
 
 export function useDeviceTemplates(deviceId: number | null, search: string, enabled: boolean) {

@@ -3,6 +3,7 @@ import { boothAvailability } from '@flashbooth/contracts/rules';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api-client';
 import { BOOTH_MESSAGES } from '../booth-model';
+import { inlinedBooth } from './inlined-booth';
 
 /** GET devices/{id} (regular API): the booth as a visitor sees it. */
 export function getBoothDevice(deviceId: number, signal?: AbortSignal): Promise<VisitorDevice> {
@@ -24,6 +25,9 @@ export const boothDeviceQueryOptions = (deviceId: number) =>
   queryOptions({
     queryKey: ['devices', 'visitor', deviceId] as const,
     queryFn: ({ signal }) => getBoothDevice(deviceId, signal),
+    // The booth as the page's HTML was sent with it: no request before the first screen.
+    initialData: () => inlinedBooth(deviceId)?.device,
+    initialDataUpdatedAt: () => inlinedBooth(deviceId)?.rendered_at,
     retry: (failureCount, error) => !isNotFound(error) && failureCount < 1,
     // Live enough for a visitor at the booth: a booth that is not idle is asked about every
     // few seconds (the notice goes when it is back), an idle one now and then.

@@ -19,7 +19,7 @@ import {
   parseDeviceId,
   priceBadge,
 } from '../booth-model';
-import { LocationDialog } from './location-dialog';
+import { CONFIRMED_FRAGMENT, LocationDialog } from './location-dialog';
 import { PaymentOverlay } from './payment-overlay';
 import { ScrollHint } from './scroll-hint';
 import { TemplateCardSkeleton } from './template-card';
@@ -151,7 +151,10 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   const device = useBoothDevice(deviceId);
   // Always fresh on opening a booth: the credits decide between capture and payment.
   const self = useSelf('regular', { staleTime: 0 });
-  const [confirmed, setConfirmed] = useState(false);
+  // Yes, I'm Here tapped in the page's HTML, before this script ran (LocationDialog).
+  const [confirmed, setConfirmed] = useState(
+    () => typeof window !== 'undefined' && window.location.hash === CONFIRMED_FRAGMENT,
+  );
   const [search, setSearch] = useState('');
   // Templates load while the visitor reads the dialog, so the list is ready when they confirm.
   const templates = useDeviceTemplates(deviceId, search, device.isSuccess);
@@ -174,6 +177,13 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   useEffect(() => {
     if (confirmed) headingRef.current?.focus();
   }, [confirmed]);
+  // The early tap's fragment has done its work; a reload asks again.
+  useEffect(() => {
+    if (window.location.hash === CONFIRMED_FRAGMENT) {
+      const { pathname, search } = window.location;
+      window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+    }
+  }, []);
 
   if (device.isError) {
     return isNotFound(device.error) ? (
@@ -304,7 +314,6 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
           open={!confirmed}
           device={device.data}
           onConfirm={() => setConfirmed(true)}
-          onWrongLocation={() => void navigate(paths.home.getHref())}
         />
       </main>
       <PaymentOverlay open={payment.processing} />

@@ -1,18 +1,26 @@
 import type { VisitorDevice } from '@flashbooth/contracts';
+import { Link } from 'react-router';
 import { Dialog } from '@/components/ui/dialog';
+import { paths } from '@/config/paths';
 
 interface LocationDialogProps {
   open: boolean;
   device: VisitorDevice | undefined;
   onConfirm: () => void;
-  onWrongLocation: () => void;
 }
+
+/**
+ * The address Yes, I'm Here links to. The page's HTML shows this dialog before its script runs;
+ * a tap then only sets this fragment, which the booth screen reads when it starts (BoothScreen),
+ * so the tap is not lost.
+ */
+export const CONFIRMED_FRAGMENT = '#here';
 
 /**
  * Spec: before choosing a template the visitor confirms the booth in front of them. It is a
  * required choice, so Escape and backdrop clicks do not dismiss it.
  */
-export function LocationDialog({ open, device, onConfirm, onWrongLocation }: LocationDialogProps) {
+export function LocationDialog({ open, device, onConfirm }: LocationDialogProps) {
   return (
     <Dialog
       open={open && device !== undefined}
@@ -35,12 +43,21 @@ export function LocationDialog({ open, device, onConfirm, onWrongLocation }: Loc
             </div>
           </dl>
           <div className="dialog-actions">
-            <button type="button" className="btn btn-secondary" onClick={onWrongLocation}>
+            {/* Links, so a tap works from the page's HTML before its script has run. */}
+            <Link className="btn btn-secondary" to={paths.home.getHref()} role="button">
               Wrong Location
-            </button>
-            <button type="button" className="btn btn-primary" onClick={onConfirm}>
+            </Link>
+            <a
+              className="btn btn-primary"
+              href={CONFIRMED_FRAGMENT}
+              role="button"
+              onClick={(event) => {
+                event.preventDefault();
+                onConfirm();
+              }}
+            >
               Yes, I&apos;m Here
-            </button>
+            </a>
           </div>
         </>
       )}

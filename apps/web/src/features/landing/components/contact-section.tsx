@@ -1,6 +1,7 @@
 import { appConfig } from '@/config/app-config';
 import { POSTAL_ADDRESS } from '../content';
 import { CheckIcon, MailIcon, PinIcon } from './icons';
+import { bookDemoLinkProps } from './book-demo-dialog';
 
 const TERMS = [
   'Zero installation or operational fees',
@@ -45,9 +46,9 @@ export function ContactSection({ onBookDemo }: { onBookDemo: () => void }) {
                 </li>
               ))}
             </ul>
-            <button type="button" className="btn lp-btn-light lp-btn-lg" onClick={onBookDemo}>
+            <a className="btn lp-btn-light lp-btn-lg" {...bookDemoLinkProps(onBookDemo)}>
               Book a Demo
-            </button>
+            </a>
           </div>
           <div className="lp-contact-details">
             <div className="lp-contact-item">

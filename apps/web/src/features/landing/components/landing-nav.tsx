@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { NAV_SECTIONS } from '../content';
 import { BrandLogo } from './brand-logo';
+import { bookDemoLinkProps } from './book-demo-dialog';
 
 interface LandingNavProps {
   activeSection: string | null;
@@ -47,9 +48,9 @@ export function LandingNav({ activeSection, onBookDemo }: LandingNavProps) {
             })}
           </ul>
         </nav>
-        <button type="button" className="btn btn-primary lp-header-cta" onClick={onBookDemo}>
+        <a className="btn btn-primary lp-header-cta" {...bookDemoLinkProps(onBookDemo)}>
           Book a demo
-        </button>
+        </a>
       </div>
     </header>
   );

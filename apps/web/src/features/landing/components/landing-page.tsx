@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useSession } from '@/lib/session';
 import { SECTION_IDS } from '../content';
 import { useActiveSection } from '../hooks/use-scroll-position';
 import { BenefitsSection } from './benefits-section';
-import { BookDemoDialog } from './book-demo-dialog';
+import { BookDemoDialog, BookDemoFallback, useBookDemoFragment } from './book-demo-dialog';
 import { BrandingSection } from './branding-section';
 import { ContactSection } from './contact-section';
 import { ExperienceSection } from './experience-section';
@@ -20,7 +20,8 @@ export function LandingPage() {
   const signedIn = auth.status === 'authenticated' && user !== null;
   const activeSection = useActiveSection(SECTION_IDS);
   const [demoOpen, setDemoOpen] = useState(false);
-  const openDemo = () => setDemoOpen(true);
+  const openDemo = useCallback(() => setDemoOpen(true), []);
+  useBookDemoFragment(openDemo);
 
   return (
     <div className="landing">
@@ -39,6 +40,7 @@ export function LandingPage() {
       </main>
       <LandingFooter signedIn={signedIn} />
       <ScrollToTopButton aboveNav={signedIn} />
+      <BookDemoFallback />
       <BookDemoDialog open={demoOpen} onClose={() => setDemoOpen(false)} />
     </div>
   );

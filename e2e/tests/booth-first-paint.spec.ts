@@ -1,0 +1,187 @@
+/**
+ * The booth page a QR code opens, before and after its script: the server's HTML shows the
+ * booth's name and venue (the Confirm Your Location dialog) and carries the booth and its first
+ * templates for the app, which takes over without a request for them, without moving anything
+ * and without a console warning; a tap on the page's links before the script has run is not
+ * lost, here and on the landing's Book a Demo.
+ */
+import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { newMobile, signInThroughUi, staffApi, uniqueTag, type RegisteredBooth } from './support';
+
+/** Console errors and warnings and uncaught errors while `page` runs. */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error' || message.type() === 'warning') {
+      problems.push(`${message.type()}: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+/** Holds every script back until the returned function is called. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** Sums the page's layout shifts (as Cumulative Layout Shift counts them) from its start. */
+async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const state = globalThis as unknown as { layoutShift: number };
+    state.layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as {
+        value: number;
+        hadRecentInput: boolean;
+      }[]) {
+        if (!entry.hadRecentInput) state.layoutShift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+let booth: RegisteredBooth;
+
+test.beforeAll(async ({ request }) => {
+  const staff = await staffApi(request);
+  const orgId = await staff.demoOrgId();
+  booth = await staff.createBooth(`First Paint ${uniqueTag()} <Booth> & "Co"`, orgId);
+});
+
+test.describe('booth page first paint', () => {
+  test(
+    'the HTML alone shows the booth’s name and venue and carries its first templates',
+    { tag: '@flow' },
+    async ({ browser, request }) => {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      const response = await page.goto(`/b/${booth.id}`);
+      expect(response?.status()).toBe(200);
+      const dialog = page.getByRole('dialog', { name: 'Confirm Your Location' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
+      await expect(dialog.getByTestId('location-org')).toHaveText(booth.orgName);
+      // Wrong Location is a plain link: it works without the script.
+      await dialog.getByRole('button', { name: 'Wrong Location' }).click();
+      await expect(page).toHaveURL('/');
+      await context.close();
+
+      const html = await (await request.get(`/b/${booth.id}`)).text();
+      const json = /<script type="application\/json" id="booth-data">([^<]*)<\/script>/.exec(html);
+      expect(json, 'the booth page carries its data for the app').not.toBeNull();
+      const data = JSON.parse(json![1]!) as {
+        device: { id: number; name: string };
+        templates: { items: { name: string }[] };
+      };
+      expect(data.device).toMatchObject({ id: booth.id, name: booth.name });
+      expect(data.templates.items.length).toBeGreaterThan(0);
+
+      const unknown = await request.get('/b/999999999');
+      expect(unknown.status()).toBe(404);
+    },
+  );
+
+  test(
+    'a signed-in visitor’s app takes over the painted booth without a request, a shift or a warning',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await signInThroughUi(page, 'regular', newMobile(), 'First Paint Visitor');
+      await expect(page).toHaveURL('/');
+      const problems = watchConsole(page);
+      const boothRequests: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes(`/api/regular/devices/${booth.id}`)) {
+          boothRequests.push(request.url());
+        }
+      });
+      await recordLayoutShifts(page);
+      const release = await holdScripts(page);
+      await page.goto(`/b/${booth.id}`, { waitUntil: 'commit' });
+
+      const dialog = page.getByRole('dialog', { name: 'Confirm Your Location' });
+      await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
+      await expect(dialog.getByTestId('location-org')).toHaveText(booth.orgName);
+      const before = await dialog.boundingBox();
+
+      release();
+      await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+      // The app's own dialog (modal now) in the same place, from the page's data.
+      await expect(page.locator('dialog.booth-location-dialog:modal')).toBeVisible();
+      await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
+      expect(await dialog.boundingBox()).toEqual(before);
+      const shift = await page.evaluate(
+        () => (globalThis as unknown as { layoutShift: number }).layoutShift,
+      );
+      expect(shift).toBeLessThan(0.01);
+
+      await dialog.getByRole('button', { name: "Yes, I'm Here" }).click();
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Select Your Template' }),
+      ).toBeVisible();
+      await expect(page.getByTestId('template-card').first()).toBeVisible();
+      // The booth and its first templates came with the page.
+      expect(boothRequests).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+  );
+
+  test(
+    'Yes, I’m Here tapped before the script is kept: the app opens on the templates',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await signInThroughUi(page, 'regular', newMobile(), 'Early Tapper');
+      await expect(page).toHaveURL('/');
+      const release = await holdScripts(page);
+      await page.goto(`/b/${booth.id}`, { waitUntil: 'commit' });
+      const dialog = page.getByRole('dialog', { name: 'Confirm Your Location' });
+      await dialog.getByRole('button', { name: "Yes, I'm Here" }).click();
+      release();
+      await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Select Your Template' }),
+      ).toBeVisible();
+      await expect(dialog).toBeHidden();
+      // The tap's fragment is spent: a reload asks again.
+      await expect(page).toHaveURL(`/b/${booth.id}`);
+    },
+  );
+});
+
+test.describe('landing before its script', () => {
+  test(
+    'Book a Demo tapped before the script opens the demo form, and the app’s dialog takes over',
+    { tag: '@flow' },
+    async ({ page }) => {
+      const problems = watchConsole(page);
+      const release = await holdScripts(page);
+      await page.goto('/', { waitUntil: 'commit' });
+      await expect(page.getByRole('heading', { level: 1, name: /Instant prints/ })).toBeVisible();
+      await page
+        .locator('#contact')
+        .getByRole('button', { name: /Book a demo/i })
+        .click();
+      // The link's target: the form in the dialog's place before any script has run.
+      const early = page.locator('#book-demo');
+      await expect(early).toBeVisible();
+      await expect(early.getByRole('heading', { name: 'Book a demo' })).toBeVisible();
+      await expect(early.locator('iframe[title="Book a demo form"]')).toBeAttached();
+
+      release();
+      await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+      const dialog = page.locator('dialog.lp-demo-dialog:modal');
+      await expect(dialog).toBeVisible();
+      await expect(early).toBeHidden();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(early).toBeHidden();
+      expect(problems).toEqual([]);
+    },
+  );
+});
