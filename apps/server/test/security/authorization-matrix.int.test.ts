@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@flashbooth/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { openDatabase } from '../../src/db/client.js';
@@ -89,6 +90,12 @@ POST /api/regular/payments/checkout (another visitor's)         401  404  404  4
 GET /api/regular/payments/:id/status                            401  ok   ok   401  401  401  401  401  401  401
 GET /api/regular/payments/:id/status (another visitor's)        401  404  404  401  401  401  401  401  401  401
 GET /api/regular/transactions                                   401  ok   ok   401  401  401  401  401  401  401
+GET /api/regular/users/self/data-export                         401  ok   ok   401  401  401  401  401  401  401
+POST /api/regular/users/self/data-export                        401  ok   ok   401  401  401  401  401  401  401
+POST /api/regular/users/self/erasure-code                       401  ok   ok   401  401  401  401  401  401  401
+POST /api/regular/users/self/erase (a wrong code)               401  422  422  401  401  401  401  401  401  401
+GET /api/regular/walls/:orgId                                   ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /api/regular/walls/:orgId/events                            ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 POST /api/enterprise/auth/sign-in                               ok   ok   ok   ok   ok   ok   ok   ok   ok   429
 POST /api/enterprise/auth/sign-up                               ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 POST /api/enterprise/auth/verify                                ok   ok   ok   ok   ok   ok   ok   ok   ok   429
@@ -155,6 +162,11 @@ POST /api/enterprise/organizations/:id/invites/deny             401  401  401  o
 DELETE /api/enterprise/organizations/:id/invites/:inviteId      401  401  401  ok   ok   403  403  404  404  403
 GET /api/enterprise/organizations/:id/guests                    401  401  401  ok   ok   ok   ok   404  404  ok
 GET /api/enterprise/organizations/:id/guests/export.csv         401  401  401  ok   ok   ok   403  404  404  403
+GET /api/enterprise/organizations/:id/moderation-log            401  401  401  ok   ok   ok   403  404  404  403
+GET /api/enterprise/privacy/people/:id/data-export              401  401  401  ok   403  403  403  403  403  403
+POST /api/enterprise/privacy/people/:id/data-export             401  401  401  ok   403  403  403  403  403  403
+POST /api/enterprise/privacy/people/:id/erase                   401  401  401  ok   403  403  403  403  403  403
+GET /api/enterprise/privacy/actions                             401  401  401  ok   403  403  403  403  403  403
 GET /api/enterprise/organizations/:id/stats                     401  401  401  ok   ok   ok   ok   404  404  ok
 GET /api/enterprise/organizations/:id/media/repost_allowed      401  401  401  ok   ok   ok   ok   404  404  ok
 GET /api/enterprise/media/all                                   401  401  401  ok   ok   403  403  403  403  403
@@ -189,6 +201,10 @@ POST /api/device/enroll                                         ok   ok   ok   o
 GET /api/health                                                 ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health/live                                            ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health/ready                                           ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /api/health/details                                         ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /p/:publicId                                                ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /p/:publicId/image.jpg                                      ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /p/:publicId/video.mp4                                      302  302  302  302  302  302  302  302  302  302
 GET /api/sandbox/checkout/:orderId                              ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 POST /api/sandbox/checkout/:orderId                             303  303  303  303  303  303  303  303  303  303
 GET /api/dev/sms                                                ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
@@ -282,6 +298,26 @@ async function wallComment(f: Fixtures, author: Caller): Promise<number> {
     })
     .returning({ id: mediaComments.id });
   return row!.id;
+}
+
+/** A new visitor account no fixture uses (staff export or erase it). */
+async function newVisitor(f: Fixtures): Promise<number> {
+  const [row] = await f.world.database.db
+    .insert(users)
+    .values({ pool: 'regular', phone: newPhone(), name: 'Asks for their data' })
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+/** The public id of a new wall item whose file is in the store (a share page shows it). */
+async function sharedItem(f: Fixtures, mediaType: 'image' | 'video'): Promise<string> {
+  const id = await wallItem(f, f.world.callers.visitor);
+  const [row] = await f.world.database.db
+    .update(media)
+    .set({ s3Key: await f.templateUpload('sample'), mediaType })
+    .where(eq(media.id, id))
+    .returning({ publicId: media.publicId });
+  return row!.publicId!;
 }
 
 const authRequests = (pool: Pool): Record<string, Build> => ({
@@ -428,6 +464,14 @@ const REQUESTS: Record<string, Build> = {
   'GET /api/regular/transactions': async () => get(`${R}/transactions`),
 
   // Staff: devices.
+  'GET /api/regular/users/self/data-export': async () => get(`${R}/users/self/data-export`),
+  'POST /api/regular/users/self/data-export': async () => post(`${R}/users/self/data-export`),
+  'POST /api/regular/users/self/erasure-code': async () => post(`${R}/users/self/erasure-code`),
+  // A wrong code: the session is let through and the code refused; the account stays.
+  'POST /api/regular/users/self/erase (a wrong code)': async () =>
+    post(`${R}/users/self/erase`, { code: '0000' }),
+  'GET /api/regular/walls/:orgId': async (f) => get(`${R}/walls/${await f.orgId()}`),
+  'GET /api/regular/walls/:orgId/events': async (f) => get(`${R}/walls/${await f.orgId()}/events`),
   'GET /api/enterprise/devices/status-stream': async () => get(`${E}/devices/status-stream`),
   'POST /api/enterprise/devices': async () => post(`${E}/devices`),
   'GET /api/enterprise/devices': async () => get(`${E}/devices`),
@@ -558,6 +602,15 @@ const REQUESTS: Record<string, Build> = {
     get(`${E}/organizations/${await f.orgId()}/guests`),
   'GET /api/enterprise/organizations/:id/guests/export.csv': async (f) =>
     get(`${E}/organizations/${await f.orgId()}/guests/export.csv`),
+  'GET /api/enterprise/organizations/:id/moderation-log': async (f) =>
+    get(`${E}/organizations/${await f.orgId()}/moderation-log`),
+  'GET /api/enterprise/privacy/people/:id/data-export': async (f) =>
+    get(`${E}/privacy/people/${await newVisitor(f)}/data-export`),
+  'POST /api/enterprise/privacy/people/:id/data-export': async (f) =>
+    post(`${E}/privacy/people/${await newVisitor(f)}/data-export`),
+  'POST /api/enterprise/privacy/people/:id/erase': async (f) =>
+    post(`${E}/privacy/people/${await newVisitor(f)}/erase`),
+  'GET /api/enterprise/privacy/actions': async () => get(`${E}/privacy/actions`),
   'GET /api/enterprise/organizations/:id/stats': async (f) =>
     get(`${E}/organizations/${await f.orgId()}/stats`),
 
@@ -665,6 +718,11 @@ const REQUESTS: Record<string, Build> = {
     return post('/api/device/enroll', { code });
   },
   'GET /api/health': async () => get('/api/health'),
+  'GET /api/health/details': async () => get('/api/health/details'),
+  'GET /p/:publicId': async (f) => get(`/p/${await sharedItem(f, 'image')}`),
+  'GET /p/:publicId/image.jpg': async (f) =>
+    get(`/p/${await sharedItem(f, 'image')}/image.jpg?w=600`),
+  'GET /p/:publicId/video.mp4': async (f) => get(`/p/${await sharedItem(f, 'video')}/video.mp4`),
   'GET /api/health/live': async () => get('/api/health/live'),
   'GET /api/health/ready': async () => get('/api/health/ready'),
   'GET /api/sandbox/checkout/:orderId': async (f) =>
