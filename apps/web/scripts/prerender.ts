@@ -130,7 +130,7 @@ function inlineStyles(html: string): string {
 }
 
 /**
- * How a hydrated page loads the app: after the browser has painted it. The scripts (about
+ * How a hydrated page (and the booth page) loads the app: after the browser has painted it. The scripts (about
  * 100 KB compressed) would otherwise share a phone's bandwidth with the page and, on a fast
  * line, run before the first frame and hold it back; the page reads, and its links work, before
  * it hydrates. The modules to load are listed in the page (`#app-modules`, JSON: the CSP allows
@@ -254,7 +254,9 @@ async function prerender(): Promise<void> {
             '</head>',
         );
       let html = inlineStyles(
-        page.mode === 'hydrate'
+        // The booth page, like the hydrated ones, reads from its HTML: its scripts wait for the
+        // first paint rather than share the line with it.
+        page.mode !== 'frame'
           ? loadAfterPaint(
               withRoute,
               routeModules.map((file) => `/${file}`),
