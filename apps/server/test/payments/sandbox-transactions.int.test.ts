@@ -118,6 +118,7 @@ describe.each(databaseTargets)(
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
         org_name: 'Harbour Café',
         device_name: 'Pier Booth',
+        delivery_failure: null,
       });
       const secondPage = (await s.api.list(visitor.token, { limit: '10', offset: '10' })).json();
       expect(secondPage.items.map((t: { id: number }) => t.id)).toEqual(newestFirst.slice(10));

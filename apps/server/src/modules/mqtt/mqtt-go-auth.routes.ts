@@ -55,7 +55,13 @@ export const mqttGoAuthRoutes: FastifyPluginAsyncZod<{
     '/user',
     {
       logLevel: 'warn',
-      schema: { hide: true, querystring: QuerySchema, body: UserBodySchema },
+      schema: {
+        tags: ['mqtt hooks'],
+        summary:
+          "Mosquitto go-auth's HTTP user check (200 allows, 403 denies; the secret in the URL)",
+        querystring: QuerySchema,
+        body: UserBodySchema,
+      },
     },
     async (request, reply) => {
       const { username, password, clientid } = request.body;
@@ -68,7 +74,12 @@ export const mqttGoAuthRoutes: FastifyPluginAsyncZod<{
     '/acl',
     {
       logLevel: 'warn',
-      schema: { hide: true, querystring: QuerySchema, body: AclBodySchema },
+      schema: {
+        tags: ['mqtt hooks'],
+        summary: "Mosquitto go-auth's HTTP topic check: a device only on its own topics",
+        querystring: QuerySchema,
+        body: AclBodySchema,
+      },
     },
     async (request, reply) => {
       const { username, topic, acc } = request.body;
