@@ -3,13 +3,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { media } from '../../src/db/schema.js';
 import { databaseTargets } from '../databases.js';
-import {
-  apiCall,
-  eventually,
-  signedInOrgStaff,
-  signedInSuperUser,
-  startApp,
-} from '../harness.js';
+import { apiCall, eventually, signedInOrgStaff, signedInSuperUser, startApp } from '../harness.js';
 import { createOrganization, ScriptedLink } from '../media-fixtures.js';
 import { SWEEP_ENV, useCaptureSuite } from './capture-suite.js';
 
