@@ -43,6 +43,7 @@ export type EraseAccountBody = z.infer<typeof EraseAccountBodySchema>;
 export const PersonIdParamSchema = z.object({
   id: idTextSchema('id must be a positive whole number.'),
 });
+export type PersonIdParam = z.infer<typeof PersonIdParamSchema>;
 
 /** What a staff erasure removed: counts only (the person is gone). */
 export const ErasureResultSchema = z.object({
