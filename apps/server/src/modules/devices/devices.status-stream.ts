@@ -1,8 +1,8 @@
-import type { ServerResponse } from 'node:http';
 import { can, type StaffPrincipal } from '@flashbooth/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { decodeJwt } from 'jose';
 import { AppError } from '../../errors.js';
+import { type EventStream, openEventStream } from '../../lib/event-stream.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { Authenticate } from '../../security/authenticate.js';
 import type { StaffCaller } from '../users/users.service.js';
@@ -75,11 +75,11 @@ export const staffDeviceStatusRoutes: FastifyPluginAsyncZod<StatusStreamOptions>
   const viewerRefreshMs = options.viewerRefreshMs ?? VIEWER_REFRESH_MS;
   const maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   /** The closers of the open streams: app.close() ends them before the server closes. */
-  const openStreams = new Set<(reason: string) => void>();
+  const openStreams = new Set<EventStream>();
 
   app.addHook('onRequest', options.authenticate);
   app.addHook('preClose', async () => {
-    for (const close of [...openStreams]) close('server closing');
+    for (const stream of [...openStreams]) stream.close('server closing');
   });
   app.addHook('onClose', async () => feed.stop());
 
@@ -100,75 +100,42 @@ export const staffDeviceStatusRoutes: FastifyPluginAsyncZod<StatusStreamOptions>
       // Hear the other instances before the client is told it is connected.
       await feed.ready();
 
-      reply.hijack();
-      const res: ServerResponse = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-store, no-transform',
-        // nginx and similar proxies: pass each event on at once.
-        'x-accel-buffering': 'no',
-        'x-content-type-options': 'nosniff',
-        'x-request-id': request.id,
-      });
-      res.socket?.setNoDelay(true);
-
-      let closed = false;
-      const timers: NodeJS.Timeout[] = [];
       let unsubscribe = () => {};
-      const close = (reason: string, destroy = false) => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        for (const timer of timers) clearTimeout(timer);
-        openStreams.delete(close);
-        request.log.info({ reason }, 'device status stream closed');
-        if (destroy) res.destroy();
-        else if (!res.writableEnded) res.end();
-      };
-      const write = (text: string) => {
-        if (closed) return;
-        // A client that does not read: drop it rather than let its backlog grow.
-        if (res.writableLength > maxBufferedBytes) {
-          request.log.warn({ buffered: res.writableLength }, 'device status stream too slow');
-          close('client too slow', true);
-          return;
-        }
-        res.write(text);
-      };
-
-      openStreams.add(close);
-      res.on('close', () => close('client disconnected', true));
-      write(`retry: ${RETRY_MS}\n: connected\n\n`);
+      const stream = openEventStream(request, reply, {
+        retryMs: RETRY_MS,
+        heartbeatMs,
+        maxBufferedBytes,
+        onClose: (reason) => {
+          unsubscribe();
+          openStreams.delete(stream);
+          request.log.info({ reason }, 'device status stream closed');
+        },
+      });
+      openStreams.add(stream);
       unsubscribe = feed.subscribe((change) => {
-        if (mayView(principal, change.orgId)) write(statusEventText(change));
+        if (mayView(principal, change.orgId)) stream.write(statusEventText(change));
       });
 
-      timers.push(setInterval(() => write(': heartbeat\n\n'), heartbeatMs));
-      timers.push(
-        setInterval(() => {
-          users.staffPrincipal(claims).then(
-            (caller) => {
-              principal = caller.principal;
-            },
-            (error: unknown) => {
-              if (error instanceof AppError && error.code === 'unauthorized') {
-                close('viewer no longer signed in');
-              } else {
-                request.log.warn({ err: error }, 'device status stream: viewer not reloaded');
-              }
-            },
-          );
-        }, viewerRefreshMs),
-      );
+      stream.every(viewerRefreshMs, () => {
+        users.staffPrincipal(claims).then(
+          (caller) => {
+            principal = caller.principal;
+          },
+          (error: unknown) => {
+            if (error instanceof AppError && error.code === 'unauthorized') {
+              stream.close('viewer no longer signed in');
+            } else {
+              request.log.warn({ err: error }, 'device status stream: viewer not reloaded');
+            }
+          },
+        );
+      });
       const expiresAt = tokenExpiry(request.headers.authorization);
       if (expiresAt !== undefined) {
-        const lapse = setTimeout(
-          () => close('access token lapsed'),
-          Math.max(0, expiresAt - now().getTime()),
+        stream.after(Math.max(0, expiresAt - now().getTime()), () =>
+          stream.close('access token lapsed'),
         );
-        timers.push(lapse);
       }
-      for (const timer of timers) timer.unref();
     },
   );
 };

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import {
   IdSchema,
   type KioskWallEvent,
@@ -8,6 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.js';
+import { type EventStream, openEventStream } from '../../lib/event-stream.js';
 import type { KioskWallService } from './kiosk-wall.service.js';
 import type { WallFeed } from './wall-feed.js';
 
@@ -43,10 +43,10 @@ export const visitorKioskWallRoutes: FastifyPluginAsyncZod<KioskWallRoutesOption
   const heartbeatMs = options.heartbeatMs ?? KIOSK_HEARTBEAT_MS;
   const maxStreams = options.maxStreams ?? MAX_KIOSK_STREAMS;
   const tags = ['regular kiosk wall'];
-  const openStreams = new Set<() => void>();
+  const openStreams = new Set<EventStream>();
 
   app.addHook('preClose', async () => {
-    for (const close of [...openStreams]) close();
+    for (const stream of [...openStreams]) stream.close('server closing');
   });
   app.addHook('onClose', async () => feed.stop());
 
@@ -87,46 +87,21 @@ export const visitorKioskWallRoutes: FastifyPluginAsyncZod<KioskWallRoutesOption
       }
       await feed.ready();
 
-      reply.hijack();
-      const res: ServerResponse = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-store, no-transform',
-        'x-accel-buffering': 'no',
-        'x-content-type-options': 'nosniff',
-        'x-request-id': request.id,
-      });
-      res.socket?.setNoDelay(true);
-
-      let closed = false;
       let unsubscribe = () => {};
-      const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
-      heartbeat.unref();
-      const close = (destroy = false) => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        clearInterval(heartbeat);
-        openStreams.delete(close);
-        if (destroy) res.destroy();
-        else if (!res.writableEnded) res.end();
-      };
-      function write(text: string) {
-        if (closed) return;
-        if (res.writableLength > MAX_BUFFERED_BYTES) {
-          close(true);
-          return;
-        }
-        res.write(text);
-      }
-
-      openStreams.add(close);
-      res.on('close', () => close(true));
-      write(`retry: ${RETRY_MS}\n: connected\n\n`);
+      const stream = openEventStream(request, reply, {
+        retryMs: RETRY_MS,
+        heartbeatMs,
+        maxBufferedBytes: MAX_BUFFERED_BYTES,
+        onClose: () => {
+          unsubscribe();
+          openStreams.delete(stream);
+        },
+      });
+      openStreams.add(stream);
       unsubscribe = feed.subscribe((change) => {
         if (change.orgId !== orgId) return;
         const event: KioskWallEvent = { media_id: change.mediaId, on_wall: change.onWall };
-        write(`event: wall\ndata: ${JSON.stringify(event)}\n\n`);
+        stream.write(`event: wall\ndata: ${JSON.stringify(event)}\n\n`);
       });
     },
   );
