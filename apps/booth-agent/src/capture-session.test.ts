@@ -35,6 +35,8 @@ function payload(mediaIds: number[] = [101]): CaptureCommandPayload {
       is_duplicated: false,
       images: LAYOUTS.landscape1.images.map((slot) => ({ ...slot })),
       foreground_url: '/foreground.png',
+      capture_kind: 'photo',
+      motion: null,
     },
     total_captures: 1,
     uploads: mediaIds.map((id) => ({

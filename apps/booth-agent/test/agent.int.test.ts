@@ -39,6 +39,8 @@ function capturePayload(uploadCount = 1): CaptureCommandPayload {
       is_duplicated: false,
       images: layout.images.map((slot) => ({ ...slot })),
       foreground_url: '/foreground.png',
+      capture_kind: 'photo',
+      motion: null,
     },
     total_captures: layout.images.length,
     uploads: Array.from({ length: uploadCount }, (_, index) => ({

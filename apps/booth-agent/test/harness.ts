@@ -143,6 +143,8 @@ export function capturePayload(
       is_duplicated: false,
       images: [{ x: 360, y: 120, w: 2880, h: 1920, filter: 'none' }],
       foreground_url: foregroundUrl,
+      capture_kind: 'photo',
+      motion: null,
     },
     total_captures: 1,
     uploads: mediaIds.map((mediaId) => ({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CaptureKindSchema } from './capture-kind.js';
 import { DB_INT_MAX, hasNoNul, idSchema, nulMessage, TimestampSchema } from './common.js';
 import {
   DEVICE_MESSAGES,
@@ -334,11 +335,57 @@ export const CaptureSlotSchema = z.object({
 });
 export type CaptureSlot = z.infer<typeof CaptureSlotSchema>;
 
+/** A motion template's settings as the booth records them. */
+export const CaptureMotionSchema = z.object({
+  /** gif: stills taken. */
+  frames: z.number().int(),
+  /** video: clip length in seconds. */
+  seconds: z.number(),
+  /** Playback speed. */
+  speed: z.number(),
+  /** Whether a print is made from stills of the recording too. */
+  print: z.boolean(),
+});
+export type CaptureMotion = z.infer<typeof CaptureMotionSchema>;
+
+/** An upload of a composed print: one JPEG. */
+export const CapturePrintUploadSchema = z.object({
+  media_id: z.number().int().positive(),
+  upload_url: z.string(),
+  content_type: z.literal('image/jpeg'),
+});
+export type CapturePrintUpload = z.infer<typeof CapturePrintUploadSchema>;
+
+/**
+ * The upload of a motion item: the MP4 (`upload_url`), its poster JPEG, its animated WebP preview
+ * and, for the gif kind, the `.gif` (null otherwise). Each is a PUT of its own content type.
+ */
+export const CaptureMotionUploadSchema = z.object({
+  media_id: z.number().int().positive(),
+  upload_url: z.string(),
+  content_type: z.literal('video/mp4'),
+  poster_upload_url: z.string(),
+  preview_upload_url: z.string(),
+  gif_upload_url: z.string().nullable(),
+});
+export type CaptureMotionUpload = z.infer<typeof CaptureMotionUploadSchema>;
+
+export const CaptureUploadSchema = z.discriminatedUnion('content_type', [
+  CapturePrintUploadSchema,
+  CaptureMotionUploadSchema,
+]);
+export type CaptureUpload = z.infer<typeof CaptureUploadSchema>;
+
 /**
  * The payload of the `capture` command. The booth answers `{id, status: "accepted"}` once the
  * session is set up, or `{id, error}` to refuse (busy, roll empty); then it uploads each item
- * with a PUT of `content_type` to its `upload_url` and confirms it with
- * `POST /api/device/media/{media_id}/uploaded`.
+ * with a PUT of `content_type` to its `upload_url` (a motion item: also its poster, preview and
+ * gif) and confirms it with `POST /api/device/media/{media_id}/uploaded`.
+ *
+ * A motion kind counts down once and records; its uploads list the motion item first, then the
+ * print when `motion.print`, and `total_captures` is the stills that print needs (picked evenly
+ * from the recorded frames). A payload from before motion (no `capture_kind`, no `motion`) reads
+ * as a photo.
  */
 export const CaptureCommandPayloadSchema = z.object({
   capture_id: z.uuid(),
@@ -351,15 +398,13 @@ export const CaptureCommandPayloadSchema = z.object({
     images: z.array(CaptureSlotSchema),
     /** Presigned download of the foreground PNG, or null when the template has none. */
     foreground_url: z.string().nullable(),
+    capture_kind: CaptureKindSchema.default('photo'),
+    /** The motion settings; null for a photo. */
+    motion: CaptureMotionSchema.nullable().default(null),
   }),
-  total_captures: z.number().int().positive(),
-  uploads: z.array(
-    z.object({
-      media_id: z.number().int().positive(),
-      upload_url: z.string(),
-      content_type: z.literal('image/jpeg'),
-    }),
-  ),
+  /** Stills to take: the print's (a motion kind without a print: 0). */
+  total_captures: z.number().int().nonnegative(),
+  uploads: z.array(CaptureUploadSchema),
 });
 export type CaptureCommandPayload = z.infer<typeof CaptureCommandPayloadSchema>;
 

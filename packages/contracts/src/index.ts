@@ -4,6 +4,7 @@ export * from './users.js';
 export * from './auth.js';
 export * from './passkeys.js';
 export * from './rules.js';
+export * from './capture-kind.js';
 export * from './devices.js';
 export * from './templates.js';
 export * from './template-preview.js';

@@ -19,8 +19,14 @@ export const StaffMediaItemSchema = z.object({
   id: z.number().int(),
   media_type: MediaTypeSchema,
   orientation: z.enum(['portrait', 'landscape']),
+  /** An image's preview, or a motion item's poster JPEG. */
   lowres_s3_url: z.string(),
+  /** The print, or a motion item's MP4. */
   s3_url: z.string(),
+  /** A motion item's animated WebP preview; null for an image. */
+  preview_s3_url: z.string().nullable(),
+  /** A gif item's `.gif` download; null otherwise. */
+  gif_s3_url: z.string().nullable(),
   s3_key: z.string(),
   user_name: z.string(),
   org_id: z.number().int().nullable(),

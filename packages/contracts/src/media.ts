@@ -8,6 +8,7 @@ import {
   nulMessage,
   TimestampSchema,
 } from './common.js';
+import { CaptureKindSchema } from './capture-kind.js';
 import { PAYMENT_MESSAGES } from './rules.js';
 
 /** Texts of the capture and media calls (the spec's wording where it has one). */
@@ -24,6 +25,7 @@ export const MEDIA_MESSAGES = {
   captionTooLong: 'Caption must be at most 500 characters.',
   notUploadedYet: 'The media file has not been uploaded yet.',
   notJpeg: 'The uploaded file is not a JPEG image.',
+  notVideo: 'The uploaded video is not an MP4 file with its poster and previews.',
   tooLarge: 'The uploaded file is too large.',
   alreadyUploaded: 'This item is already uploaded; there is nothing left to send.',
 } as const;
@@ -45,10 +47,16 @@ export const CaptureRequestSchema = z.object({
 });
 export type CaptureRequest = z.infer<typeof CaptureRequestSchema>;
 
-/** The spec's Capture result. */
+/**
+ * The spec's Capture result. For a motion kind `media_ids` lists the video first (then the print
+ * when the template also prints), and `total_captures` is 1: one countdown, then the recording of
+ * `record_seconds` (0 for a photo).
+ */
 export const CaptureResultSchema = z.object({
   media_ids: z.array(z.number().int()),
   total_captures: z.number().int(),
+  capture_kind: CaptureKindSchema,
+  record_seconds: z.number(),
 });
 export type CaptureResult = z.infer<typeof CaptureResultSchema>;
 
@@ -75,6 +83,10 @@ export const MediaSchema = z.object({
   media_type: MediaTypeSchema,
   lowres_s3_url: z.string().nullable(),
   s3_url: z.string().nullable(),
+  /** A motion item's animated WebP preview (lists); null for an image or until uploaded. */
+  preview_s3_url: z.string().nullable(),
+  /** A gif item's `.gif` download; null otherwise. */
+  gif_s3_url: z.string().nullable(),
   s3_key: z.string(),
   org_name: z.string().nullable(),
   device_name: z.string().nullable(),
@@ -191,6 +203,10 @@ export const MediaUploadLinkSchema = z.object({
   media_id: z.number().int(),
   upload_url: z.string(),
   content_type: z.string(),
+  /** A video item's poster JPEG, animated WebP preview and (gif kind) `.gif` links. */
+  poster_upload_url: z.string().optional(),
+  preview_upload_url: z.string().optional(),
+  gif_upload_url: z.string().nullable().optional(),
   /** UTC ISO-8601 without zone suffix. */
   expires_at: z.string(),
 });

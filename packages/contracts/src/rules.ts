@@ -203,7 +203,89 @@ export const TEMPLATE_MESSAGES = {
   empty: 'No templates found. Try creating one!',
   noOrgs:
     'This template is not currently associated with any organizations. Use the "+Add Organization" button to associate it.',
+  captureKind: 'Capture kind must be photo, gif, boomerang or video.',
+  motionFrames: 'Frames must be a whole number from 2 to 6.',
+  motionSeconds: 'Seconds must be from 3 to 10.',
+  motionSpeed: 'Speed must be from 0.5× to 2×.',
+  motionPrints: 'motion_prints must be true or false.',
 } as const;
+
+/**
+ * What a template captures: `photo` (stills composed into a print), `gif` (a few stills played as
+ * a loop), `boomerang` (a short burst played forward then backward) or `video` (a clip).
+ */
+export const CAPTURE_KINDS = ['photo', 'gif', 'boomerang', 'video'] as const;
+export type CaptureKind = (typeof CAPTURE_KINDS)[number];
+/** The motion kinds: every kind that records moving media rather than only stills. */
+export type MotionCaptureKind = Exclude<CaptureKind, 'photo'>;
+
+export const CAPTURE_KIND_LABELS: Record<CaptureKind, string> = {
+  photo: 'Photo',
+  gif: 'GIF',
+  boomerang: 'Boomerang',
+  video: 'Video',
+};
+
+export function isCaptureKind(value: unknown): value is CaptureKind {
+  return typeof value === 'string' && (CAPTURE_KINDS as readonly string[]).includes(value);
+}
+
+/** Whether a capture kind records motion (an MP4 with a poster and an animated preview). */
+export function isMotionKind(kind: CaptureKind): kind is MotionCaptureKind {
+  return kind !== 'photo';
+}
+
+/** The bounds and timings of motion captures, shared by the server, the booth and the console. */
+export const MOTION_RULES = {
+  /** gif: stills taken. */
+  gifFrames: { min: 2, max: 6, default: 4 },
+  /** video: clip length in seconds. */
+  videoSeconds: { min: 3, max: 10, default: 5 },
+  /** Playback speed of every motion kind. */
+  speed: { min: 0.5, max: 2, default: 1 },
+  /** boomerang: the burst recorded, in seconds. */
+  boomerangBurstSeconds: 1.5,
+  /** gif: seconds between stills. */
+  gifIntervalSeconds: 0.75,
+  fps: 30,
+  /** Every MP4 is looped to at least this many seconds. */
+  minLoopSeconds: 3,
+  /** The animated WebP (lists) and the .gif download are at most this wide. */
+  previewMaxWidth: 480,
+} as const;
+
+/**
+ * A motion item's MP4 is refused at confirmation above this; its poster, preview and gif are
+ * held to the photos' MEDIA_MAX_BYTES.
+ */
+export const MEDIA_VIDEO_MAX_BYTES = 200 * 1024 * 1024;
+
+/** A new template's motion settings: photo, 4 frames, 5 s, 1×, with a print. */
+export const MOTION_DEFAULTS = {
+  capture_kind: 'photo' as CaptureKind,
+  motion_frames: MOTION_RULES.gifFrames.default,
+  motion_seconds: MOTION_RULES.videoSeconds.default,
+  motion_speed: MOTION_RULES.speed.default,
+  motion_prints: true,
+};
+
+/**
+ * Seconds the booth records after the single countdown (the capture screen and the server's
+ * deadlines): none for a photo, the stills' spacing for a gif, the burst for a boomerang and the
+ * clip for a video.
+ */
+export function recordSeconds(kind: CaptureKind, frames: number, seconds: number): number {
+  switch (kind) {
+    case 'photo':
+      return 0;
+    case 'gif':
+      return frames * MOTION_RULES.gifIntervalSeconds;
+    case 'boomerang':
+      return MOTION_RULES.boomerangBurstSeconds;
+    case 'video':
+      return seconds;
+  }
+}
 
 /** A new image slot in the template editor: 1080×720, no filter, placed by how many exist. */
 export function newTemplateSlot(existingSlots: number): {

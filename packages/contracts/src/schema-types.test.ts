@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 /** Schemas whose type is exported under another name, and where. */
 const TYPED_ELSEWHERE: Record<string, string> = {
   TemplateOrientationSchema: 'TemplateOrientation (rules.ts, the same tuple without zod)',
+  CaptureKindSchema: 'CaptureKind (rules.ts, the same tuple without zod)',
 };
 
 const sources = readdirSync(import.meta.dirname)

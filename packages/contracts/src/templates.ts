@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { hasNoNul, idTextSchema, limitSchema, nulMessage, SearchSchema } from './common.js';
+import { CaptureKindSchema } from './capture-kind.js';
 import { DeviceLinkSchema } from './devices.js';
 import {
   BOOTH_TEMPLATES_MAX_LIMIT,
   BOOTH_TEMPLATES_PAGE_SIZE,
+  MOTION_RULES,
   TEMPLATE_IMAGE_CONTENT_TYPES,
   TEMPLATE_MESSAGES,
   TEMPLATE_ORIENTATIONS,
@@ -13,6 +15,28 @@ import {
 export const TemplateOrientationSchema = z.enum(TEMPLATE_ORIENTATIONS, {
   error: 'Orientation must be portrait or landscape.',
 });
+
+/** gif: stills taken, a whole number from 2 to 6. */
+export const MotionFramesSchema = z
+  .number({ error: TEMPLATE_MESSAGES.motionFrames })
+  .int(TEMPLATE_MESSAGES.motionFrames)
+  .min(MOTION_RULES.gifFrames.min, TEMPLATE_MESSAGES.motionFrames)
+  .max(MOTION_RULES.gifFrames.max, TEMPLATE_MESSAGES.motionFrames);
+export type MotionFrames = z.infer<typeof MotionFramesSchema>;
+
+/** video: the clip's seconds, 3 to 10. */
+export const MotionSecondsSchema = z
+  .number({ error: TEMPLATE_MESSAGES.motionSeconds })
+  .min(MOTION_RULES.videoSeconds.min, TEMPLATE_MESSAGES.motionSeconds)
+  .max(MOTION_RULES.videoSeconds.max, TEMPLATE_MESSAGES.motionSeconds);
+export type MotionSeconds = z.infer<typeof MotionSecondsSchema>;
+
+/** Playback speed of a motion kind, 0.5× to 2×. */
+export const MotionSpeedSchema = z
+  .number({ error: TEMPLATE_MESSAGES.motionSpeed })
+  .min(MOTION_RULES.speed.min, TEMPLATE_MESSAGES.motionSpeed)
+  .max(MOTION_RULES.speed.max, TEMPLATE_MESSAGES.motionSpeed);
+export type MotionSpeed = z.infer<typeof MotionSpeedSchema>;
 
 /** Template image slot (staff spec section 3); listed by id. */
 export const TemplateImageSchema = z.object({
@@ -35,6 +59,16 @@ export const TemplateSchema = z.object({
   sample_s3_url: z.string().nullable(),
   foreground_s3_url: z.string().nullable(),
   images: z.array(TemplateImageSchema),
+  /** What the booth captures; the motion fields below are kept but unused for `photo`. */
+  capture_kind: CaptureKindSchema,
+  /** gif: stills taken. */
+  motion_frames: z.number().int(),
+  /** video: clip length in seconds. */
+  motion_seconds: z.number(),
+  /** Playback speed of a motion kind. */
+  motion_speed: z.number(),
+  /** Whether a motion capture also prints the template with stills from the clip. */
+  motion_prints: z.boolean(),
 });
 export type Template = z.infer<typeof TemplateSchema>;
 
@@ -54,9 +88,19 @@ export const TemplateCreateSchema = z.object({
 });
 export type TemplateCreate = z.infer<typeof TemplateCreateSchema>;
 
-const TEMPLATE_PATCH_FIELDS = ['name', 'orientation', 'is_cut', 'is_duplicated'] as const;
+const TEMPLATE_PATCH_FIELDS = [
+  'name',
+  'orientation',
+  'is_cut',
+  'is_duplicated',
+  'capture_kind',
+  'motion_frames',
+  'motion_seconds',
+  'motion_speed',
+  'motion_prints',
+] as const;
 
-/** PATCH templates/{id}: any of the four fields, at least one. */
+/** PATCH templates/{id}: any of the fields, at least one. */
 export const TemplatePatchSchema = z
   .object({
     name: z
@@ -69,6 +113,11 @@ export const TemplatePatchSchema = z
     orientation: TemplateOrientationSchema.optional(),
     is_cut: z.boolean({ error: 'is_cut must be true or false.' }).optional(),
     is_duplicated: z.boolean({ error: 'is_duplicated must be true or false.' }).optional(),
+    capture_kind: CaptureKindSchema.optional(),
+    motion_frames: MotionFramesSchema.optional(),
+    motion_seconds: MotionSecondsSchema.optional(),
+    motion_speed: MotionSpeedSchema.optional(),
+    motion_prints: z.boolean({ error: TEMPLATE_MESSAGES.motionPrints }).optional(),
   })
   .strict()
   .refine((body) => TEMPLATE_PATCH_FIELDS.some((field) => body[field] !== undefined), {
@@ -205,6 +254,8 @@ export const VisitorTemplateSchema = z.object({
   sample_s3_url: z.string().nullable(),
   is_cut: z.boolean(),
   is_duplicated: z.boolean(),
+  /** What the booth captures with it (the list shows motion kinds with a badge). */
+  capture_kind: CaptureKindSchema,
 });
 export type VisitorTemplate = z.infer<typeof VisitorTemplateSchema>;
 

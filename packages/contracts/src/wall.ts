@@ -93,6 +93,10 @@ export const KioskWallItemSchema = z.object({
   image_url: z.string().nullable(),
   /** A motion item's video; null for a photo. */
   video_url: z.string().nullable(),
+  /** A motion item's animated WebP preview; null for a photo. */
+  preview_s3_url: z.string().nullable(),
+  /** A gif item's `.gif`; null otherwise. */
+  gif_s3_url: z.string().nullable(),
   /** The share page of the item. */
   share_path: z.string(),
   orientation: z.enum(['portrait', 'landscape']),

@@ -19,6 +19,8 @@ function capturePayload(mediaIds: number[], totalCaptures = 2): CaptureCommandPa
       is_duplicated: false,
       images: [],
       foreground_url: '/fg.png?expires=1',
+      capture_kind: 'photo',
+      motion: null,
     },
     total_captures: totalCaptures,
     uploads: mediaIds.map((id) => ({

@@ -61,6 +61,8 @@ function payload(mediaIds: number[], link = (id: number) => `/put/${id}`): Captu
       is_duplicated: false,
       images: [],
       foreground_url: null,
+      capture_kind: 'photo',
+      motion: null,
     },
     total_captures: 1,
     uploads: mediaIds.map((id) => ({

@@ -21,6 +21,8 @@ function payload(mediaId: number): CaptureCommandPayload {
       is_duplicated: false,
       images: layout.images.map((slot) => ({ ...slot })),
       foreground_url: null,
+      capture_kind: 'photo',
+      motion: null,
     },
     total_captures: 2,
     uploads: [{ media_id: mediaId, upload_url: `/put/${mediaId}`, content_type: 'image/jpeg' }],

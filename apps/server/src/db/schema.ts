@@ -53,6 +53,7 @@ const MEMBER_ROLES = ['member', 'admin'] as const;
 const OTP_EVENT_KINDS = ['send', 'fail', 'link_fail'] as const;
 const ORIENTATIONS = ['portrait', 'landscape'] as const;
 const MEDIA_TYPES = ['image', 'video'] as const;
+const CAPTURE_KINDS = ['photo', 'gif', 'boomerang', 'video'] as const;
 const CAPTURE_STATES = ['requested', 'accepted', 'delivered', 'failed'] as const;
 const PAYMENT_PROVIDERS = ['sandbox', 'phonepe'] as const;
 const PAYMENT_STATES = ['PENDING', 'COMPLETED', 'FAILED', 'REFUND_PENDING', 'REFUNDED'] as const;
@@ -379,8 +380,20 @@ export const templates = pgTable(
     foregroundKey: text('foreground_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // Migration 0022 (motion): what the booth captures and the motion kinds' settings.
+    captureKind: text('capture_kind', { enum: CAPTURE_KINDS }).notNull().default('photo'),
+    motionFrames: integer('motion_frames').notNull().default(4),
+    motionSeconds: doublePrecision('motion_seconds').notNull().default(5),
+    motionSpeed: doublePrecision('motion_speed').notNull().default(1),
+    motionPrints: boolean('motion_prints').notNull().default(true),
   },
-  (table) => [oneOf('templates_orientation_check', table.orientation, ORIENTATIONS)],
+  (table) => [
+    oneOf('templates_orientation_check', table.orientation, ORIENTATIONS),
+    oneOf('templates_capture_kind_check', table.captureKind, CAPTURE_KINDS),
+    check('templates_motion_frames_check', sql`${table.motionFrames} between 2 and 6`),
+    check('templates_motion_seconds_check', sql`${table.motionSeconds} between 3 and 10`),
+    check('templates_motion_speed_check', sql`${table.motionSpeed} between 0.5 and 2`),
+  ],
 );
 export type TemplateRow = typeof templates.$inferSelect;
 
@@ -475,6 +488,9 @@ export const media = pgTable(
       .default(
         sql`rtrim(translate(encode(uuid_send(gen_random_uuid()), 'base64'::text), '+/'::text, '-_'::text), '='::text)`,
       ),
+    // Migration 0022 (motion): a video item's animated WebP preview and its .gif (gif kind).
+    previewKey: text('preview_key'),
+    gifKey: text('gif_key'),
   },
   (table) => [
     oneOf('media_media_type_check', table.mediaType, MEDIA_TYPES),

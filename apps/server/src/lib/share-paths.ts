@@ -15,3 +15,7 @@ export const sharePagePath = (publicId: string) => `/p/${publicId}`;
 export const shareImagePath = (publicId: string, width: ShareImageWidth = 1200) =>
   `/p/${publicId}/image.jpg${width === 1200 ? '' : `?w=${width}`}`;
 export const shareVideoPath = (publicId: string) => `/p/${publicId}/video.mp4`;
+/** A motion item's animated WebP preview. */
+export const sharePreviewPath = (publicId: string) => `/p/${publicId}/preview.webp`;
+/** A gif item's `.gif`. */
+export const shareGifPath = (publicId: string) => `/p/${publicId}/animation.gif`;

@@ -225,6 +225,8 @@ export class CaptureService {
         is_duplicated: template.isDuplicated,
         images: slots.map(({ x, y, w, h, filter }) => ({ x, y, w, h, filter })),
         foreground_url: foregroundUrl,
+        capture_kind: 'photo',
+        motion: null,
       },
       total_captures: totalCaptures,
       uploads: mediaIds.map((mediaId, index) => ({
@@ -259,7 +261,12 @@ export class CaptureService {
     );
     // Already given back: the booth reported a failure before its acceptance reached us.
     if (!accepted) throw captureFailed();
-    return { media_ids: mediaIds, total_captures: totalCaptures };
+    return {
+      media_ids: mediaIds,
+      total_captures: totalCaptures,
+      capture_kind: 'photo',
+      record_seconds: 0,
+    };
   }
 
   /**

@@ -15,19 +15,29 @@ export const MEDIA_DOWNLOAD_URL_SECONDS = 3600;
 export const MEDIA_UPLOAD_URL_SECONDS = 24 * 3600;
 
 /**
- * An item's HD link and its preview's. Until its preview is made (or when it cannot be), an
- * uploaded item shows its HD image; an item not uploaded has neither.
+ * An item's links: HD (a print, or a video's MP4), its preview (a print's low-resolution JPEG,
+ * a video's poster), and a video's animated WebP and `.gif`. Until its preview is made (or when
+ * it cannot be), an uploaded image shows its HD image; an item not uploaded has none.
  */
 export async function mediaLinks(
   storage: Pick<ObjectStorage, 'presignDownload'>,
-  row: Pick<MediaRow, 'isUploaded' | 's3Key' | 'lowresKey'>,
-): Promise<{ hd: string | null; lowres: string | null }> {
-  if (!row.isUploaded) return { hd: null, lowres: null };
-  const hd = await storage.presignDownload(row.s3Key, MEDIA_DOWNLOAD_URL_SECONDS);
-  const lowres = row.lowresKey
-    ? await storage.presignDownload(row.lowresKey, MEDIA_DOWNLOAD_URL_SECONDS)
-    : hd;
-  return { hd, lowres };
+  row: Pick<MediaRow, 'isUploaded' | 's3Key' | 'lowresKey' | 'previewKey' | 'gifKey'>,
+): Promise<{
+  hd: string | null;
+  lowres: string | null;
+  preview: string | null;
+  gif: string | null;
+}> {
+  if (!row.isUploaded) return { hd: null, lowres: null, preview: null, gif: null };
+  const link = (key: string | null) =>
+    key ? storage.presignDownload(key, MEDIA_DOWNLOAD_URL_SECONDS) : Promise.resolve(null);
+  const [hd, lowres, preview, gif] = await Promise.all([
+    storage.presignDownload(row.s3Key, MEDIA_DOWNLOAD_URL_SECONDS),
+    link(row.lowresKey),
+    link(row.previewKey),
+    link(row.gifKey),
+  ]);
+  return { hd, lowres: lowres ?? hd, preview, gif };
 }
 
 /** What the visitor spec's Media item shows of a row, with the names it is shown with. */
@@ -37,6 +47,8 @@ export type VisitorMediaRow = Pick<
   | 'mediaType'
   | 's3Key'
   | 'lowresKey'
+  | 'previewKey'
+  | 'gifKey'
   | 'orientation'
   | 'caption'
   | 'isPublic'
@@ -66,6 +78,8 @@ export async function toVisitorMedia(
     media_type: row.mediaType,
     lowres_s3_url: links.lowres,
     s3_url: links.hd,
+    preview_s3_url: links.preview,
+    gif_s3_url: links.gif,
     s3_key: row.s3Key,
     org_name: row.orgName,
     device_name: row.deviceName,

@@ -45,6 +45,8 @@ export class MediaLibraryService {
       orientation: row.orientation,
       lowres_s3_url: links.lowres!,
       s3_url: links.hd!,
+      preview_s3_url: links.preview,
+      gif_s3_url: links.gif,
       s3_key: row.s3Key,
       user_name: row.userName,
       org_id: row.orgId,

@@ -27,6 +27,8 @@ class FakeMedia {
       mediaType: 'image',
       s3Key: `media/${id}.jpg`,
       lowresKey: null,
+      previewKey: null,
+      gifKey: null,
       orientation: 'portrait',
       caption: null,
       isPublic: false,

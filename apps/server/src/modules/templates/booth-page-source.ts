@@ -55,6 +55,7 @@ export class BoothPageSource {
               : null,
             is_cut: template.isCut,
             is_duplicated: template.isDuplicated,
+            capture_kind: template.captureKind,
           })),
         ),
         last_evaluated_key: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,

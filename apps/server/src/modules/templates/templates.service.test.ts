@@ -81,6 +81,11 @@ class FakeTemplates {
       foregroundKey: null,
       createdAt: AT,
       updatedAt: AT,
+      captureKind: 'photo',
+      motionFrames: 4,
+      motionSeconds: 5,
+      motionSpeed: 1,
+      motionPrints: true,
     };
     this.rows.set(id, row);
     const image: TemplateImageRow = {

@@ -154,6 +154,11 @@ export class TemplatesService {
         sample_s3_url: await this.downloadUrl(row.sampleKey),
         foreground_s3_url: await this.downloadUrl(row.foregroundKey),
         images: (images.get(row.id) ?? []).map((image) => this.imageDto(image)),
+        capture_kind: row.captureKind,
+        motion_frames: row.motionFrames,
+        motion_seconds: row.motionSeconds,
+        motion_speed: row.motionSpeed,
+        motion_prints: row.motionPrints,
       })),
     );
   }
@@ -416,6 +421,7 @@ export class TemplatesService {
           sample_s3_url: await this.downloadUrl(row.sampleKey),
           is_cut: row.isCut,
           is_duplicated: row.isDuplicated,
+          capture_kind: row.captureKind,
         })),
       ),
       last_evaluated_key: more ? encodeCursor(page[page.length - 1]!.id) : null,

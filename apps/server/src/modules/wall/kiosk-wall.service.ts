@@ -1,6 +1,12 @@
 import { KIOSK_WALL_ITEMS, type KioskWall, WALL_MESSAGES } from '@flashbooth/contracts';
 import { notFound } from '../../errors.js';
-import { shareImagePath, sharePagePath, shareVideoPath } from '../../lib/share-paths.js';
+import {
+  shareImagePath,
+  sharePagePath,
+  shareVideoPath,
+  sharePreviewPath,
+  shareGifPath,
+} from '../../lib/share-paths.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import type { KioskWallRepository } from './wall.repository.js';
@@ -45,6 +51,8 @@ export class KioskWallService {
         image_url:
           item.mediaType === 'image' || item.lowresKey ? shareImagePath(item.publicId) : null,
         video_url: item.mediaType === 'video' ? shareVideoPath(item.publicId) : null,
+        preview_s3_url: item.previewKey ? sharePreviewPath(item.publicId) : null,
+        gif_s3_url: item.gifKey ? shareGifPath(item.publicId) : null,
         share_path: sharePagePath(item.publicId),
         orientation: item.orientation,
         first_name: firstName(item.userName),

@@ -48,6 +48,8 @@ const wallColumns = {
   mediaType: media.mediaType,
   s3Key: media.s3Key,
   lowresKey: media.lowresKey,
+  previewKey: media.previewKey,
+  gifKey: media.gifKey,
   orientation: media.orientation,
   caption: media.caption,
   isPublic: media.isPublic,
@@ -422,6 +424,9 @@ export interface KioskRow {
   publicId: string;
   mediaType: 'image' | 'video';
   lowresKey: string | null;
+  /** A video's animated WebP and .gif (gif kind). */
+  previewKey: string | null;
+  gifKey: string | null;
   orientation: 'portrait' | 'landscape';
   caption: string | null;
   likesCount: number;
@@ -461,6 +466,8 @@ export class KioskWallRepository {
           publicId: media.publicId,
           mediaType: media.mediaType,
           lowresKey: media.lowresKey,
+          previewKey: media.previewKey,
+          gifKey: media.gifKey,
           orientation: media.orientation,
           caption: media.caption,
           likesCount: media.likesCount,

@@ -33,7 +33,14 @@ function setup(api: Partial<CaptureApi>) {
   const full: CaptureApi = {
     entitlement: vi.fn(() => Promise.resolve(entitled())),
     ping: vi.fn(() => Promise.resolve({ status: 'idle' })),
-    capture: vi.fn(() => Promise.resolve({ media_ids: [7], total_captures: 1 })),
+    capture: vi.fn(() =>
+      Promise.resolve({
+        media_ids: [7],
+        total_captures: 1,
+        capture_kind: 'photo' as const,
+        record_seconds: 0,
+      }),
+    ),
     uploaded: vi.fn(() => Promise.resolve({ media_items: [item(7, true)] })),
     ...api,
   };
@@ -281,7 +288,13 @@ describe('capture flow', () => {
     let uploadedCalls = 0;
     const { controller } = setup({
       ping: scriptedPing(['idle', 'ready', 'processing']),
-      capture: () => Promise.resolve({ media_ids: [7, 8], total_captures: 2 }),
+      capture: () =>
+        Promise.resolve({
+          media_ids: [7, 8],
+          total_captures: 2,
+          capture_kind: 'photo',
+          record_seconds: 0,
+        }),
       uploaded: () => {
         uploadedCalls += 1;
         return Promise.resolve({

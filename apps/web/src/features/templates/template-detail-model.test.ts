@@ -41,6 +41,11 @@ const template = (overrides: Partial<Template> = {}): Template => ({
   is_duplicated: false,
   sample_s3_url: null,
   foreground_s3_url: null,
+  capture_kind: 'photo',
+  motion_frames: 4,
+  motion_seconds: 5,
+  motion_speed: 1,
+  motion_prints: true,
   images: [
     { id: 11, x: 61, y: 555, w: 1080, h: 720, filter: 'none' },
     { id: 12, x: 61, y: 1440, w: 1080, h: 720, filter: 'sepia' },

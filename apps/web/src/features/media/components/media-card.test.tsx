@@ -9,6 +9,8 @@ function media(overrides: Partial<Media> = {}): Media {
     media_type: 'image',
     lowres_s3_url: '/files/low.jpg',
     s3_url: '/files/hd.jpg',
+    preview_s3_url: null,
+    gif_s3_url: null,
     s3_key: 'media/1/hd.jpg',
     org_name: 'Demo Org',
     device_name: 'Lobby Booth',
