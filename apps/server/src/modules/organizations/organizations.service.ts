@@ -27,17 +27,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import { listBody, listBodyAsync, type PageQuery } from '../../db/paging.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/postgres-errors.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
-import { hasImageSignature } from '../../lib/image-signature.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { SmsSender } from '../sms/sms.sender.js';
 import type { ObjectCleanup } from '../storage/object-cleanup.js';
 import {
-  deleteUnreferenced,
-  extensionFor,
-  newObjectKey,
-  type ObjectStorage,
-} from '../storage/storage.js';
+  confirmObjectUpload,
+  imageInspection,
+  presignObjectUpload,
+} from '../storage/presigned-upload.js';
+import { deleteUnreferenced, extensionFor, type ObjectStorage } from '../storage/storage.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { StaffCaller, UsersService } from '../users/users.service.js';
 import type {
@@ -229,16 +228,14 @@ export class OrganizationsService {
     request: LogoPresignRequest,
   ): Promise<{ logo_key: string; upload_url: string }> {
     await this.allowed(claims, orgId, 'organization.edit');
-    const key = newObjectKey(`${LOGO_FOLDER}/${orgId}`, extensionFor(request.contentType));
-    const presigned = await this.options.storage.presignUpload(
-      key,
-      request.contentType,
-      LOGO_UPLOAD_URL_SECONDS,
-      LOGO_MAX_BYTES,
-    );
-    // Deleted after a day unless confirmed (object-cleanup job).
-    await this.options.cleanup.uploadStarted(key);
-    return { logo_key: key, upload_url: presigned.url };
+    const { key, url } = await presignObjectUpload(this.options, {
+      folder: `${LOGO_FOLDER}/${orgId}`,
+      extension: extensionFor(request.contentType),
+      contentType: request.contentType,
+      urlSeconds: LOGO_UPLOAD_URL_SECONDS,
+      maxBytes: LOGO_MAX_BYTES,
+    });
+    return { logo_key: key, upload_url: url };
   }
 
   /**
@@ -249,31 +246,15 @@ export class OrganizationsService {
   async confirmLogo(claims: AccessClaims, orgId: number, key: string): Promise<Organization> {
     await this.allowed(claims, orgId, 'organization.edit');
     if (!issuedLogoKey(orgId).test(key)) throw new AppError('bad_request', M.logoForeign);
-    const { storage } = this.options;
-    const info = await storage.head(key);
-    if (!info) throw new AppError('bad_request', M.logoNotUploaded);
-    if (info.size > LOGO_MAX_BYTES) {
-      await storage.delete(key);
-      throw new AppError('payload_too_large', M.logoTooLarge);
-    }
-    const object = await storage.get(key);
-    if (
-      !object ||
-      !hasImageSignature(info.contentType, object.body) ||
-      !key.endsWith(`.${extensionFor(info.contentType)}`)
-    ) {
-      await storage.delete(key);
-      throw new AppError('bad_request', M.logoFormat);
-    }
-    const replaced = await this.repo.replaceLogo(orgId, key);
-    if (!replaced) {
-      await storage.delete(key);
-      throw organizationNotFound();
-    }
-    await this.options.cleanup.uploadConfirmed(key);
-    if (replaced.previous && replaced.previous !== key) {
-      await this.deleteObject(replaced.previous, orgId);
-    }
+    await confirmObjectUpload(this.options, key, {
+      maxBytes: LOGO_MAX_BYTES,
+      notUploaded: M.logoNotUploaded,
+      tooLarge: M.logoTooLarge,
+      inspect: imageInspection(this.options.storage, key, M.logoFormat),
+      swap: () => this.repo.replaceLogo(orgId, key),
+      recordGone: organizationNotFound,
+      deletePrevious: (previous) => this.deleteObject(previous, orgId),
+    });
     return this.get(claims, orgId);
   }
 

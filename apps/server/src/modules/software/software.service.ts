@@ -30,11 +30,11 @@ import { type DeviceLink, noAnswer } from '../mqtt/device-link.js';
 import {
   deleteUnreferenced,
   MAX_URL_LIFETIME_SECONDS,
-  newObjectKey,
   type ObjectExtension,
   type ObjectStorage,
 } from '../storage/storage.js';
 import type { ObjectCleanup } from '../storage/object-cleanup.js';
+import { confirmObjectUpload, presignObjectUpload } from '../storage/presigned-upload.js';
 import { isPrivileged, type UsersService } from '../users/users.service.js';
 import { SOFTWARE_CONSTRAINTS, versionTaken } from './software.errors.js';
 import type {
@@ -343,19 +343,14 @@ export class SoftwareService {
   ): Promise<{ key: string; uploadUrl: string }> {
     await this.privileged(claims);
     await this.existingRelease(id);
-    const key = newObjectKey(
-      `${RELEASE_FOLDER}/${id}`,
-      EXTENSION_BY_RELEASE_TYPE[request.contentType],
-    );
-    const presigned = await this.options.storage.presignUpload(
-      key,
-      request.contentType,
-      RELEASE_UPLOAD_URL_SECONDS,
-      RELEASE_MAX_BYTES,
-    );
-    // Deleted after a day unless confirmed (object-cleanup job).
-    await this.options.cleanup.uploadStarted(key);
-    return { key, uploadUrl: presigned.url };
+    const { key, url } = await presignObjectUpload(this.options, {
+      folder: `${RELEASE_FOLDER}/${id}`,
+      extension: EXTENSION_BY_RELEASE_TYPE[request.contentType],
+      contentType: request.contentType,
+      urlSeconds: RELEASE_UPLOAD_URL_SECONDS,
+      maxBytes: RELEASE_MAX_BYTES,
+    });
+    return { key, uploadUrl: url };
   }
 
   /**
@@ -373,37 +368,26 @@ export class SoftwareService {
     if (release.s3Key === key) return this.releaseDto(release);
 
     const { storage } = this.options;
-    const info = await storage.head(key);
-    if (!info) throw new AppError('bad_request', SOFTWARE_MESSAGES.uploadNotFound);
-    if (info.size > RELEASE_MAX_BYTES) {
-      await storage.delete(key);
-      throw new AppError('payload_too_large', SOFTWARE_MESSAGES.fileTooLarge);
-    }
-    const opened = await storage.open(key);
-    if (!opened) throw new AppError('bad_request', SOFTWARE_MESSAGES.uploadNotFound);
-    const { sha256, size } = await digest(opened.stream);
-    if (size === 0) {
-      await storage.delete(key);
-      throw new AppError('bad_request', SOFTWARE_MESSAGES.fileEmpty);
-    }
-    if (size > RELEASE_MAX_BYTES) {
-      await storage.delete(key);
-      throw new AppError('payload_too_large', SOFTWARE_MESSAGES.fileTooLarge);
-    }
-
-    const replaced = await this.repo.replaceFile(
-      id,
-      { key, sha256, sizeBytes: size },
-      this.options.now(),
-    );
-    if (!replaced) {
-      await storage.delete(key);
-      throw releaseNotFound();
-    }
-    await this.options.cleanup.uploadConfirmed(key);
-    if (replaced.previous && replaced.previous !== key) {
-      await this.deleteObject(replaced.previous, id);
-    }
+    await confirmObjectUpload(this.options, key, {
+      maxBytes: RELEASE_MAX_BYTES,
+      notUploaded: SOFTWARE_MESSAGES.uploadNotFound,
+      tooLarge: SOFTWARE_MESSAGES.fileTooLarge,
+      // The file is streamed once for its SHA-256 and its real size (the store's may be a claim).
+      inspect: async () => {
+        const opened = await storage.open(key);
+        if (!opened) throw new AppError('bad_request', SOFTWARE_MESSAGES.uploadNotFound);
+        const file = await digest(opened.stream);
+        if (file.size === 0) throw new AppError('bad_request', SOFTWARE_MESSAGES.fileEmpty);
+        if (file.size > RELEASE_MAX_BYTES) {
+          throw new AppError('payload_too_large', SOFTWARE_MESSAGES.fileTooLarge);
+        }
+        return file;
+      },
+      swap: ({ sha256, size }) =>
+        this.repo.replaceFile(id, { key, sha256, sizeBytes: size }, this.options.now()),
+      recordGone: releaseNotFound,
+      deletePrevious: (previous) => this.deleteObject(previous, id),
+    });
     return this.releaseDto(await this.existingRelease(id));
   }
 
