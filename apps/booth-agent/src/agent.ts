@@ -15,6 +15,7 @@ import { DiskQueueFolder, MemoryQueueFolder } from './delivery/queue-folder.js';
 import { recoverInterrupted } from './delivery/recover.js';
 import { BoothHealth, healthSignature } from './health.js';
 import { type AgentLog, consoleLog } from './log.js';
+import { FfmpegMotionEncoder, type MotionEncoder } from './motion/encoder.js';
 import type { Printer } from './printer/printer.js';
 import type { Reply } from './replies.js';
 import { ReportOutbox, type ReportedSession } from './report-outbox.js';
@@ -35,6 +36,11 @@ export interface BoothAgentOptions {
   secret: string;
   camera: Camera;
   printer: Printer;
+  /**
+   * Makes a motion capture's MP4, poster, animated preview and .gif from its frames, in the
+   * background before they are uploaded (default: Debian's ffmpeg with sharp).
+   */
+  encoder?: MotionEncoder;
   /**
    * This build's version. Reported in every status and ping reply unless an installed release
    * (`<releasesDir>/current.json`) names another.
@@ -205,6 +211,7 @@ export class BoothAgent {
     this.worker = new DeliveryWorker({
       queue,
       transfers,
+      encoder: options.encoder ?? new FfmpegMotionEncoder(),
       log,
       now,
       retry: { firstMs: timers.deliveryRetryMs, maxMs: timers.deliveryRetryMaxMs },

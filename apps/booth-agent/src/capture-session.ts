@@ -1,11 +1,14 @@
+import { readFile } from 'node:fs/promises';
 import {
   type CaptureCommandPayload,
   CaptureCommandPayloadSchema,
   type DeviceCommandMessage,
+  MOTION_RULES,
   PRINTS_LEFT_WARNING,
 } from '@flashbooth/contracts';
 import { composePrint, printLayout, type Template } from '@flashbooth/print-composition';
-import type { Camera } from './camera/camera.js';
+import type { Camera, MotionRequest } from './camera/camera.js';
+import { recordMotion } from './camera/motion-frames.js';
 import { isExpired } from './command-intake.js';
 import type { AgentLog } from './log.js';
 import type { Printer } from './printer/printer.js';
@@ -21,7 +24,8 @@ import type { BoothState } from './state.js';
 import type { StatusBoard } from './status.js';
 import { sleep } from './time.js';
 import type { Transfers } from './transfers.js';
-import type { DeliveryQueue } from './delivery/delivery-queue.js';
+import { captureKindOf, type DeliveryQueue } from './delivery/delivery-queue.js';
+import { evenPicks, type MotionKind } from './motion/timeline.js';
 
 export interface CaptureSessionOptions {
   thingName: string;
@@ -122,13 +126,18 @@ export class CaptureSession {
       return;
     }
     await reply({ status: 'accepted' });
+    const kind = captureKindOf(payload.template);
     log.info(
-      { captureId: payload.capture_id, photos: payload.total_captures },
+      { captureId: payload.capture_id, kind, photos: payload.total_captures },
       'capture session started',
     );
     await board.publishQuietly();
     const progress: SessionProgress = { stage: 'camera', photo: 0, delivered: [] };
-    void this.run(payload, foreground, progress)
+    const session =
+      kind === 'photo'
+        ? this.run(payload, foreground, progress)
+        : this.runMotion(kind, payload, foreground, progress);
+    void session
       .catch(async (error: unknown) => {
         log.error(
           { err: error, captureId: payload.capture_id, stage: progress.stage },
@@ -160,8 +169,7 @@ export class CaptureSession {
     foreground: Buffer | null,
     progress: SessionProgress,
   ): Promise<void> {
-    const { camera, printer, countdownMs, board, store, outbox, queue, log, thingName, now } =
-      this.options;
+    const { camera, countdownMs, queue, now } = this.options;
     const captureId = payload.capture_id;
     const photos: Buffer[] = [];
     for (let index = 0; index < payload.total_captures; index += 1) {
@@ -182,6 +190,71 @@ export class CaptureSession {
     }
     const capturedAt = now();
 
+    await this.printAndQueue(payload, foreground, photos, capturedAt, progress);
+  }
+
+  /**
+   * A motion capture (gif, boomerang, video): one countdown, then the camera records into the
+   * capture's folder in the queue. Once the frames are on disk the booth says `processing` (the
+   * visitor's screen moves on); a template that also prints gets stills picked evenly from the
+   * frames, composed and printed like a photo capture. The encoding and the uploads are the
+   * delivery worker's, after the capture is released.
+   */
+  private async runMotion(
+    kind: MotionKind,
+    payload: CaptureCommandPayload,
+    foreground: Buffer | null,
+    progress: SessionProgress,
+  ): Promise<void> {
+    const { camera, countdownMs, board, queue, log, now } = this.options;
+    const captureId = payload.capture_id;
+    const motion = payload.template.motion;
+    await sleep(countdownMs);
+    progress.stage = 'queue';
+    const dir = await queue.framesDir(captureId);
+    progress.stage = 'camera';
+    const request = motionRequest(kind, motion, payload.template.orientation, dir);
+    let recording;
+    try {
+      recording = await recordMotion(camera, request);
+      if (recording.frames.length === 0) throw new Error('the camera recorded no frames');
+      this.options.onCameraResult?.(undefined);
+    } catch (error) {
+      this.options.onCameraResult?.(error);
+      throw error;
+    }
+    const capturedAt = now();
+    progress.stage = 'queue';
+    await queue.recorded(captureId, recording.frames, recording.fps, capturedAt);
+    log.info(
+      { captureId, kind, frames: recording.frames.length, fps: recording.fps },
+      'motion recorded',
+    );
+    await board.set('processing');
+
+    if (motion?.print && payload.total_captures > 0) {
+      const picks = evenPicks(recording.frames.length, payload.total_captures);
+      const stills = await Promise.all(
+        picks.map((index) => readFile(recording.frames[index] as string)),
+      );
+      await this.printAndQueue(payload, foreground, stills, capturedAt, progress);
+      return;
+    }
+    // Nothing to print: the delivery worker takes it from here.
+    await queue.release(captureId);
+    log.info({ captureId, items: payload.uploads.length }, 'queued for delivery');
+  }
+
+  /** Compose (saved), print, count the print off the roll, then release to the delivery worker. */
+  private async printAndQueue(
+    payload: CaptureCommandPayload,
+    foreground: Buffer | null,
+    photos: Buffer[],
+    capturedAt: Date,
+    progress: SessionProgress,
+  ): Promise<void> {
+    const { printer, board, store, outbox, queue, log, thingName } = this.options;
+    const captureId = payload.capture_id;
     progress.stage = 'compose';
     await board.set('processing');
     const template: Template = { ...payload.template, foreground };
@@ -191,13 +264,14 @@ export class CaptureSession {
     progress.stage = 'queue';
     await queue.composed(captureId, image, capturedAt);
 
-    const firstMedia = payload.uploads[0]?.media_id;
+    // The print's own item names the job (a motion capture lists its video first).
+    const printMedia = payload.uploads.find((upload) => upload.content_type === 'image/jpeg');
     progress.stage = 'print';
     const { jobId } = await printer.print({
       image,
       copies: 1,
       strips: printLayout(template).strips,
-      jobName: firstMedia !== undefined ? `media-${firstMedia}` : `capture-${captureId}`,
+      jobName: printMedia !== undefined ? `media-${printMedia.media_id}` : `capture-${captureId}`,
     });
     const before = store.state.prints_left;
     store.state.prints_left = Math.max(0, before - 1);
@@ -216,4 +290,33 @@ export class CaptureSession {
     await queue.release(captureId);
     log.info({ captureId, items: payload.uploads.length }, 'queued for delivery');
   }
+}
+
+/**
+ * What the camera records for a motion kind: a gif's stills (MOTION_RULES.gifIntervalSeconds
+ * apart), a boomerang's burst, a video's clip, at MOTION_RULES.fps, sized for the template's
+ * orientation.
+ */
+export function motionRequest(
+  kind: MotionKind,
+  motion: CaptureCommandPayload['template']['motion'],
+  orientation: 'portrait' | 'landscape',
+  dir: string,
+): MotionRequest {
+  const size =
+    orientation === 'portrait' ? { width: 720, height: 1280 } : { width: 1280, height: 720 };
+  const frames = motion?.frames ?? MOTION_RULES.gifFrames.default;
+  const seconds =
+    kind === 'boomerang'
+      ? MOTION_RULES.boomerangBurstSeconds
+      : (motion?.seconds ?? MOTION_RULES.videoSeconds.default);
+  return {
+    mode: kind === 'gif' ? 'burst' : 'clip',
+    count: frames,
+    intervalMs: MOTION_RULES.gifIntervalSeconds * 1000,
+    seconds,
+    fps: MOTION_RULES.fps,
+    size,
+    dir,
+  };
 }

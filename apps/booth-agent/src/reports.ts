@@ -47,9 +47,13 @@ export function sessionFailureMessage(
       break;
     case 'camera':
       what =
-        `Capture ${id} failed: the camera did not take photo ${progress.photo + 1} of ` +
-        `${capture.total_captures} (${cause}). Check that the camera is connected and switched ` +
-        'on; restart the booth if it happens again.';
+        capture.template.capture_kind && capture.template.capture_kind !== 'photo'
+          ? `Capture ${id} failed: the camera did not record the ${capture.template.capture_kind} ` +
+            `(${cause}). Check that the camera is connected and switched on; restart the booth ` +
+            'if it happens again.'
+          : `Capture ${id} failed: the camera did not take photo ${progress.photo + 1} of ` +
+            `${capture.total_captures} (${cause}). Check that the camera is connected and switched ` +
+            'on; restart the booth if it happens again.';
       break;
     case 'queue':
       what =
@@ -102,7 +106,15 @@ export function interruptedCaptureMessage(
   captureId: string,
   photosTaken: number,
   totalCaptures: number,
+  during: 'photos' | 'recording' = 'photos',
 ): string {
+  if (during === 'recording') {
+    return (
+      `Capture ${captureId} was interrupted: the booth restarted while recording, so nothing ` +
+      'was made. Nothing was delivered to the visitor. Check why the booth restarted (power, ' +
+      'crash) in its log.'
+    );
+  }
   return (
     `Capture ${captureId} was interrupted: the booth restarted after ${photosTaken} of ` +
     `${totalCaptures} photos, so no print was made. Nothing was delivered to the visitor. ` +

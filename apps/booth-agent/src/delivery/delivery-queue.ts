@@ -1,5 +1,9 @@
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { CaptureCommandPayload, DeviceHealth } from '@flashbooth/contracts';
 import type { AgentLog } from '../log.js';
+import { MOTION_FILES, type MotionEncoder } from '../motion/encoder.js';
+import type { MotionKind } from '../motion/timeline.js';
 import { utcStamp } from '../time.js';
 import type { QueueFolder } from './queue-folder.js';
 
@@ -13,17 +17,40 @@ export type UploadState = 'pending' | 'put' | 'confirmed' | 'rejected';
 export interface QueuedUpload {
   media_id: number;
   upload_url: string;
+  /** image/jpeg: the print; video/mp4: a motion item (its MP4 goes to `upload_url`). */
   content_type: string;
   /** When `upload_url` stops working, when known (ISO-8601 UTC). */
   expires_at: string | null;
   state: UploadState;
+  /** A motion item's other links: its poster JPEG, animated WebP and (gif kind) .gif. */
+  poster_upload_url?: string;
+  preview_upload_url?: string;
+  gif_upload_url?: string | null;
+  /**
+   * A motion item's files the object store already took (while `pending`): after a restart only
+   * the others are sent. Cleared when the item goes back to `pending`.
+   */
+  puts?: MotionPart[];
 }
 
+/** The files of a motion item, each PUT to its own link. */
+export type MotionPart = 'video' | 'poster' | 'preview' | 'gif';
+
+export const MOTION_PART_TYPES: Record<MotionPart, string> = {
+  video: 'video/mp4',
+  poster: 'image/jpeg',
+  preview: 'image/webp',
+  gif: 'image/gif',
+};
+
+export const VIDEO_CONTENT_TYPE = 'video/mp4';
+
 /**
- * Where a capture is: `capturing` (accepted; photos being taken), `composed` (the print is on
- * disk; printing), `queued` (printed: its uploads may go).
+ * Where a capture is: `capturing` (accepted; photos or frames being taken), `recorded` (a motion
+ * capture's frames are all on disk), `composed` (the print is on disk; printing), `queued`
+ * (printed, or a motion capture without a print: its uploads may go).
  */
-export type CaptureStage = 'capturing' | 'composed' | 'queued';
+export type CaptureStage = 'capturing' | 'recorded' | 'composed' | 'queued';
 
 /** capture.json, one per capture folder. */
 export interface CaptureManifest {
@@ -39,6 +66,12 @@ export interface CaptureManifest {
   has_foreground: boolean;
   total_captures: number;
   uploads: QueuedUpload[];
+  /** A motion capture's recorded frames, relative to its folder, once all are on disk. */
+  frames?: string[];
+  /** The rate they were recorded at. */
+  frames_fps?: number;
+  /** The motion item's files (MOTION_FILES) are all in the folder. */
+  encoded?: boolean;
 }
 
 const MANIFEST_FORMAT = 1;
@@ -46,6 +79,13 @@ export const MANIFEST_FILE = 'capture.json';
 export const FOREGROUND_FILE = 'foreground.png';
 export const PRINT_FILE = 'print.jpg';
 export const photoFile = (index: number) => `photo-${index + 1}.img`;
+export const FRAMES_DIR = 'frames';
+
+/** The capture kind a manifest (or a command's template) records; older ones are photos. */
+export function captureKindOf(template: { capture_kind?: string }): 'photo' | MotionKind {
+  const kind = template.capture_kind;
+  return kind === 'gif' || kind === 'boomerang' || kind === 'video' ? kind : 'photo';
+}
 
 /** One waiting upload, oldest capture first. */
 export interface QueueItem {
@@ -84,6 +124,8 @@ export type QueueChange = 'added' | 'drained' | 'delivered';
 export class DeliveryQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(change: QueueChange) => void>();
+  /** The encoding in progress: one at a time, whoever asks. */
+  private encoding: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: DeliveryQueueOptions) {}
 
@@ -162,13 +204,22 @@ export class DeliveryQueue {
       template: template as CaptureManifest['template'],
       has_foreground: foreground !== null,
       total_captures: payload.total_captures,
-      uploads: payload.uploads.map((upload) => ({
-        media_id: upload.media_id,
-        upload_url: upload.upload_url,
-        content_type: upload.content_type,
-        expires_at: linkExpiry(upload.upload_url)?.toISOString() ?? null,
-        state: 'pending',
-      })),
+      uploads: payload.uploads.map((upload): QueuedUpload => {
+        const queued: QueuedUpload = {
+          media_id: upload.media_id,
+          upload_url: upload.upload_url,
+          content_type: upload.content_type,
+          expires_at: linkExpiry(upload.upload_url)?.toISOString() ?? null,
+          state: 'pending',
+        };
+        if (upload.content_type === VIDEO_CONTENT_TYPE) {
+          queued.poster_upload_url = upload.poster_upload_url;
+          queued.preview_upload_url = upload.preview_upload_url;
+          queued.gif_upload_url = upload.gif_upload_url;
+          queued.puts = [];
+        }
+        return queued;
+      }),
     };
     // Sorts in acceptance order; the capture id keeps names unique.
     const name = `${at.toISOString().replace(/[-:.]/g, '')}-${payload.capture_id}`;
@@ -219,6 +270,110 @@ export class DeliveryQueue {
     const data = await this.options.folder.read(entry.name, PRINT_FILE);
     if (!data) throw new Error(`the print of capture ${captureId} is missing from its queue`);
     return data;
+  }
+
+  /**
+   * A folder on disk for the files programs write themselves (a motion capture's frames and its
+   * encoded files): the capture's own folder when the queue is on disk.
+   */
+  async workDir(captureId: string): Promise<string> {
+    return this.options.folder.path(this.entry(captureId).name);
+  }
+
+  /** The (new, empty) folder a camera records a motion capture's frames into. */
+  async framesDir(captureId: string): Promise<string> {
+    const dir = path.join(await this.workDir(captureId), FRAMES_DIR);
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /**
+   * A motion capture's frames are all taken: made durable (each file and the folder fsync'd),
+   * then recorded in the manifest with the rate they were taken at and when the last was.
+   */
+  async recorded(captureId: string, frames: readonly string[], fps: number, capturedAt: Date) {
+    const base = await this.workDir(captureId);
+    for (const frame of frames) await syncPath(frame);
+    if (frames[0]) await syncPath(path.dirname(frames[0]));
+    const entry = this.entry(captureId);
+    for (const frame of frames) entry.bytes += (await sizeOf(frame)) ?? 0;
+    await this.update(captureId, (manifest) => {
+      manifest.stage = 'recorded';
+      manifest.frames = frames.map((frame) => path.relative(base, frame));
+      manifest.frames_fps = fps;
+      manifest.captured_at = capturedAt.toISOString();
+    });
+  }
+
+  /** A motion capture's frame files, in order (none before they are all taken). */
+  async motionFrames(captureId: string): Promise<string[]> {
+    const base = await this.workDir(captureId);
+    return (this.entry(captureId).manifest.frames ?? []).map((frame) => path.join(base, frame));
+  }
+
+  /**
+   * Makes a motion capture's MP4, poster, preview and (gif kind) .gif from its frames, once:
+   * an encoding a restart cut short is made again from the start (its half-written files are
+   * temporary ones, cleared), and the manifest says `encoded` only once every file is in place.
+   * One encoding at a time.
+   */
+  async encode(captureId: string, encoder: MotionEncoder): Promise<void> {
+    const run = this.encoding.then(() => this.encodeNow(captureId, encoder));
+    this.encoding = run.catch(() => undefined);
+    await run;
+  }
+
+  private async encodeNow(captureId: string, encoder: MotionEncoder): Promise<void> {
+    const entry = this.entry(captureId);
+    const { manifest } = entry;
+    if (manifest.encoded) return;
+    const kind = captureKindOf(manifest.template);
+    const motion = (manifest.template as { motion?: { speed?: number } | null }).motion;
+    if (kind === 'photo' || !manifest.frames?.length) {
+      throw new Error(`capture ${captureId} has no recorded frames to encode`);
+    }
+    const started = performance.now();
+    const result = await encoder.encode({
+      kind,
+      speed: motion?.speed ?? 1,
+      frames: await this.motionFrames(captureId),
+      fps: manifest.frames_fps ?? 30,
+      foreground: await this.foreground(captureId),
+      orientation: manifest.template.orientation,
+      outDir: await this.workDir(captureId),
+      gif: kind === 'gif',
+    });
+    for (const file of [result.video, result.poster, result.preview, result.gif]) {
+      if (file) entry.bytes += (await sizeOf(file)) ?? 0;
+    }
+    await this.update(captureId, (changed) => {
+      changed.encoded = true;
+    });
+    this.options.log.info(
+      {
+        captureId,
+        kind,
+        ms: Math.round(performance.now() - started),
+        seconds: result.seconds,
+        size: `${result.width}x${result.height}`,
+      },
+      'motion encoded',
+    );
+  }
+
+  /** One encoded file of a motion capture. */
+  async motionFile(captureId: string, part: MotionPart): Promise<Buffer> {
+    const name = MOTION_FILES[part];
+    return readFile(path.join(await this.workDir(captureId), name)).catch((error: unknown) => {
+      throw new Error(`the ${part} of capture ${captureId} is missing from its queue`, {
+        cause: error,
+      });
+    });
+  }
+
+  /** Whether a capture's motion item is encoded. */
+  isEncoded(captureId: string): boolean {
+    return this.entries.get(captureId)?.manifest.encoded === true;
   }
 
   /** The composed print is on disk (before it is printed); `capturedAt`: the last photo's time. */
@@ -287,7 +442,14 @@ export class DeliveryQueue {
   async relink(
     captureId: string,
     mediaId: number,
-    link: { upload_url: string; content_type: string; expires_at: string | null },
+    link: {
+      upload_url: string;
+      content_type: string;
+      expires_at: string | null;
+      poster_upload_url?: string;
+      preview_upload_url?: string;
+      gif_upload_url?: string | null;
+    },
   ): Promise<void> {
     await this.updateUpload(captureId, mediaId, (upload) => Object.assign(upload, link));
   }
@@ -296,6 +458,16 @@ export class DeliveryQueue {
   async markPending(captureId: string, mediaId: number): Promise<void> {
     await this.updateUpload(captureId, mediaId, (upload) => {
       upload.state = 'pending';
+      if (upload.puts) upload.puts = [];
+    });
+  }
+
+  /** One file of a motion item reached the object store (the item stays `pending`). */
+  async markPartPut(captureId: string, mediaId: number, part: MotionPart): Promise<void> {
+    await this.updateUpload(captureId, mediaId, (upload) => {
+      const puts = new Set(upload.puts ?? []);
+      puts.add(part);
+      upload.puts = [...puts];
     });
   }
 
@@ -406,7 +578,24 @@ function manifestBytes(manifest: CaptureManifest): Buffer {
 }
 
 const UPLOAD_STATES: readonly string[] = ['pending', 'put', 'confirmed', 'rejected'];
-const STAGES: readonly string[] = ['capturing', 'composed', 'queued'];
+const STAGES: readonly string[] = ['capturing', 'recorded', 'composed', 'queued'];
+
+/** fsync of a file or folder. */
+async function syncPath(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function sizeOf(file: string): Promise<number | undefined> {
+  return stat(file).then(
+    (found) => found.size,
+    () => undefined,
+  );
+}
 
 /** The manifest in `json`, or why it is not one. */
 export function parseManifest(json: unknown): CaptureManifest | string {
@@ -425,7 +614,15 @@ export function parseManifest(json: unknown): CaptureManifest | string {
     if (typeof upload.state !== 'string' || !UPLOAD_STATES.includes(upload.state)) {
       return `media ${upload.media_id} has a bad state`;
     }
+    if (
+      upload.content_type === VIDEO_CONTENT_TYPE &&
+      (typeof upload.poster_upload_url !== 'string' ||
+        typeof upload.preview_upload_url !== 'string')
+    ) {
+      return `media ${upload.media_id} is a video without its poster and preview links`;
+    }
   }
+  if (data.frames !== undefined && !Array.isArray(data.frames)) return 'frames is not a list';
   return data as CaptureManifest;
 }
 

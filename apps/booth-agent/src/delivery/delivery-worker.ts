@@ -1,7 +1,14 @@
 import type { AgentLog } from '../log.js';
 import { describeError } from '../reports.js';
 import { TransferError, type Transfers } from '../transfers.js';
-import type { DeliveryQueue, QueueItem } from './delivery-queue.js';
+import { FfmpegMotionEncoder, type MotionEncoder } from '../motion/encoder.js';
+import {
+  type DeliveryQueue,
+  MOTION_PART_TYPES,
+  type MotionPart,
+  type QueueItem,
+  VIDEO_CONTENT_TYPE,
+} from './delivery-queue.js';
 
 export interface DeliveryRetry {
   /** The first pause after a failure (default 2 s); doubled after each failure in a row. */
@@ -19,6 +26,8 @@ const MISSING_OBJECT_LIMIT = 5;
 
 export interface DeliveryWorkerOptions {
   queue: DeliveryQueue;
+  /** Makes a motion item's files from its frames before they are uploaded (default: ffmpeg). */
+  encoder?: MotionEncoder;
   transfers: Pick<Transfers, 'uploadOnce' | 'confirmOnce' | 'freshUploadLink'>;
   log: AgentLog;
   now: () => Date;
@@ -46,8 +55,17 @@ class NoFreshLink extends TransferError {}
 /** The server already has the item (asked for a fresh link, it answers 409). */
 class AlreadyUploaded extends Error {}
 
+/** A motion item's files could not be made: it waits and is encoded again later. */
+class EncodeFailed extends Error {}
+
+/** The links of a motion item's files, and when they stop working. */
+interface MotionLinks {
+  urls: Record<MotionPart, string | null | undefined>;
+  expires: string | null;
+}
+
 function classify(error: unknown): Failure {
-  if (error instanceof NoFreshLink) return 'item';
+  if (error instanceof NoFreshLink || error instanceof EncodeFailed) return 'item';
   if (!(error instanceof TransferError) || error.status === undefined) return 'outage';
   const { status } = error;
   // 401: the booth's login is refused for every item alike (a secret being fixed).
@@ -67,6 +85,7 @@ function classify(error: unknown): Failure {
 export class DeliveryWorker {
   private readonly retry: DeliveryRetry;
   private readonly random: () => number;
+  private readonly encoder: MotionEncoder;
   private stopped = true;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -82,6 +101,7 @@ export class DeliveryWorker {
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.retry = { ...DEFAULT_DELIVERY_RETRY, ...options.retry };
     this.random = options.random ?? Math.random;
+    this.encoder = options.encoder ?? new FfmpegMotionEncoder();
   }
 
   start(): void {
@@ -234,12 +254,14 @@ export class DeliveryWorker {
       }
     }
 
-    if (state === 'pending') {
+    if (state === 'pending' && upload.content_type === VIDEO_CONTENT_TYPE) {
+      await this.uploadMotion(item);
+      await queue.markPut(captureId, mediaId);
+      state = 'put';
+    } else if (state === 'pending') {
       let link = { url: upload.upload_url, type: upload.content_type, expires: upload.expires_at };
       let fresh = false;
-      const expiring =
-        link.expires !== null && Date.parse(link.expires) - LINK_MARGIN_MS <= now().getTime();
-      if (expiring) {
+      if (this.expiring(link.expires)) {
         link = await this.relink(item);
         fresh = true;
       }
@@ -247,14 +269,7 @@ export class DeliveryWorker {
       try {
         await transfers.uploadOnce(link.url, link.type, print, signal);
       } catch (error) {
-        const refused =
-          error instanceof TransferError &&
-          error.status !== undefined &&
-          error.status >= 400 &&
-          error.status < 500 &&
-          error.status !== 429 &&
-          error.status !== 408;
-        if (!refused || fresh) throw error;
+        if (!refused(error) || fresh) throw error;
         log.info({ mediaId, status: error.status }, 'upload link refused: asking for a fresh one');
         link = await this.relink(item);
         await transfers.uploadOnce(link.url, link.type, print, signal);
@@ -280,6 +295,74 @@ export class DeliveryWorker {
     await this.confirmed(item);
   }
 
+  /** A link this close to its expiry is renewed before the upload. */
+  private expiring(expires: string | null): boolean {
+    return expires !== null && Date.parse(expires) - LINK_MARGIN_MS <= this.options.now().getTime();
+  }
+
+  /**
+   * A motion item: encoded first if it is not yet (one encoding at a time, the queue's), then
+   * its MP4, poster, preview and .gif PUT each to its own link, each recorded once the store
+   * took it, so a restart sends only the rest. A refused or expired link brings fresh links for
+   * all of them.
+   */
+  private async uploadMotion(item: QueueItem): Promise<void> {
+    const { queue, transfers, log } = this.options;
+    const { encoder } = this;
+    const { captureId, upload } = item;
+    const mediaId = upload.media_id;
+    const signal = this.abort.signal;
+    if (!queue.isEncoded(captureId)) {
+      try {
+        await queue.encode(captureId, encoder);
+      } catch (error) {
+        throw new EncodeFailed(`the motion capture could not be encoded: ${describeError(error)}`, {
+          cause: error,
+        });
+      }
+    }
+    let links: MotionLinks = {
+      urls: {
+        video: upload.upload_url,
+        poster: upload.poster_upload_url,
+        preview: upload.preview_upload_url,
+        gif: upload.gif_upload_url,
+      },
+      expires: upload.expires_at,
+    };
+    let fresh = false;
+    if (this.expiring(links.expires)) {
+      links = await this.relinkMotion(item);
+      fresh = true;
+    }
+    const parts: MotionPart[] = ['video', 'poster', 'preview'];
+    if (upload.gif_upload_url) parts.push('gif');
+    const done = new Set(upload.puts ?? []);
+    for (const part of parts) {
+      if (done.has(part)) continue;
+      const data = await queue.motionFile(captureId, part);
+      const put = (url: string | null | undefined) => {
+        if (!url)
+          throw new NoFreshLink(`no upload link for the ${part} of media ${mediaId}`, undefined);
+        return transfers.uploadOnce(url, MOTION_PART_TYPES[part], data, signal);
+      };
+      try {
+        await put(links.urls[part]);
+      } catch (error) {
+        if (!refused(error) || fresh) throw error;
+        log.info(
+          { mediaId, part, status: error.status },
+          'upload link refused: asking for fresh ones',
+        );
+        links = await this.relinkMotion(item);
+        fresh = true;
+        await put(links.urls[part]);
+      }
+      await queue.markPartPut(captureId, mediaId, part);
+      done.add(part);
+    }
+  }
+
   private async confirmed(item: QueueItem): Promise<void> {
     const at = this.options.now();
     await this.options.queue.markConfirmed(item.captureId, item.upload.media_id);
@@ -291,7 +374,37 @@ export class DeliveryWorker {
     this.options.onDelivered?.(item, at);
   }
 
-  private async relink(item: QueueItem) {
+  /** Fresh links for every file of a motion item. */
+  private async relinkMotion(item: QueueItem): Promise<MotionLinks> {
+    const fresh = await this.fetchLinks(item);
+    if (!fresh.poster_upload_url || !fresh.preview_upload_url) {
+      throw new NoFreshLink(
+        `the server gave no poster and preview links for media ${item.upload.media_id}`,
+        undefined,
+      );
+    }
+    const link = {
+      upload_url: fresh.upload_url,
+      content_type: VIDEO_CONTENT_TYPE,
+      expires_at: expiry(fresh.expires_at),
+      poster_upload_url: fresh.poster_upload_url,
+      preview_upload_url: fresh.preview_upload_url,
+      // A gif item keeps its .gif link; the others have none.
+      gif_upload_url: item.upload.gif_upload_url ? (fresh.gif_upload_url ?? null) : null,
+    };
+    await this.options.queue.relink(item.captureId, item.upload.media_id, link);
+    return {
+      urls: {
+        video: link.upload_url,
+        poster: link.poster_upload_url,
+        preview: link.preview_upload_url,
+        gif: link.gif_upload_url,
+      },
+      expires: link.expires_at,
+    };
+  }
+
+  private async fetchLinks(item: QueueItem) {
     let fresh;
     try {
       fresh = await this.options.transfers.freshUploadLink(item.upload.media_id, this.abort.signal);
@@ -305,13 +418,35 @@ export class DeliveryWorker {
       }
       throw error;
     }
-    const expires = fresh.expires_at ? new Date(`${fresh.expires_at.replace(/Z$/, '')}Z`) : null;
+    return fresh;
+  }
+
+  private async relink(item: QueueItem) {
+    const fresh = await this.fetchLinks(item);
     const link = {
       upload_url: fresh.upload_url,
       content_type: fresh.content_type,
-      expires_at: expires && !Number.isNaN(expires.getTime()) ? expires.toISOString() : null,
+      expires_at: expiry(fresh.expires_at),
     };
     await this.options.queue.relink(item.captureId, item.upload.media_id, link);
     return { url: link.upload_url, type: link.content_type, expires: link.expires_at };
   }
+}
+
+/** The server's expiry (UTC without a zone suffix) as ISO-8601, or null when unreadable. */
+function expiry(stamp: string | undefined): string | null {
+  const at = stamp ? new Date(`${stamp.replace(/Z$/, '')}Z`) : null;
+  return at && !Number.isNaN(at.getTime()) ? at.toISOString() : null;
+}
+
+/** The store or server refused the request itself (a 4xx other than 408 and 429). */
+function refused(error: unknown): error is TransferError & { status: number } {
+  return (
+    error instanceof TransferError &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 429 &&
+    error.status !== 408
+  );
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -18,8 +19,13 @@ export interface QueueFolder {
   write(entry: string, file: string, data: Buffer): Promise<void>;
   /** One file of an entry; undefined when it does not exist. */
   read(entry: string, file: string): Promise<Buffer | undefined>;
-  /** The names and sizes of an entry's files. */
+  /** The names and sizes of an entry's files (those in its subfolders as `sub/name`). */
   files(entry: string): Promise<{ name: string; size: number }[]>;
+  /**
+   * A folder on disk for the entry's files that programs write themselves (a camera's frames,
+   * ffmpeg's output): the entry's own folder on disk, a temporary one for the memory queue.
+   */
+  path(entry: string): Promise<string>;
   /** Deletes an entry. */
   remove(entry: string): Promise<void>;
   /** Moves an entry out of the queue into `rejected/`, kept for a technician. */
@@ -114,16 +120,11 @@ export class DiskQueueFolder implements QueueFolder {
   }
 
   async files(entry: string): Promise<{ name: string; size: number }[]> {
-    const folder = path.join(this.dir, entry);
-    const found: { name: string; size: number }[] = [];
-    for (const name of await readdir(folder)) {
-      if (name.startsWith(TEMP_PREFIX)) {
-        await rm(path.join(folder, name), { force: true });
-        continue;
-      }
-      found.push({ name, size: (await stat(path.join(folder, name))).size });
-    }
-    return found;
+    return filesIn(path.join(this.dir, entry), '');
+  }
+
+  path(entry: string): Promise<string> {
+    return Promise.resolve(path.join(this.dir, entry));
   }
 
   async remove(entry: string): Promise<void> {
@@ -142,12 +143,35 @@ export class DiskQueueFolder implements QueueFolder {
   }
 }
 
+/**
+ * The files below `folder` with their sizes, named relative to it; leftovers of an interrupted
+ * write (temporary names, an encoding cut short) are removed on the way.
+ */
+async function filesIn(folder: string, prefix: string): Promise<{ name: string; size: number }[]> {
+  const found: { name: string; size: number }[] = [];
+  for (const item of await readdir(folder, { withFileTypes: true })) {
+    const file = path.join(folder, item.name);
+    if (item.name.startsWith(TEMP_PREFIX)) {
+      await rm(file, { recursive: true, force: true });
+      continue;
+    }
+    if (item.isDirectory()) {
+      found.push(...(await filesIn(file, `${prefix}${item.name}/`)));
+      continue;
+    }
+    found.push({ name: `${prefix}${item.name}`, size: (await stat(file)).size });
+  }
+  return found;
+}
+
 /** The queue in memory: the same behaviour, gone with the process. */
 export class MemoryQueueFolder implements QueueFolder {
   readonly dir = undefined;
   private readonly entries = new Map<string, Map<string, Buffer>>();
   /** Entries set aside, for tests. */
   readonly rejected = new Map<string, Map<string, Buffer>>();
+  /** Temporary folders of entries that needed one (motion captures), removed with them. */
+  private readonly folders = new Map<string, Promise<string>>();
 
   list(): Promise<string[]> {
     return Promise.resolve([...this.entries.keys()]);
@@ -174,9 +198,20 @@ export class MemoryQueueFolder implements QueueFolder {
     return Promise.resolve([...files].map(([name, data]) => ({ name, size: data.length })));
   }
 
-  remove(entry: string): Promise<void> {
+  path(entry: string): Promise<string> {
+    let folder = this.folders.get(entry);
+    if (!folder) {
+      folder = mkdtemp(path.join(os.tmpdir(), 'flashbooth-queue-'));
+      this.folders.set(entry, folder);
+    }
+    return folder;
+  }
+
+  async remove(entry: string): Promise<void> {
     this.entries.delete(entry);
-    return Promise.resolve();
+    const folder = this.folders.get(entry);
+    this.folders.delete(entry);
+    if (folder) await rm(await folder, { recursive: true, force: true });
   }
 
   setAside(entry: string): Promise<void> {
