@@ -7,6 +7,7 @@ export const MEDIA_FILE_MESSAGES = {
   noDownloadUrl: 'No download URL available for this media.',
   downloadStarted: 'Download started!',
   downloadFailed: 'Download failed. Please try again.',
+  noGifUrl: 'No GIF available for this media.',
   noShareUrl: 'No shareable URL available for this media.',
   shareUnsupported: 'Sharing is not supported on this browser. Please download the image manually.',
   shareFailed: 'Sharing failed. Please try again.',
@@ -58,9 +59,26 @@ export function downloadFileName(s3Key: string | null, url: string, fallback: st
   return fromUrl || fallback;
 }
 
-/** Spec section 9: the shared file is named after the media id with jpg. */
-export function shareFileName(id: number): string {
-  return `${id}.jpg`;
+/**
+ * Spec section 9: the shared file is named after the media id with jpg; a motion item's MP4
+ * with mp4.
+ */
+export function shareFileName(id: number, mediaType: 'image' | 'video' = 'image'): string {
+  return `${id}.${mediaType === 'video' ? 'mp4' : 'jpg'}`;
+}
+
+/** The content type a shared file gets when the download did not say. */
+export function shareFileType(mediaType: 'image' | 'video'): string {
+  return mediaType === 'video' ? 'video/mp4' : 'image/jpeg';
+}
+
+/**
+ * The `.gif` download's file name: the HD file's name (from s3_key, else the URL) with `.gif`
+ * in place of its extension.
+ */
+export function gifFileName(s3Key: string | null, url: string, id: number): string {
+  const base = downloadFileName(s3Key, url, String(id)).replace(/\.[a-z0-9]{1,5}$/i, '');
+  return `${base || id}.gif`;
 }
 
 /** Spec: Share is offered only on mobile user agents. */

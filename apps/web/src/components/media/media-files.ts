@@ -2,13 +2,18 @@ import type { Media } from '@flashbooth/contracts';
 import {
   MEDIA_FILE_MESSAGES,
   downloadFileName,
+  gifFileName,
   isAbortError,
   pickShareCaption,
   shareFileName,
+  shareFileType,
 } from './media-files-model';
 
-/** What a download or share needs of an item (a visitor's own, a wall item, a staff item). */
-export type MediaFile = Pick<Media, 'id' | 's3_url' | 's3_key'>;
+/**
+ * What a download or share needs of an item (a visitor's own, a wall item, a staff item). For a
+ * motion item `s3_url` is its MP4.
+ */
+export type MediaFile = Pick<Media, 'id' | 's3_url' | 's3_key' | 'media_type'>;
 
 /** What an action ended with: a message to show, or nothing (a dismissed share sheet). */
 export type ActionOutcome =
@@ -18,10 +23,8 @@ export type ActionOutcome =
 
 const failure = (text: string): ActionOutcome => ({ kind: 'error', text, done: false });
 
-/** Spec section 7: fetch the HD file cross-origin as a blob and save it under its file name. */
-export async function downloadMedia(media: MediaFile): Promise<ActionOutcome> {
-  const url = media.s3_url;
-  if (!url) return failure(MEDIA_FILE_MESSAGES.noDownloadUrl);
+/** Fetches `url` cross-origin as a blob and saves it as `fileName`. */
+async function saveFromUrl(url: string, fileName: string): Promise<ActionOutcome> {
   try {
     const response = await fetch(url, { mode: 'cors', credentials: 'omit' });
     if (!response.ok) return failure(MEDIA_FILE_MESSAGES.downloadFailed);
@@ -29,7 +32,7 @@ export async function downloadMedia(media: MediaFile): Promise<ActionOutcome> {
     const objectUrl = URL.createObjectURL(blob);
     const link = document.createElement('a');
     link.href = objectUrl;
-    link.download = downloadFileName(media.s3_key, url, shareFileName(media.id));
+    link.download = fileName;
     link.rel = 'noopener';
     link.style.display = 'none';
     document.body.append(link);
@@ -43,33 +46,57 @@ export async function downloadMedia(media: MediaFile): Promise<ActionOutcome> {
   }
 }
 
-async function fetchShareFile(url: string, id: number): Promise<File | null> {
+/**
+ * Spec section 7: fetch the HD file cross-origin as a blob and save it under its file name (a
+ * motion item's MP4, named from its s3_key, so `.mp4`).
+ */
+export async function downloadMedia(media: MediaFile): Promise<ActionOutcome> {
+  const url = media.s3_url;
+  if (!url) return failure(MEDIA_FILE_MESSAGES.noDownloadUrl);
+  const fallback = shareFileName(media.id, media.media_type);
+  return saveFromUrl(url, downloadFileName(media.s3_key, url, fallback));
+}
+
+/** Download GIF (the gif kind): the `.gif` the booth made, under the HD file's name. */
+export async function downloadGif(
+  media: MediaFile & { gif_s3_url: string | null },
+): Promise<ActionOutcome> {
+  const url = media.gif_s3_url;
+  if (!url) return failure(MEDIA_FILE_MESSAGES.noGifUrl);
+  return saveFromUrl(url, gifFileName(media.s3_key, media.s3_url ?? url, media.id));
+}
+
+async function fetchShareFile(url: string, media: MediaFile): Promise<File | null> {
   try {
     const response = await fetch(url, { mode: 'cors', credentials: 'omit' });
     if (!response.ok) return null;
     const blob = await response.blob();
-    return new File([blob], shareFileName(id), { type: blob.type || 'image/jpeg' });
+    return new File([blob], shareFileName(media.id, media.media_type), {
+      type: blob.type || shareFileType(media.media_type),
+    });
   } catch {
     return null;
   }
 }
 
 /**
- * Spec section 7: the file through the device share sheet when it can take files, otherwise the
- * URL; the text is a random preset caption. A dismissed sheet (AbortError) is silent.
+ * Spec section 7: the file through the device share sheet when it can take files (a motion
+ * item's MP4 itself), otherwise the link: `link` when the caller has one (a public item's share
+ * page), else the file's URL. The text is a random preset caption. A dismissed sheet
+ * (AbortError) is silent.
  */
-export async function shareMedia(media: MediaFile): Promise<ActionOutcome> {
+export async function shareMedia(media: MediaFile, link?: string): Promise<ActionOutcome> {
   const url = media.s3_url;
   if (!url) return failure(MEDIA_FILE_MESSAGES.noShareUrl);
   if (typeof navigator.share !== 'function') return failure(MEDIA_FILE_MESSAGES.shareUnsupported);
   const text = pickShareCaption();
   try {
-    const file = await fetchShareFile(url, media.id);
+    const file = await fetchShareFile(url, media);
     if (file && navigator.canShare?.({ files: [file] })) {
       await navigator.share({ files: [file], title: 'Flashbooth', text });
       return { kind: 'success', text: MEDIA_FILE_MESSAGES.shared, done: true };
     }
-    await navigator.share({ url, title: 'Flashbooth', text });
+    await navigator.share({ url: link ?? url, title: 'Flashbooth', text });
     return { kind: 'success', text: MEDIA_FILE_MESSAGES.sharedUrl, done: true };
   } catch (error) {
     if (isAbortError(error)) return { kind: 'silent', done: false };

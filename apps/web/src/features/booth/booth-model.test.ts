@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  captureKindBadge,
   coveredWithoutPayment,
   decidePick,
   formatRupees,
@@ -122,5 +123,18 @@ describe('template labels', () => {
   it('formats rupees with two decimals', () => {
     expect(formatRupees(49.5)).toBe('₹49.50');
     expect(formatRupees(0)).toBe('₹0.00');
+  });
+});
+
+describe('captureKindBadge', () => {
+  it('labels every kind, and only motion kinds move', () => {
+    expect(captureKindBadge('photo')).toEqual({ label: 'Photo', motion: false, detail: null });
+    expect(captureKindBadge('boomerang')).toEqual({
+      label: 'Boomerang',
+      motion: true,
+      detail: 'Forward & back loop',
+    });
+    expect(captureKindBadge('gif').label).toBe('GIF');
+    expect(captureKindBadge('video').motion).toBe(true);
   });
 });

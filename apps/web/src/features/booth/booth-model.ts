@@ -1,5 +1,10 @@
 import type { VisitorTemplate } from '@flashbooth/contracts';
-import { PAYMENT_MESSAGES, paymentCreditHold } from '@flashbooth/contracts/rules';
+import {
+  CAPTURE_KIND_LABELS,
+  PAYMENT_MESSAGES,
+  paymentCreditHold,
+  type CaptureKind,
+} from '@flashbooth/contracts/rules';
 
 /** Booth texts (spec: visitor.md sections 2, 5 and 8). */
 export const BOOTH_MESSAGES = {
@@ -111,4 +116,24 @@ export function printLabel(template: Pick<VisitorTemplate, 'is_cut' | 'is_duplic
 /** Spec: previews use 3:2 for landscape and 2:3 for portrait. */
 export function previewAspectRatio(orientation: VisitorTemplate['orientation']): string {
   return orientation === 'landscape' ? '3 / 2' : '2 / 3';
+}
+
+/** What a motion kind makes, in a few words for its card. */
+const MOTION_DETAILS: Record<Exclude<CaptureKind, 'photo'>, string> = {
+  gif: 'Stop-motion loop',
+  boomerang: 'Forward & back loop',
+  video: 'Short video',
+};
+
+/**
+ * A template card's kind: its badge label (Photo, GIF, Boomerang, Video), whether it moves (its
+ * sample gets a short looping animation of the kind) and, for a motion kind, what it makes.
+ */
+export function captureKindBadge(kind: CaptureKind): {
+  label: string;
+  motion: boolean;
+  detail: string | null;
+} {
+  if (kind === 'photo') return { label: CAPTURE_KIND_LABELS.photo, motion: false, detail: null };
+  return { label: CAPTURE_KIND_LABELS[kind], motion: true, detail: MOTION_DETAILS[kind] };
 }

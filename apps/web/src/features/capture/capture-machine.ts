@@ -10,7 +10,11 @@ import type {
   DevicePingResult,
   MediaUploaded,
 } from '@flashbooth/contracts';
-import { BOOTH_AVAILABILITY_MESSAGES, PAYMENT_MESSAGES } from '@flashbooth/contracts/rules';
+import {
+  BOOTH_AVAILABILITY_MESSAGES,
+  PAYMENT_MESSAGES,
+  type CaptureKind,
+} from '@flashbooth/contracts/rules';
 import { ApiError } from '@/lib/api-client';
 import { TimedController } from '@/lib/timed-controller';
 
@@ -80,13 +84,24 @@ export type CaptureState =
   /** `canCapture`: the last ping said idle. `error`: why the visitor is back here. */
   | { kind: 'show-capture-interface'; canCapture: boolean; error: string | null }
   | { kind: 'capture-command-sent' }
-  | { kind: 'awaiting-device-ready'; mediaIds: number[]; totalCaptures: number }
+  | {
+      kind: 'awaiting-device-ready';
+      mediaIds: number[];
+      totalCaptures: number;
+      captureKind: CaptureKind;
+      recordSeconds: number;
+    }
   | {
       kind: 'device-processing-wait';
       mediaIds: number[];
+      /** When the booth was seen ready (ms since the epoch): its countdown starts then. */
+      readyAt: number;
       /** When the wait ends (ms since the epoch), for the countdown display. */
       endsAt: number;
       failures: number;
+      /** What the booth captures; a motion kind records `recordSeconds` after its countdown. */
+      captureKind: CaptureKind;
+      recordSeconds: number;
     }
   | { kind: 'awaiting-media-upload'; mediaIds: number[] }
   | { kind: 'capture-successful'; mediaIds: number[] }
@@ -112,9 +127,15 @@ export type CaptureEvent =
   | { type: 'OFFLINE' }
   | { type: 'NEEDS_PAYMENT'; priceRupees: number | null }
   | { type: 'CAPTURE_PRESSED' }
-  | { type: 'CAPTURE_STARTED'; mediaIds: number[]; totalCaptures: number }
+  | {
+      type: 'CAPTURE_STARTED';
+      mediaIds: number[];
+      totalCaptures: number;
+      captureKind: CaptureKind;
+      recordSeconds: number;
+    }
   | { type: 'CAPTURE_FAILED'; failure: CaptureFailure; priceRupees?: number | null }
-  | { type: 'DEVICE_READY'; endsAt: number }
+  | { type: 'DEVICE_READY'; readyAt: number; endsAt: number }
   | { type: 'READY_TIMEOUT' }
   | { type: 'READY_POLL_FAILED' }
   | { type: 'PROCESSING_PING'; ok: boolean; allowedFailures: number }
@@ -169,6 +190,8 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
             kind: 'awaiting-device-ready',
             mediaIds: event.mediaIds,
             totalCaptures: event.totalCaptures,
+            captureKind: event.captureKind,
+            recordSeconds: event.recordSeconds,
           }
         : state;
     case 'CAPTURE_FAILED':
@@ -180,8 +203,11 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
         ? {
             kind: 'device-processing-wait',
             mediaIds: state.mediaIds,
+            readyAt: event.readyAt,
             endsAt: event.endsAt,
             failures: 0,
+            captureKind: state.captureKind,
+            recordSeconds: state.recordSeconds,
           }
         : state;
     case 'READY_TIMEOUT':
@@ -379,7 +405,14 @@ export class CaptureController extends TimedController<CaptureState> {
       return;
     }
     const { media_ids: mediaIds, total_captures: totalCaptures } = started.value;
-    this.dispatch({ type: 'CAPTURE_STARTED', mediaIds, totalCaptures });
+    this.dispatch({
+      type: 'CAPTURE_STARTED',
+      mediaIds,
+      totalCaptures,
+      // A server from before motion sends neither: a photo.
+      captureKind: started.value.capture_kind ?? 'photo',
+      recordSeconds: started.value.record_seconds ?? 0,
+    });
 
     // Step 3: poll every 3 s, up to 7 times, until the booth says ready. A booth already past
     // ready (processing, uploading) counts as ready; one back to idle may have finished the
@@ -409,7 +442,7 @@ export class CaptureController extends TimedController<CaptureState> {
     }
     if (delivered) {
       // Everything arrived already: no processing wait, no upload polling.
-      this.dispatch({ type: 'DEVICE_READY', endsAt: this.now() });
+      this.dispatch({ type: 'DEVICE_READY', readyAt: this.now(), endsAt: this.now() });
       this.dispatch({ type: 'PROCESSING_DONE' });
       this.dispatch({ type: 'UPLOADED' });
       return;
@@ -417,8 +450,9 @@ export class CaptureController extends TimedController<CaptureState> {
 
     // Step 4: the photos take total_captures × 10 s + 10 s; ping every 2 s meanwhile.
     const waitMs = processingWaitMs(totalCaptures, this.timings);
-    const endsAt = this.now() + waitMs;
-    this.dispatch({ type: 'DEVICE_READY', endsAt });
+    const readyAt = this.now();
+    const endsAt = readyAt + waitMs;
+    this.dispatch({ type: 'DEVICE_READY', readyAt, endsAt });
     const done = this.wait(waitMs).then(() => 'done' as const);
     while (this.state.kind === 'device-processing-wait') {
       const tick = this.wait(this.timings.processingPingMs).then(() => 'tick' as const);

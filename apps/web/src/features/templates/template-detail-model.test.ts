@@ -13,6 +13,7 @@ import {
   SLOT_RATIO,
   addSlot,
   canvasOf,
+  captureSummary,
   clampToCanvas,
   draftFromTemplate,
   editorScale,
@@ -448,5 +449,69 @@ describe('slot editor geometry', () => {
     expect(nudgeSlot(slot, '+', false, PORTRAIT)).toMatchObject({ w: 1110, h: 740 });
     expect(nudgeSlot(slot, '-', false, PORTRAIT)).toMatchObject({ w: 1050, h: 700 });
     expect(nudgeSlot(slot, 'Enter', false, PORTRAIT)).toBeNull();
+  });
+});
+
+describe('capture kind', () => {
+  it('sends the kind and the settings it uses, and keeps the others as stored', () => {
+    const draft = {
+      ...draftFromTemplate(template()),
+      capture_kind: 'boomerang' as const,
+      motion_speed: 0.5,
+      motion_prints: false,
+      // A gif's frames mean nothing to a boomerang: not sent.
+      motion_frames: 6,
+    };
+    expect(planSave(template(), draft)).toEqual({
+      ok: true,
+      plan: {
+        create: [],
+        update: [],
+        remove: [],
+        template: { capture_kind: 'boomerang', motion_speed: 0.5, motion_prints: false },
+      },
+    });
+    const gif = {
+      ...draftFromTemplate(template()),
+      capture_kind: 'gif' as const,
+      motion_frames: 3,
+    };
+    expect(planSave(template(), gif)).toMatchObject({
+      ok: true,
+      plan: { template: { capture_kind: 'gif', motion_frames: 3 } },
+    });
+  });
+
+  it('refuses settings out of range with the server’s words', () => {
+    const base = draftFromTemplate(template());
+    const cases: [Partial<typeof base>, string][] = [
+      [{ capture_kind: 'gif', motion_frames: 7 }, TEMPLATE_MESSAGES.motionFrames],
+      [{ capture_kind: 'gif', motion_frames: 2.5 }, TEMPLATE_MESSAGES.motionFrames],
+      [{ capture_kind: 'video', motion_seconds: 2 }, TEMPLATE_MESSAGES.motionSeconds],
+      [{ capture_kind: 'video', motion_seconds: Number.NaN }, TEMPLATE_MESSAGES.motionSeconds],
+      [{ capture_kind: 'boomerang', motion_speed: 3 }, TEMPLATE_MESSAGES.motionSpeed],
+    ];
+    for (const [change, message] of cases) {
+      expect(planSave(template(), { ...base, ...change })).toEqual({ ok: false, message });
+    }
+    // A photo ignores the motion settings.
+    expect(planSave(template(), { ...base, motion_frames: 9 }).ok).toBe(true);
+  });
+
+  it('sums the capture up for the facts', () => {
+    expect(captureSummary(template())).toBe('Photo');
+    expect(captureSummary(template({ capture_kind: 'gif', motion_frames: 4 }))).toBe(
+      'GIF · 4 frames · 1× · also prints',
+    );
+    expect(
+      captureSummary(
+        template({
+          capture_kind: 'video',
+          motion_seconds: 7.5,
+          motion_speed: 0.5,
+          motion_prints: false,
+        }),
+      ),
+    ).toBe('Video · 7.5 s · 0.5× · no print');
   });
 });

@@ -8,6 +8,8 @@ import type {
   TemplatePreviewRequest,
 } from '@flashbooth/contracts';
 import {
+  CAPTURE_KIND_LABELS,
+  MOTION_RULES,
   TEMPLATE_FILTER_NAMES,
   TEMPLATE_IMAGE_CONTENT_TYPES,
   TEMPLATE_IMAGE_MAX_BYTES,
@@ -17,6 +19,7 @@ import {
   slotCanvasProblem,
   slotFitsCanvas,
   type CanvasSize,
+  type CaptureKind,
 } from '@flashbooth/contracts/rules';
 
 /** Template pages show their messages 3 s (staff spec section 9); the return after delete 1.5 s. */
@@ -66,6 +69,73 @@ export interface TemplateDraft {
   is_cut: boolean;
   is_duplicated: boolean;
   images: DraftSlot[];
+  /** What the booth captures, and the motion kinds' settings (NaN: a number field left empty). */
+  capture_kind: CaptureKind;
+  motion_frames: number;
+  motion_seconds: number;
+  motion_speed: number;
+  motion_prints: boolean;
+}
+
+/** The capture kind's fields, in the template's own words. */
+export const MOTION_FIELDS = [
+  'capture_kind',
+  'motion_frames',
+  'motion_seconds',
+  'motion_speed',
+  'motion_prints',
+] as const;
+
+/** The speeds the select offers (a stored speed between them stays selectable). */
+export const MOTION_SPEEDS: readonly number[] = [0.5, 0.75, 1, 1.25, 1.5, 2];
+
+/** "0.5×", "1×", "1.25×". */
+export function speedLabel(speed: number): string {
+  return `${Number(speed.toFixed(2))}×`;
+}
+
+/**
+ * The capture line of the template's facts: "Photo", or the motion kind with its settings
+ * ("GIF · 4 frames · 1× · also prints", "Video · 5 s · 0.5× · no print").
+ */
+export function captureSummary(template: Pick<Template, (typeof MOTION_FIELDS)[number]>): string {
+  const kind = template.capture_kind;
+  if (kind === 'photo') return CAPTURE_KIND_LABELS.photo;
+  const parts: string[] = [CAPTURE_KIND_LABELS[kind]];
+  if (kind === 'gif') parts.push(`${template.motion_frames} frames`);
+  if (kind === 'video') parts.push(`${Number(template.motion_seconds.toFixed(1))} s`);
+  parts.push(speedLabel(template.motion_speed));
+  parts.push(template.motion_prints ? 'also prints' : 'no print');
+  return parts.join(' · ');
+}
+
+/**
+ * What is wrong with the draft's motion settings (the server's messages); null when they may be
+ * saved. Only the settings the chosen kind uses are checked: the others are kept as they are.
+ */
+export function motionProblem(draft: TemplateDraft): string | null {
+  const kind = draft.capture_kind;
+  if (kind === 'photo') return null;
+  const { gifFrames, videoSeconds, speed } = MOTION_RULES;
+  const frames = draft.motion_frames;
+  if (
+    kind === 'gif' &&
+    !(Number.isInteger(frames) && frames >= gifFrames.min && frames <= gifFrames.max)
+  ) {
+    return TEMPLATE_MESSAGES.motionFrames;
+  }
+  const seconds = draft.motion_seconds;
+  if (
+    kind === 'video' &&
+    !(Number.isFinite(seconds) && seconds >= videoSeconds.min && seconds <= videoSeconds.max)
+  ) {
+    return TEMPLATE_MESSAGES.motionSeconds;
+  }
+  const rate = draft.motion_speed;
+  if (!(Number.isFinite(rate) && rate >= speed.min && rate <= speed.max)) {
+    return TEMPLATE_MESSAGES.motionSpeed;
+  }
+  return null;
 }
 
 let newKeys = 0;
@@ -79,6 +149,11 @@ export function draftFromTemplate(template: Template): TemplateDraft {
     is_cut: template.is_cut,
     is_duplicated: template.is_duplicated,
     images: template.images.map((image) => ({ ...image, key: `slot-${image.id}` })),
+    capture_kind: template.capture_kind,
+    motion_frames: template.motion_frames,
+    motion_seconds: template.motion_seconds,
+    motion_speed: template.motion_speed,
+    motion_prints: template.motion_prints,
   };
 }
 
@@ -176,6 +251,8 @@ export function planSave(template: Template, draft: TemplateDraft): PlanResult {
     const problem = slotProblem(slot, index, draft.orientation);
     if (problem) return { ok: false, message: problem };
   }
+  const motion = motionProblem(draft);
+  if (motion) return { ok: false, message: motion };
   const originals = new Map(template.images.map((image) => [image.id, image]));
   const kept = new Set<number>();
   const plan: SavePlan = { create: [], update: [], remove: [], template: null };
@@ -196,6 +273,19 @@ export function planSave(template: Template, draft: TemplateDraft): PlanResult {
   if (draft.orientation !== template.orientation) patch.orientation = draft.orientation;
   if (draft.is_cut !== template.is_cut) patch.is_cut = draft.is_cut;
   if (draft.is_duplicated !== template.is_duplicated) patch.is_duplicated = draft.is_duplicated;
+  if (draft.capture_kind !== template.capture_kind) patch.capture_kind = draft.capture_kind;
+  // The settings the chosen kind does not use are not sent: they stay as stored.
+  const kind = draft.capture_kind;
+  if (kind === 'gif' && draft.motion_frames !== template.motion_frames) {
+    patch.motion_frames = draft.motion_frames;
+  }
+  if (kind === 'video' && draft.motion_seconds !== template.motion_seconds) {
+    patch.motion_seconds = draft.motion_seconds;
+  }
+  if (kind !== 'photo') {
+    if (draft.motion_speed !== template.motion_speed) patch.motion_speed = draft.motion_speed;
+    if (draft.motion_prints !== template.motion_prints) patch.motion_prints = draft.motion_prints;
+  }
   if (Object.keys(patch).length > 0) plan.template = patch;
   return { ok: true, plan };
 }

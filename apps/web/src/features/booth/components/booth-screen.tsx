@@ -226,7 +226,10 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
         show('error', BOOTH_MESSAGES.userFailed);
         return;
       case 'capture':
-        void navigate(paths.regular.capture.getHref(deviceId, template.id));
+        // The capture screen's texts follow the kind before the booth confirms it.
+        void navigate(paths.regular.capture.getHref(deviceId, template.id), {
+          state: { captureKind: template.capture_kind },
+        });
         return;
       case 'payment':
         void payment.pay(deviceId, template.id);

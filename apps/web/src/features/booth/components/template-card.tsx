@@ -1,17 +1,21 @@
 import type { VisitorTemplate } from '@flashbooth/contracts';
 import { useState } from 'react';
 import { LineIcon } from '@/components/ui/line-icon';
-import { previewAspectRatio, printLabel } from '../booth-model';
+import { captureKindBadge, previewAspectRatio, printLabel } from '../booth-model';
 
 interface TemplateCardProps {
   template: VisitorTemplate;
   onPick: (template: VisitorTemplate) => void;
 }
 
-/** One template as a button: preview at the template's ratio, its name and its print layout. */
+/**
+ * One template as a button: preview at the template's ratio with its capture kind's badge, its
+ * name, and its print layout (a photo) or what it makes (a motion kind).
+ */
 export function TemplateCard({ template, onPick }: TemplateCardProps) {
   const [imageFailed, setImageFailed] = useState(false);
   const label = printLabel(template);
+  const kind = captureKindBadge(template.capture_kind);
   const showImage = template.sample_s3_url !== null && !imageFailed;
 
   return (
@@ -20,9 +24,19 @@ export function TemplateCard({ template, onPick }: TemplateCardProps) {
       className="booth-card"
       data-testid="template-card"
       data-template-id={template.id}
+      data-capture-kind={template.capture_kind}
       onClick={() => onPick(template)}
     >
       <span className="booth-card-stage">
+        {/* Named in the card's text below; the badge is what the eye finds first. */}
+        <span
+          className={`booth-kind-badge booth-kind-badge-${template.capture_kind}`}
+          aria-hidden="true"
+          data-testid="capture-kind-badge"
+        >
+          {kind.motion && <span className="booth-kind-dot" />}
+          {kind.label}
+        </span>
         <span
           className={`booth-card-preview booth-card-preview-${template.orientation}`}
           style={{ aspectRatio: previewAspectRatio(template.orientation) }}
@@ -33,6 +47,11 @@ export function TemplateCard({ template, onPick }: TemplateCardProps) {
               alt=""
               loading="lazy"
               decoding="async"
+              // A motion kind's sample moves like what it makes (forward and back, in steps, a
+              // slow push-in); held still for reduced motion by the stylesheet.
+              className={
+                kind.motion ? `booth-motion booth-motion-${template.capture_kind}` : undefined
+              }
               onError={() => setImageFailed(true)}
             />
           ) : (
@@ -51,11 +70,21 @@ export function TemplateCard({ template, onPick }: TemplateCardProps) {
         <span className="booth-card-name">{template.name}</span>
         <span className="visually-hidden">, </span>
         <span className="booth-card-print">
-          <span className="booth-chip">{label.title}</span>
-          {label.detail && (
+          {kind.detail ? (
             <>
-              <span className="visually-hidden">, </span>
-              <span className="booth-chip booth-chip-soft">{label.detail}</span>
+              <span className="visually-hidden">{kind.label}: </span>
+              <span className="booth-chip booth-chip-motion">{kind.detail}</span>
+            </>
+          ) : (
+            <>
+              <span className="visually-hidden">{kind.label}: </span>
+              <span className="booth-chip">{label.title}</span>
+              {label.detail && (
+                <>
+                  <span className="visually-hidden">, </span>
+                  <span className="booth-chip booth-chip-soft">{label.detail}</span>
+                </>
+              )}
             </>
           )}
         </span>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { isCaptureKind, type CaptureKind } from '@flashbooth/contracts/rules';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { usePaymentRedirect } from '@/api/payments/start-payment';
 import { paths } from '@/config/paths';
 import { parseId } from '@/lib/parse-id';
@@ -11,19 +12,22 @@ import {
   type CaptureState,
   type CaptureTimings,
 } from '../capture-machine';
+import {
+  howToSteps,
+  madeThing,
+  motionMoment,
+  motionSecondsLabel,
+  motionStageText,
+  successText,
+  type MotionMoment,
+  type MotionStage,
+} from '../capture-kind-texts';
 import { countdownLabel, secondsLeftUntil } from '../countdown';
 import { useCaptureFlow } from '../use-capture-flow';
 import { CapturedPhoto } from './captured-photo';
 import './capture.css';
 
-const HOW_TO = [
-  'Stand in front of the photobooth screen.',
-  'Press Capture below when you are ready.',
-  'Watch the countdown on the booth and strike a pose for each photo.',
-  'Your photos appear in My Media once they are uploaded.',
-];
-
-function progressText(state: CaptureState): string {
+function progressText(state: CaptureState, kind: CaptureKind, stage: MotionStage | null): string {
   switch (state.kind) {
     case 'initial-ping':
       return 'Connecting to the photobooth…';
@@ -40,12 +44,34 @@ function progressText(state: CaptureState): string {
     case 'awaiting-device-ready':
       return 'Getting the photobooth ready…';
     case 'device-processing-wait':
-      return 'Look at the photobooth and strike a pose!';
+      return kind === 'photo' || stage === null
+        ? 'Look at the photobooth and strike a pose!'
+        : motionStageText(kind, stage);
     case 'awaiting-media-upload':
-      return 'Uploading your photos…';
+      return kind === 'photo' ? 'Uploading your photos…' : `Uploading your ${madeThing(kind)}…`;
     default:
       return '';
   }
+}
+
+/**
+ * A motion capture's stage (the booth's countdown, the recording, the booth making the clip),
+ * moving on by itself at each stage's end; null for a photo or outside the booth's session.
+ */
+function useMotionMoment(state: CaptureState, countdownMs: number): MotionMoment | null {
+  const motion =
+    state.kind === 'device-processing-wait' && state.captureKind !== 'photo' ? state : null;
+  const [now, setNow] = useState(() => Date.now());
+  const moment = motion
+    ? motionMoment(motion.readyAt, countdownMs, motion.recordSeconds, now)
+    : null;
+  const nextAt = moment && moment.stage !== 'making' ? moment.endsAt : null;
+  useEffect(() => {
+    if (nextAt === null) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.max(0, nextAt - Date.now()) + 15);
+    return () => clearTimeout(timer);
+  }, [nextAt]);
+  return moment;
 }
 
 /**
@@ -54,7 +80,14 @@ function progressText(state: CaptureState): string {
  * before the wait began showed 45, then 39 a moment later. Read again whenever the page comes
  * back into view.
  */
-function Countdown({ endsAt }: { endsAt: number }) {
+function Countdown({
+  endsAt,
+  label = countdownLabel,
+}: {
+  endsAt: number;
+  /** The words beside the figure ("seconds left"). */
+  label?: (seconds: number) => string;
+}) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout>;
@@ -80,7 +113,7 @@ function Countdown({ endsAt }: { endsAt: number }) {
     // every second.
     <p className="capture-countdown" data-testid="capture-countdown">
       <span className="capture-countdown-value">{seconds}</span>
-      <span> {countdownLabel(seconds)}</span>
+      <span> {label(seconds)}</span>
     </p>
   );
 }
@@ -172,6 +205,12 @@ function CaptureFlow({
   timings: CaptureTimings;
 }) {
   const { state, capture, retry } = useCaptureFlow(deviceId, templateId, timings);
+  // The booth page says which kind was picked; the capture's answer says it for certain.
+  // It is kept once known: the states after the booth's session do not carry it.
+  const hint = (useLocation().state as { captureKind?: unknown } | null)?.captureKind;
+  const [kind, setKind] = useState<CaptureKind>(isCaptureKind(hint) ? hint : 'photo');
+  if ('captureKind' in state && state.captureKind !== kind) setKind(state.captureKind);
+  const moment = useMotionMoment(state, timings.perCaptureWaitMs);
   const [payError, setPayError] = useState<string | null>(null);
   const payment = usePaymentRedirect(
     useCallback((failure: { message: string; code?: string }) => {
@@ -179,7 +218,7 @@ function CaptureFlow({
     }, []),
   );
   const boothHref = paths.regular.booth.getHref(deviceId);
-  const progress = progressText(state);
+  const progress = progressText(state, kind, moment?.stage ?? null);
   const working = [
     'capture-command-sent',
     'awaiting-device-ready',
@@ -192,7 +231,7 @@ function CaptureFlow({
     <main className="page capture-page" id="main">
       <h1 className="capture-title">Photobooth capture</h1>
       <ol className="capture-howto" aria-label="How it works">
-        {HOW_TO.map((step) => (
+        {howToSteps(kind).map((step) => (
           <li key={step}>{step}</li>
         ))}
       </ol>
@@ -200,9 +239,26 @@ function CaptureFlow({
       <div className="capture-progress" role="status" aria-live="polite">
         {progress && <p>{progress}</p>}
       </div>
-      {state.kind === 'device-processing-wait' && (
-        <Countdown key={state.endsAt} endsAt={state.endsAt} />
-      )}
+      {state.kind === 'device-processing-wait' &&
+        (moment && moment.stage !== 'making' ? (
+          <div
+            className={`capture-motion capture-motion-${moment.stage}`}
+            data-testid="capture-motion"
+          >
+            {moment.stage === 'recording' && (
+              <span className="capture-rec" aria-hidden="true">
+                <span className="capture-rec-dot" /> REC
+              </span>
+            )}
+            <Countdown
+              key={`${moment.stage}-${moment.endsAt}`}
+              endsAt={moment.endsAt}
+              label={(seconds) => motionSecondsLabel(moment.stage, seconds)}
+            />
+          </div>
+        ) : (
+          <Countdown key={state.endsAt} endsAt={state.endsAt} />
+        ))}
 
       {state.kind === 'show-capture-interface' && state.error && (
         <p className="status status-error" role="alert">
@@ -300,7 +356,7 @@ function CaptureFlow({
 
       {state.kind === 'capture-successful' && (
         <div className="card capture-panel capture-panel-success" role="status" aria-live="polite">
-          <h2>{CAPTURE_MESSAGES.success}</h2>
+          <h2>{successText(kind)}</h2>
           <CapturedPhoto mediaIds={state.mediaIds} />
           <Link className="btn btn-primary" to={paths.regular.media.getHref()}>
             Go to My Media

@@ -62,19 +62,34 @@ describe('MediaCard preview', () => {
     expect(render(media({ orientation: 'portrait' }))).toContain('aspect-ratio:2 / 3');
   });
 
-  it('plays a video muted, looping and inline on its own, from the low-resolution copy', () => {
+  it('shows a video from its poster, muted, looping and inline, and fetches nothing yet', () => {
     const html = render(
-      media({ media_type: 'video', lowres_s3_url: '/files/low.mp4', s3_url: '/files/hd.mp4' }),
+      media({
+        media_type: 'video',
+        lowres_s3_url: '/files/poster.jpg',
+        s3_url: '/files/hd.mp4',
+        s3_key: 'media/1/hd.mp4',
+      }),
     );
     const video = parse(html).tag('video');
     expect(video).not.toBeNull();
-    expect(video?.get('src')).toBe('/files/low.mp4');
+    expect(video?.get('poster')).toBe('/files/poster.jpg');
+    // The MP4 is given only once the card is near the screen (in the browser).
+    expect(video?.has('src')).toBe(false);
+    expect(video?.get('preload')).toBe('none');
     for (const flag of ['autoplay', 'muted', 'loop', 'playsinline']) {
       expect(video?.has(flag), flag).toBe(true);
     }
     expect(video?.has('controls')).toBe(false);
+    expect(video?.get('aria-label')).toBe('Video from Demo Org · Lobby Booth, 14/05/2025 09:05');
     expect(html).not.toContain('<img');
-    expect(html).toContain('aria-label="Pause video"');
+    expect(html).toContain('aria-label="Play video"');
+  });
+
+  it('offers Download GIF only for an item with a .gif', () => {
+    expect(render(media())).not.toContain('Download GIF');
+    const gif = media({ media_type: 'video', gif_s3_url: '/files/hd.gif' });
+    expect(render(gif)).toContain('>Download GIF</button>');
   });
 
   it('waits for the upload before showing a preview', () => {

@@ -7,7 +7,7 @@ import type { Status } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { MEDIA_CAPTION_MAX, MEDIA_HIDDEN_FROM_WALL, messageAt } from '../media-model';
 
-export type CardAction = 'download' | 'share' | 'public' | 'repost' | 'caption';
+export type CardAction = 'download' | 'gif' | 'share' | 'public' | 'repost' | 'caption';
 
 interface MediaCardProps {
   media: Media;
@@ -184,6 +184,17 @@ export function MediaCard({
             >
               {busy.has('download') ? 'Downloading…' : 'Download HD'}
             </button>
+            {media.gif_s3_url && (
+              <button
+                type="button"
+                className="btn btn-secondary media-action"
+                aria-describedby={headingId}
+                aria-disabled={busy.has('gif') || undefined}
+                onClick={() => void run('gif')}
+              >
+                {busy.has('gif') ? 'Downloading…' : 'Download GIF'}
+              </button>
+            )}
             {canShare && (
               <button
                 type="button"

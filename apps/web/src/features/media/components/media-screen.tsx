@@ -5,7 +5,7 @@ import { useSearchPaging } from '@/hooks/use-search-paging';
 import { myMediaQueryOptions, useMyMedia } from '@/api/media/get-my-media';
 import { updateRepostAllowed } from '@/api/media/update-repost-allowed';
 import { updateMedia } from '../api/update-media';
-import { downloadMedia, shareMedia } from '@/components/media/media-files';
+import { downloadGif, downloadMedia, shareMedia } from '@/components/media/media-files';
 import { isMobileUserAgent } from '@/components/media/media-files-model';
 import type { StatusKind } from '@/components/ui/status-message';
 import { MediaListPage, useMediaList } from '@/components/media/media-list-page';
@@ -91,26 +91,32 @@ export function MediaScreen() {
         return;
       }
       case 'download':
+      case 'gif':
       case 'share': {
-        // Share of a public item: its share page's link (a preview with the venue), not the file.
+        // Share of a public photo: its share page's link (a preview with the venue), not the
+        // file. A motion item shares its MP4 itself where the phone takes files, else that link.
         const sharePath = item.is_public ? item.share_path : null;
+        const pageLink = sharePath
+          ? sharePageUrl(sharePath, appConfig.publicUrl, window.location.origin)
+          : undefined;
         const outcome =
           action === 'download'
             ? await downloadMedia(item)
-            : sharePath
-              ? await shareMediaPage(
-                  sharePageUrl(sharePath, appConfig.publicUrl, window.location.origin),
-                )
-              : await shareMedia(item);
+            : action === 'gif'
+              ? await downloadGif(item)
+              : item.media_type === 'video'
+                ? await shareMedia(item, pageLink)
+                : pageLink
+                  ? await shareMediaPage(pageLink)
+                  : await shareMedia(item);
         if (outcome.kind !== 'silent') show(outcome.kind, outcome.text);
         if (outcome.done) {
-          const flag = action === 'download' ? 'is_downloaded' : 'is_shared';
-          patchItem(item.id, { [flag]: true });
+          const shared = action === 'share';
+          patchItem(item.id, shared ? { is_shared: true } : { is_downloaded: true });
           // Bookkeeping only: the visitor already has the file, so a failure here stays quiet.
-          updateMedia(
-            item.id,
-            action === 'download' ? { is_downloaded: true } : { is_shared: true },
-          ).catch(() => undefined);
+          updateMedia(item.id, shared ? { is_shared: true } : { is_downloaded: true }).catch(
+            () => undefined,
+          );
         }
         return;
       }

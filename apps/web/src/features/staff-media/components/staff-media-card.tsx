@@ -9,7 +9,7 @@ import { Toast } from '@/components/ui/toast';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { ownerName, staffMessageAt, wallAction, whereLine } from '../staff-media-model';
 
-export type StaffCardAction = 'download' | 'share' | 'wall';
+export type StaffCardAction = 'download' | 'gif' | 'share' | 'wall';
 
 interface StaffMediaCardProps {
   item: StaffMediaItem;
@@ -97,6 +97,17 @@ export function StaffMediaCard({
           >
             {busy === 'download' ? 'Downloading…' : 'Download HD'}
           </button>
+          {item.gif_s3_url && (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              aria-describedby={headingId}
+              aria-disabled={busy === 'gif' || undefined}
+              onClick={() => void run('gif')}
+            >
+              {busy === 'gif' ? 'Downloading…' : 'Download GIF'}
+            </button>
+          )}
           {canShare && (
             <button
               type="button"

@@ -1,7 +1,7 @@
 import type { StaffMediaItem, StaffMediaPage } from '@flashbooth/contracts';
 import { MEDIA_LIBRARY_MESSAGES as M } from '@flashbooth/contracts/rules';
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
-import { downloadMedia, shareMedia } from '@/components/media/media-files';
+import { downloadGif, downloadMedia, shareMedia } from '@/components/media/media-files';
 import type { StatusKind } from '@/components/ui/status-message';
 import { setWallHidden } from '../api/set-wall-hidden';
 import { staffMessageAt } from '../staff-media-model';
@@ -44,7 +44,12 @@ export function useStaffMediaActions(
       }
       return;
     }
-    const outcome = action === 'download' ? await downloadMedia(item) : await shareMedia(item);
+    const outcome =
+      action === 'download'
+        ? await downloadMedia(item)
+        : action === 'gif'
+          ? await downloadGif(item)
+          : await shareMedia(item);
     if (outcome.kind !== 'silent') show(outcome.kind, outcome.text);
   };
 }

@@ -1,4 +1,5 @@
 import type { Template } from '@flashbooth/contracts';
+import { CAPTURE_KIND_LABELS } from '@flashbooth/contracts/rules';
 import type { CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -30,7 +31,9 @@ export function TemplateCard({ template }: { template: Template }) {
       </span>
       <span className="template-card-name">{template.name}</span>
       <span className="template-card-meta">
-        {template.orientation === 'landscape' ? 'Landscape' : 'Portrait'} · ID {template.id}
+        {template.orientation === 'landscape' ? 'Landscape' : 'Portrait'}
+        {template.capture_kind !== 'photo' && ` · ${CAPTURE_KIND_LABELS[template.capture_kind]}`} ·
+        ID {template.id}
       </span>
     </Link>
   );

@@ -1,5 +1,6 @@
 import type { Template } from '@flashbooth/contracts';
 import { TEMPLATE_ORIENTATIONS } from '@flashbooth/contracts/rules';
+import { CaptureKindFields } from './capture-kind-fields';
 import { useEffect, useId, useRef, useState } from 'react';
 import { usePrintPreview } from '../api/print-preview';
 import {
@@ -7,6 +8,7 @@ import {
   SLOT_FIELDS,
   TEMPLATE_DETAIL_TEXT as T,
   addSlot,
+  motionProblem,
   parseSlotNumber,
   previewRequest,
   removeSlot,
@@ -30,7 +32,8 @@ interface EditPanelProps {
 
 /**
  * The template detail's inline edit panel (staff spec sections 2 and 4): name, orientation,
- * is_cut, is_duplicated and the image slots of the draft, the visual slot editor, and the true
+ * is_cut, is_duplicated, what the booth captures (photo or a motion kind with its settings) and
+ * the image slots of the draft, the visual slot editor, and the true
  * print preview of the draft. Cancel discards the draft; Save applies it in the spec's order.
  */
 export function TemplateEditPanel({
@@ -72,6 +75,13 @@ export function TemplateEditPanel({
         if (first >= 0) {
           form.current
             ?.querySelector<HTMLInputElement>(`[data-slot-input="${first + 1}"]`)
+            ?.focus();
+          return;
+        }
+        // The same for the capture settings: their problem is written under them.
+        if (motionProblem(draft)) {
+          form.current
+            ?.querySelector<HTMLElement>('[data-testid="capture-kind-fields"] input[type="number"]')
             ?.focus();
           return;
         }
@@ -131,6 +141,8 @@ export function TemplateEditPanel({
             </span>
           </label>
         </div>
+
+        <CaptureKindFields draft={draft} onDraft={onDraft} />
 
         <div className="template-slots-head">
           <h3>Image slots</h3>

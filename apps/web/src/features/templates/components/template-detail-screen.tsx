@@ -18,6 +18,7 @@ import {
   RETURN_AFTER_DELETE_MS,
   TEMPLATE_DETAIL_TEXT as T,
   TEMPLATE_STATUS_MS,
+  captureSummary,
   draftFromTemplate,
   planIsEmpty,
   planSave,
@@ -206,6 +207,8 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
           <dd>{record.is_cut ? 'Yes' : 'No'}</dd>
           <dt>{T.duplicatedLabel}</dt>
           <dd>{record.is_duplicated ? 'Yes' : 'No'}</dd>
+          <dt>Capture</dt>
+          <dd data-testid="template-capture">{captureSummary(record)}</dd>
           <dt>Image slots</dt>
           <dd>{record.images.length}</dd>
         </dl>
