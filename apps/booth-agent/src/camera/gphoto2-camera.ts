@@ -1,7 +1,9 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Camera } from './camera.js';
+import { type Camera, type MotionRecording, type MotionRequest } from './camera.js';
 import { checkJpeg } from './check-jpeg.js';
+import { FRAME_PATTERN } from './camera.js';
+import { listFrames, recordWithStills } from './motion-frames.js';
 import { ProgramError, lastLines, runProgram, seconds, withScratchFolder } from './run-program.js';
 
 export interface Gphoto2CameraOptions {
@@ -15,6 +17,8 @@ export interface Gphoto2CameraOptions {
   minShortSide?: number;
   /** The program to run (tests put a fake one first on PATH instead). */
   command?: string;
+  /** ffmpeg, which splits a live-view movie into frames. */
+  ffmpegCommand?: string;
 }
 
 /** What went wrong, as gphoto2 tells it; `busy` failures are retried once after a USB reset. */
@@ -36,6 +40,9 @@ const PATTERNS: [Gphoto2Failure, RegExp][] = [
     /Could not claim the USB device|\(-53\b|Device or resource busy|Device Busy|I\/O in progress|\(-110\b|Could not lock the device|\(-60\b|I\/O problem|\(-7\b|Timeout reading from or writing to the port|\(-10\b|PTP I\/O Error|Error \(-3[1-7]\b/i,
   ],
 ];
+
+/** gphoto2's words for a camera that has no live view to record. */
+const NO_LIVE_VIEW = /not supported|Unsupported operation|\(-6\b|does not support/i;
 
 /** Reads gphoto2's complaint; exported for the tests and the self-test. */
 export function classifyGphoto2Error(output: string): Gphoto2Failure {
@@ -106,6 +113,62 @@ export class Gphoto2Camera implements Camera {
       await this.reset();
       return this.shoot(index);
     }
+  }
+
+  /**
+   * A burst is that many stills, one after another (`capture`). A clip is the camera's live
+   * view: `gphoto2 --capture-movie=<s>s` writes it as motion JPEG (movie.mjpg, in a scratch
+   * folder), which ffmpeg splits into the frames; its rate is what the camera delivered (live
+   * view often runs below 30 fps). A camera without live view records the clip as a few stills.
+   */
+  async record(request: MotionRequest): Promise<MotionRecording> {
+    if (request.mode === 'burst') return recordWithStills(this, request);
+    const seconds = Math.max(1, Math.ceil(request.seconds));
+    return withScratchFolder('flashbooth-gphoto2-movie-', async (scratch) => {
+      try {
+        await runProgram(this.command, [...this.cameraArgs(), `--capture-movie=${seconds}s`], {
+          timeoutMs: this.timeoutMs + seconds * 1000,
+          env: { LANG: 'C', LC_ALL: 'C' },
+          cwd: scratch,
+        });
+      } catch (error) {
+        if (error instanceof ProgramError && NO_LIVE_VIEW.test(error.output)) {
+          return recordWithStills(this, request);
+        }
+        throw this.explain(error);
+      }
+      const movie = (await readdir(scratch)).find((name) => /\.mjpe?g$/i.test(name));
+      if (!movie) throw new Error('gphoto2 recorded no live-view movie: check the camera');
+      try {
+        await runProgram(
+          this.options.ffmpegCommand ?? 'ffmpeg',
+          [
+            '-hide_banner',
+            '-loglevel',
+            'error',
+            '-nostdin',
+            '-f',
+            'mjpeg',
+            '-i',
+            path.join(scratch, movie),
+            '-c:v',
+            'copy',
+            '-f',
+            'image2',
+            path.join(request.dir, FRAME_PATTERN),
+          ],
+          { timeoutMs: 60_000 },
+        );
+      } catch (error) {
+        const said = error instanceof ProgramError ? lastLines(error.output, 2) : '';
+        throw new Error(`ffmpeg could not read the camera's live-view movie: ${said}`, {
+          cause: error,
+        });
+      }
+      const frames = await listFrames(request.dir);
+      if (frames.length === 0) throw new Error("the camera's live-view movie has no frames");
+      return { frames, fps: frames.length / seconds };
+    });
   }
 
   private async reset(): Promise<void> {

@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Camera } from './camera.js';
+import {
+  type Camera,
+  FRAME_PATTERN,
+  type MotionRecording,
+  type MotionRequest,
+  requestedFrames,
+} from './camera.js';
 import { checkJpeg, type PhotoSize } from './check-jpeg.js';
+import { listFrames } from './motion-frames.js';
 import { ProgramError, lastLines, runProgram, seconds, withScratchFolder } from './run-program.js';
 
 export interface RpicamCameraOptions {
@@ -16,6 +23,8 @@ export interface RpicamCameraOptions {
   /** Deadline of one shot on top of the warm-up (default 15 s). */
   timeoutMs?: number;
   command?: string;
+  /** The video program (default rpicam-vid). */
+  videoCommand?: string;
 }
 
 export const DEFAULT_RPICAM_SIZE: PhotoSize = { width: 2028, height: 1520 };
@@ -58,6 +67,82 @@ export class RpicamCamera implements Camera {
     ];
   }
 
+  private cameraArgs(): string[] {
+    return this.options.cameraIndex === undefined
+      ? []
+      : ['--camera', String(this.options.cameraIndex)];
+  }
+
+  /**
+   * The arguments of a recording into `request.dir`: a clip with `rpicam-vid` in motion JPEG,
+   * one file per frame (`--segment 1`); a burst with `rpicam-still --timelapse`, one still every
+   * `intervalMs` after the warm-up. Frames are the size the encoding wants.
+   */
+  recordArgs(request: MotionRequest): { command: string; args: string[] } {
+    const size = ['--width', String(request.size.width), '--height', String(request.size.height)];
+    const output = ['--output', path.join(request.dir, FRAME_PATTERN)];
+    if (request.mode === 'clip') {
+      return {
+        command: this.options.videoCommand ?? 'rpicam-vid',
+        args: [
+          ...this.cameraArgs(),
+          '--nopreview',
+          ...size,
+          '--codec',
+          'mjpeg',
+          '--quality',
+          String(this.options.quality ?? 90),
+          '--segment',
+          '1',
+          '--framerate',
+          String(request.fps),
+          '--frames',
+          String(requestedFrames(request)),
+          '--timeout',
+          String(Math.ceil(request.seconds * 1000) + this.warmupMs),
+          ...output,
+        ],
+      };
+    }
+    return {
+      command: this.command,
+      args: [
+        ...this.cameraArgs(),
+        '--nopreview',
+        ...size,
+        '--quality',
+        String(this.options.quality ?? 93),
+        '--encoding',
+        'jpg',
+        '--timelapse',
+        String(request.intervalMs),
+        '--framestart',
+        '1',
+        '--timeout',
+        // The last still is due at warm-up + (count - 1) intervals; half an interval of slack.
+        String(this.warmupMs + Math.round((requestedFrames(request) - 0.5) * request.intervalMs)),
+        ...output,
+      ],
+    };
+  }
+
+  async record(request: MotionRequest): Promise<MotionRecording> {
+    const { command, args } = this.recordArgs(request);
+    const seconds =
+      request.mode === 'clip' ? request.seconds : (request.count * request.intervalMs) / 1000;
+    try {
+      await runProgram(command, args, { timeoutMs: this.timeoutMs + seconds * 1000 });
+    } catch (error) {
+      throw this.explain(error, command);
+    }
+    const frames = (await listFrames(request.dir)).slice(0, requestedFrames(request));
+    if (frames.length === 0) throw new Error(`${command} finished without recording a frame`);
+    return {
+      frames,
+      fps: request.mode === 'clip' ? request.fps : 1000 / request.intervalMs,
+    };
+  }
+
   capture(index: number): Promise<Buffer> {
     return withScratchFolder('flashbooth-rpicam-', async (dir) => {
       const file = path.join(dir, `shot-${index + 1}.jpg`);
@@ -74,11 +159,11 @@ export class RpicamCamera implements Camera {
     });
   }
 
-  private explain(error: unknown): Error {
+  private explain(error: unknown, command = 'rpicam-still'): Error {
     if (!(error instanceof ProgramError)) return error as Error;
     if (error.failure === 'not_found') {
       return new Error(
-        'rpicam-still is not installed: run `sudo apt-get install rpicam-apps` (Raspberry Pi OS bookworm)',
+        `${command} is not installed: run \`sudo apt-get install rpicam-apps\` (Raspberry Pi OS bookworm)`,
         { cause: error },
       );
     }
@@ -100,7 +185,7 @@ export class RpicamCamera implements Camera {
     } else if (/invalid camera|camera index/i.test(said)) {
       advice = `There is no Raspberry Pi camera number ${this.options.cameraIndex ?? 0}: check BOOTH_RPICAM_CAMERA`;
     } else {
-      advice = `rpicam-still could not take a photo: ${lastLines(said, 2) || 'no message'}`;
+      advice = `${command} could not take a photo: ${lastLines(said, 2) || 'no message'}`;
     }
     return new Error(advice, { cause: error });
   }

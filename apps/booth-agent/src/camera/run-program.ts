@@ -10,6 +10,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Standard output beyond this is an error: a program gone wrong must not fill the memory. */
   maxOutputBytes?: number;
+  /** The folder it runs in (for a program that writes its file where it runs). */
+  cwd?: string;
 }
 
 export interface RunResult {
@@ -51,6 +53,7 @@ export function runProgram(
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.cwd ? { cwd: options.cwd } : {}),
       env: options.env ? { ...process.env, ...options.env } : process.env,
     });
     const chunks: Buffer[] = [];

@@ -1,5 +1,14 @@
-import type { Camera } from './camera.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type Camera,
+  FRAME_PATTERN,
+  type MotionRecording,
+  type MotionRequest,
+  requestedFrames,
+} from './camera.js';
 import { checkJpeg, formatSize, type PhotoSize } from './check-jpeg.js';
+import { listFrames } from './motion-frames.js';
 import { ProgramError, lastLines, runProgram, seconds } from './run-program.js';
 
 export interface WebcamCameraOptions {
@@ -45,9 +54,12 @@ export class WebcamCamera implements Camera {
     this.timeoutMs = options.timeoutMs ?? 15_000;
   }
 
-  /** ffmpeg's arguments for one photo, written to standard output. */
-  args(): string[] {
-    const warmup = Math.max(0, Math.floor(this.options.warmupFrames ?? 15));
+  private get warmup(): number {
+    return Math.max(0, Math.floor(this.options.warmupFrames ?? 15));
+  }
+
+  /** ffmpeg's input: the device with its size and pixel format. */
+  private input(): string[] {
     // -video_size and -input_format are options of the v4l2 input only: a lavfi source takes its
     // size from its own description and refuses them.
     const input =
@@ -69,9 +81,65 @@ export class WebcamCamera implements Camera {
       ...input,
       '-i',
       this.device,
+    ];
+  }
+
+  /**
+   * ffmpeg's arguments for a recording into `dir` as numbered JPEGs: after the warm-up, a clip
+   * resampled to a steady `fps` (a camera in dim light slows down; its frames are then repeated
+   * rather than played fast), or a burst of one frame every `intervalMs`.
+   */
+  recordArgs(request: MotionRequest): string[] {
+    const rate =
+      request.mode === 'clip' ? String(request.fps) : (1000 / request.intervalMs).toFixed(4);
+    return [
+      ...this.input(),
+      '-vf',
+      `select=gte(n\\,${this.warmup}),fps=fps=${rate}`,
+      '-frames:v',
+      String(requestedFrames(request)),
+      '-c:v',
+      'mjpeg',
+      '-q:v',
+      String(Math.max(3, this.options.quality ?? 3)),
+      '-f',
+      'image2',
+      path.join(request.dir, FRAME_PATTERN),
+    ];
+  }
+
+  async record(request: MotionRequest): Promise<MotionRecording> {
+    const seconds =
+      request.mode === 'clip' ? request.seconds : (request.count * request.intervalMs) / 1000;
+    try {
+      await runProgram(this.command, this.recordArgs(request), {
+        timeoutMs: this.timeoutMs + seconds * 1000,
+      });
+    } catch (error) {
+      throw this.explain(error);
+    }
+    const frames = await listFrames(request.dir);
+    if (frames.length === 0) {
+      throw new Error(`The webcam ${this.device} recorded nothing: check that it is plugged in`);
+    }
+    await checkJpeg(
+      await readFile(frames[0] as string),
+      { size: this.size },
+      `The webcam ${this.device}`,
+    );
+    return {
+      frames,
+      fps: request.mode === 'clip' ? request.fps : 1000 / request.intervalMs,
+    };
+  }
+
+  /** ffmpeg's arguments for one photo, written to standard output. */
+  args(): string[] {
+    return [
+      ...this.input(),
       '-vf',
       // The comma is escaped for the filter graph parser (this is no shell).
-      `select=gte(n\\,${warmup})`,
+      `select=gte(n\\,${this.warmup})`,
       '-frames:v',
       '1',
       '-c:v',
