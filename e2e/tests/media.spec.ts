@@ -519,13 +519,13 @@ test.describe('My Media', () => {
   });
 
   test(
-    'a video item plays on its own, muted and looping, from its low-resolution copy',
+    'a video item plays on its own, muted and looping, from its clip with its poster',
     { tag: '@flow' },
     async ({ page, request, baseURL }) => {
       const { id } = await visitorWithCapture(page, request, baseURL);
 
-      // Booths do not make clips yet: record a short one in the browser and present this
-      // capture as a video whose low-resolution copy is that clip.
+      // Record a short clip in the browser and present this capture as a video whose HD file is
+      // that clip (motion.spec.ts plays a booth's real MP4).
       const clip = await page.evaluate(async () => {
         const canvas = document.createElement('canvas');
         canvas.width = 240;
@@ -562,7 +562,8 @@ test.describe('My Media', () => {
         const response = await route.fetch();
         const body = (await response.json()) as { items: MediaItem[] };
         for (const item of body.items) {
-          if (item.id === id) Object.assign(item, { media_type: 'video', lowres_s3_url: clipUrl });
+          // A motion item: its clip is the HD file, its low-resolution copy the poster.
+          if (item.id === id) Object.assign(item, { media_type: 'video', s3_url: clipUrl });
         }
         await route.fulfill({ response, json: body });
       });
