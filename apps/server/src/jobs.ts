@@ -194,13 +194,13 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
       intervalMs: 3_600_000,
       run: async ({ dryRun }): Promise<JobReport> => {
         if (dryRun) {
-          const stale = await services.organizations.staleInvitations();
+          const stale = await services.invitations.staleInvitations();
           return {
             counts: { expired: stale.length },
             plan: stale.map((id) => `invitation ${id}: unanswered too long; would expire`),
           };
         }
-        return { counts: { expired: await services.organizations.expireInvitations() } };
+        return { counts: { expired: await services.invitations.expireInvitations() } };
       },
     },
     {

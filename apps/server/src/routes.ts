@@ -121,7 +121,11 @@ export function routeTable(
       }),
       use(staffTemplatesRoutes, { templates: s.templates, authenticate: staff }),
       use(staffTemplatePreviewRoutes, { previews: s.templatePreviews, authenticate: staff }),
-      use(staffOrganizationsRoutes, { organizations: s.organizations, authenticate: staff }),
+      use(staffOrganizationsRoutes, {
+        organizations: s.organizations,
+        invitations: s.invitations,
+        authenticate: staff,
+      }),
       use(staffMediaRoutes, { library: s.mediaLibrary, authenticate: staff }),
       use(staffStatsRoutes, { stats: s.stats, authenticate: staff }),
       use(staffSoftwareRoutes, { software: s.software, authenticate: staff }),

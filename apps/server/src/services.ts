@@ -22,6 +22,7 @@ import { MediaRepository } from './modules/media/media.repository.js';
 import { MediaService } from './modules/media/media.service.js';
 import { PreviewWorker } from './modules/media/preview-worker.js';
 import { OrganizationsRepository } from './modules/organizations/organizations.repository.js';
+import { InvitationsService } from './modules/organizations/invitations.service.js';
 import { OrganizationsService } from './modules/organizations/organizations.service.js';
 import { StatsRepository } from './modules/stats/stats.repository.js';
 import { StatsService } from './modules/stats/stats.service.js';
@@ -80,6 +81,7 @@ export interface Services {
   /** The booth page's server-sent content (plugins/web-app.ts). */
   boothPages: BoothPageSource;
   organizations: OrganizationsService;
+  invitations: InvitationsService;
   mediaRepository: MediaRepository;
   previews: PreviewWorker;
   media: MediaService;
@@ -194,12 +196,11 @@ export function createServices(
     log,
   });
 
-  const organizations = new OrganizationsService({
-    organizations: new OrganizationsRepository(db),
+  const organizationsRepository = new OrganizationsRepository(db);
+  const invitations = new InvitationsService({
+    organizations: organizationsRepository,
     users,
     accounts: usersRepository,
-    storage,
-    cleanup: objectCleanup,
     sms,
     // Invitation SMS are throttled per phone like sign-in codes, with their own count.
     invitationSms: {
@@ -209,6 +210,15 @@ export function createServices(
       signInUrl: `${config.publicUrl ?? ''}/enterprise/login`,
     },
     inviteTtlMs: config.privacy.inviteTtlDays * 86_400_000,
+    now,
+    log,
+  });
+  const organizations = new OrganizationsService({
+    organizations: organizationsRepository,
+    users,
+    invitations,
+    storage,
+    cleanup: objectCleanup,
     now,
     log,
   });
@@ -421,6 +431,7 @@ export function createServices(
     templatePreviews,
     boothPages,
     organizations,
+    invitations,
     mediaRepository,
     previews,
     media,

@@ -30,6 +30,7 @@ import { z } from 'zod';
 import type { Authenticate } from '../../security/authenticate.js';
 import { attachmentDisposition } from '../storage/storage.js';
 import { guestsCsv } from './guests-csv.js';
+import type { InvitationsService } from './invitations.service.js';
 import type { OrganizationsService } from './organizations.service.js';
 
 /**
@@ -38,8 +39,9 @@ import type { OrganizationsService } from './organizations.service.js';
  */
 export const staffOrganizationsRoutes: FastifyPluginAsyncZod<{
   organizations: OrganizationsService;
+  invitations: InvitationsService;
   authenticate: Authenticate;
-}> = async (app, { organizations, authenticate }) => {
+}> = async (app, { organizations, invitations, authenticate }) => {
   const tags = ['enterprise organizations'];
   const security = [{ bearerAuth: [] }];
   app.addHook('onRequest', authenticate);
@@ -242,7 +244,7 @@ export const staffOrganizationsRoutes: FastifyPluginAsyncZod<{
         response: { 200: OrganizationInvitationListSchema },
       },
     },
-    (request) => organizations.invitationsOf(request.caller!, request.params.id),
+    (request) => invitations.invitationsOf(request.caller!, request.params.id),
   );
 
   app.post(
@@ -266,7 +268,7 @@ export const staffOrganizationsRoutes: FastifyPluginAsyncZod<{
     async (request, reply) =>
       reply
         .status(201)
-        .send(await organizations.invite(request.caller!, request.params.id, request.body)),
+        .send(await invitations.invite(request.caller!, request.params.id, request.body)),
   );
 
   for (const [path, status] of [
@@ -293,7 +295,7 @@ export const staffOrganizationsRoutes: FastifyPluginAsyncZod<{
           response: { 200: InviteOutcomeSchema },
         },
       },
-      (request) => organizations.respond(request.caller!, request.params.id, request.body, status),
+      (request) => invitations.respond(request.caller!, request.params.id, request.body, status),
     );
   }
 
@@ -309,7 +311,7 @@ export const staffOrganizationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      await organizations.cancelInvitation(
+      await invitations.cancelInvitation(
         request.caller!,
         request.params.id,
         request.params.inviteId,
