@@ -63,6 +63,9 @@ export type Revenue = z.infer<typeof RevenueSchema>;
 export const OrganizationStatsSchema = z.object({
   total_captures: CountSchema,
   total_media: CountSchema,
+  /** Of `total_media`: the photos (prints) and the videos (motion captures). Beyond the spec. */
+  total_photos: CountSchema,
+  total_videos: CountSchema,
   total_shared_media: CountSchema,
   total_downloaded_media: CountSchema,
   total_users_who_captured: CountSchema,

@@ -537,7 +537,14 @@ export const media = pgTable(
       .where(sql`${table.isUploaded}`),
     // The statistics' totals: an organization's visitors, their captures and the flags, in order.
     index('media_org_captures_idx')
-      .on(table.orgId, table.userId, table.captureId, table.isShared, table.isDownloaded)
+      .on(
+        table.orgId,
+        table.userId,
+        table.captureId,
+        table.isShared,
+        table.isDownloaded,
+        table.mediaType,
+      )
       .where(sql`${table.isUploaded}`),
     // Migration 0016: a booth's delivery times, and the late sweep's waiting items.
     index('media_device_delivered_idx')

@@ -25,3 +25,10 @@ ALTER TABLE templates ADD COLUMN motion_prints boolean NOT NULL DEFAULT true;
 ALTER TABLE media ADD COLUMN preview_key text;
 --> statement-breakpoint
 ALTER TABLE media ADD COLUMN gif_key text;
+--> statement-breakpoint
+-- The statistics count media by kind (photos and videos) in their one pass over an
+-- organization's uploaded media: the covering index carries the kind too.
+DROP INDEX media_org_captures_idx;
+--> statement-breakpoint
+CREATE INDEX media_org_captures_idx ON media (org_id, user_id, capture_id, is_shared, is_downloaded, media_type)
+  WHERE is_uploaded;

@@ -5,14 +5,19 @@ import {
   captureCount,
   type CaptureEntitlement,
   type CaptureResult,
+  type CaptureMotionUpload,
+  type CapturePrintUpload,
   DEVICE_MESSAGES,
   type DeviceErrorReport,
+  isMotionKind,
   MEDIA_MAX_BYTES,
   MEDIA_MESSAGES,
+  MEDIA_VIDEO_MAX_BYTES,
+  recordSeconds,
   TEMPLATE_MESSAGES,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CaptureRow } from '../../db/schema.js';
+import type { CaptureRow, TemplateRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
@@ -27,6 +32,7 @@ import type { ProviderName } from '../payments/payment-provider.js';
 import {
   type CapturesRepository,
   CreditTooLow,
+  type NewMedia,
   NEVER_DELIVERED_REASON,
   type ReleaseOptions,
   type ReleaseOutcome,
@@ -43,8 +49,33 @@ import type { MediaRepository } from './media.repository.js';
 
 /** The foreground link only has to last until the booth has fetched it for composition. */
 export const FOREGROUND_URL_SECONDS = 3600;
-/** The booth counts down 10 s before each photo (DESIGN.md 2b step 3). */
+/**
+ * The booth counts down 10 s before each photo (DESIGN.md 2b step 3); a motion capture counts
+ * down once, then records.
+ */
 export const CAPTURE_SECONDS_PER_PHOTO = 10;
+
+/** Whether a template's capture needs photo slots: a photo always, a motion kind when it prints. */
+export function needsSlots(template: Pick<TemplateRow, 'captureKind' | 'motionPrints'>): boolean {
+  return !isMotionKind(template.captureKind) || template.motionPrints;
+}
+
+/**
+ * What the visitor waits for at the booth after acceptance, in ms: every photo's countdown; for a
+ * motion kind the one countdown plus the recording.
+ */
+export function captureSessionMs(
+  template: Pick<TemplateRow, 'captureKind' | 'motionFrames' | 'motionSeconds'>,
+  totalCaptures: number,
+): number {
+  if (!isMotionKind(template.captureKind)) return totalCaptures * CAPTURE_SECONDS_PER_PHOTO * 1000;
+  const recording = recordSeconds(
+    template.captureKind,
+    template.motionFrames,
+    template.motionSeconds,
+  );
+  return Math.ceil((CAPTURE_SECONDS_PER_PHOTO + recording) * 1000);
+}
 /** How long a capture waits for a booth recorded as not idle to say what it is doing now. */
 const STATUS_CHECK_TIMEOUT_MS = 1500;
 /** Captures the sweep closes per batch, and batches per run. */
@@ -150,7 +181,9 @@ export class CaptureService {
       throw new AppError('bad_request', MEDIA_MESSAGES.templateNotOffered);
     }
     const slots = (await templates.imagesOf([template.id])).get(template.id) ?? [];
-    if (slots.length === 0) throw new AppError('bad_request', MEDIA_MESSAGES.templateEmpty);
+    if (slots.length === 0 && needsSlots(template)) {
+      throw new AppError('bad_request', MEDIA_MESSAGES.templateEmpty);
+    }
     return { device: { ...device, orgId: device.orgId }, template, slots };
   }
 
@@ -168,29 +201,43 @@ export class CaptureService {
 
     // Everything that can fail without touching money is prepared first: keys, links, payload.
     const captureId = randomUUID();
-    const items = [
-      {
-        userId: user.id,
-        deviceId: device.id,
-        orgId: device.orgId,
-        templateId: template.id,
-        captureId,
-        mediaType: 'image' as const,
-        s3Key: newObjectKey(`media/${user.id}`, 'jpg'),
-        orientation: template.orientation,
-        createdAt: now(),
-      },
-    ];
-    const uploadUrls = await Promise.all(
-      items.map((item) =>
-        storage.presignUpload(item.s3Key, 'image/jpeg', MEDIA_UPLOAD_URL_SECONDS, MEDIA_MAX_BYTES),
-      ),
-    );
+    const kind = template.captureKind;
+    const motion = isMotionKind(kind);
+    const prints = !motion || template.motionPrints;
+    const base = {
+      userId: user.id,
+      deviceId: device.id,
+      orgId: device.orgId,
+      templateId: template.id,
+      captureId,
+      orientation: template.orientation,
+      createdAt: now(),
+    };
+    const folder = `media/${user.id}`;
+    // A motion capture's video first (MP4, its poster, its animated WebP, a gif's .gif), then the
+    // print when the template makes one.
+    const video: NewMedia | null = motion
+      ? {
+          ...base,
+          mediaType: 'video',
+          s3Key: newObjectKey(folder, 'mp4'),
+          lowresKey: newObjectKey(`${folder}/lowres`, 'jpg'),
+          previewKey: newObjectKey(`${folder}/preview`, 'webp'),
+          gifKey: kind === 'gif' ? newObjectKey(`${folder}/gif`, 'gif') : null,
+        }
+      : null;
+    const print: NewMedia | null = prints
+      ? { ...base, mediaType: 'image', s3Key: newObjectKey(folder, 'jpg') }
+      : null;
+    const items = [video, print].filter((item): item is NewMedia => item !== null);
+    const uploads = await Promise.all(items.map((item) => motionUploadLinks(storage, item)));
     const foregroundUrl = template.foregroundKey
       ? await storage.presignDownload(template.foregroundKey, FOREGROUND_URL_SECONDS)
       : null;
-    const totalCaptures = captureCount(slots.length, template.isDuplicated);
-    const photosMs = totalCaptures * CAPTURE_SECONDS_PER_PHOTO * 1000;
+    // The stills the print needs (a motion kind picks them from its recording).
+    const totalCaptures = prints ? captureCount(slots.length, template.isDuplicated) : 0;
+    const photosMs = captureSessionMs(template, totalCaptures);
+    const recording = recordSeconds(kind, template.motionFrames, template.motionSeconds);
 
     let mediaIds: number[];
     try {
@@ -225,15 +272,18 @@ export class CaptureService {
         is_duplicated: template.isDuplicated,
         images: slots.map(({ x, y, w, h, filter }) => ({ x, y, w, h, filter })),
         foreground_url: foregroundUrl,
-        capture_kind: 'photo',
-        motion: null,
+        capture_kind: kind,
+        motion: motion
+          ? {
+              frames: template.motionFrames,
+              seconds: template.motionSeconds,
+              speed: template.motionSpeed,
+              print: template.motionPrints,
+            }
+          : null,
       },
       total_captures: totalCaptures,
-      uploads: mediaIds.map((mediaId, index) => ({
-        media_id: mediaId,
-        upload_url: uploadUrls[index]!.url,
-        content_type: 'image/jpeg',
-      })),
+      uploads: mediaIds.map((mediaId, index) => ({ media_id: mediaId, ...uploads[index]! })),
     };
 
     try {
@@ -263,9 +313,10 @@ export class CaptureService {
     if (!accepted) throw captureFailed();
     return {
       media_ids: mediaIds,
-      total_captures: totalCaptures,
-      capture_kind: 'photo',
-      record_seconds: 0,
+      // One countdown, then the recording, for a motion kind.
+      total_captures: motion ? 1 : totalCaptures,
+      capture_kind: kind,
+      record_seconds: recording,
     };
   }
 
@@ -429,6 +480,39 @@ export class CaptureService {
     }
     return report;
   }
+}
+
+/**
+ * The presigned uploads of one item, as the capture command lists them: a print's JPEG, or a
+ * video's MP4 with its poster, animated WebP and (gif kind) `.gif`, each capped in size.
+ */
+export async function motionUploadLinks(
+  storage: Pick<ObjectStorage, 'presignUpload'>,
+  item: Pick<NewMedia, 'mediaType' | 's3Key' | 'lowresKey' | 'previewKey' | 'gifKey'>,
+): Promise<Omit<CapturePrintUpload, 'media_id'> | Omit<CaptureMotionUpload, 'media_id'>> {
+  const upload = async (key: string, type: string, maxBytes: number) =>
+    (await storage.presignUpload(key, type, MEDIA_UPLOAD_URL_SECONDS, maxBytes)).url;
+  if (item.mediaType === 'image') {
+    return {
+      upload_url: await upload(item.s3Key, 'image/jpeg', MEDIA_MAX_BYTES),
+      content_type: 'image/jpeg' as const,
+    };
+  }
+  if (!item.lowresKey || !item.previewKey)
+    throw new Error('a video item needs its poster and preview keys');
+  const [mp4, poster, preview, gif] = await Promise.all([
+    upload(item.s3Key, 'video/mp4', MEDIA_VIDEO_MAX_BYTES),
+    upload(item.lowresKey, 'image/jpeg', MEDIA_MAX_BYTES),
+    upload(item.previewKey, 'image/webp', MEDIA_MAX_BYTES),
+    item.gifKey ? upload(item.gifKey, 'image/gif', MEDIA_MAX_BYTES) : null,
+  ]);
+  return {
+    upload_url: mp4,
+    content_type: 'video/mp4' as const,
+    poster_upload_url: poster,
+    preview_upload_url: preview,
+    gif_upload_url: gif,
+  };
 }
 
 /** The device error log's entry for a capture the sweep gave back. */

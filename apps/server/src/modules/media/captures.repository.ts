@@ -26,6 +26,12 @@ export interface NewMedia {
   captureId: string;
   mediaType: 'image' | 'video';
   s3Key: string;
+  /** A video's poster JPEG (the booth uploads it with the MP4); an image's is made later. */
+  lowresKey?: string | null;
+  /** A video's animated WebP preview. */
+  previewKey?: string | null;
+  /** A gif video's `.gif`. */
+  gifKey?: string | null;
   orientation: 'portrait' | 'landscape';
   createdAt: Date;
 }
@@ -180,8 +186,10 @@ export class CapturesRepository {
       const rows = await tx
         .insert(media)
         .values(capture.items.map((item) => ({ ...item, updatedAt: item.createdAt })))
-        .returning({ id: media.id });
-      return rows.map((row) => row.id);
+        .returning({ id: media.id, s3Key: media.s3Key });
+      // In the items' order (the booth's uploads are matched to them by position).
+      const idByKey = new Map(rows.map((row) => [row.s3Key, row.id]));
+      return capture.items.map((item) => idByKey.get(item.s3Key)!);
     });
   }
 

@@ -186,6 +186,8 @@ export class MediaRepository {
   }): Promise<PreviewJob | undefined> {
     const waiting = and(
       eq(media.isUploaded, true),
+      // A video's poster is its preview (uploaded by the booth): never made here.
+      eq(media.mediaType, 'image'),
       isNull(media.lowresKey),
       isNull(media.previewError),
       lt(media.previewAttempts, claim.maxAttempts),

@@ -5,6 +5,7 @@ import {
   type MediaPatch,
   type MediaUploadConfirm,
   type MediaUploadLink,
+  MEDIA_VIDEO_MAX_BYTES,
 } from '@flashbooth/contracts';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -20,6 +21,7 @@ import {
   toVisitorMedia,
 } from './media-items.js';
 import type { MediaChanges, MediaListRow, MediaRepository } from './media.repository.js';
+import type { MediaRow } from '../../db/schema.js';
 
 export interface MediaServiceOptions {
   media: MediaRepository;
@@ -77,6 +79,63 @@ async function hasJpegHeader(bytes: Buffer): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** One file of a video item: where it is, how large it may be and how its first bytes look. */
+interface VideoPart {
+  key: string;
+  contentType: string;
+  maxBytes: number;
+  /** Whether the file's first bytes are of its format. */
+  matches: (head: Buffer) => boolean | Promise<boolean>;
+}
+
+/** Bytes read from each of a video item's files to check its format. */
+const VIDEO_PART_HEADER_BYTES = JPEG_HEADER_BYTES;
+
+/**
+ * A video item's files as the booth uploads them: the MP4 (an ISO media file: `ftyp` at byte 4),
+ * its poster JPEG, its animated WebP (`RIFF….WEBP`) and a gif's `.gif` (`GIF8`).
+ */
+export function videoParts(
+  row: Pick<MediaRow, 's3Key' | 'lowresKey' | 'previewKey' | 'gifKey'>,
+): VideoPart[] {
+  const parts: VideoPart[] = [
+    {
+      key: row.s3Key,
+      contentType: 'video/mp4',
+      maxBytes: MEDIA_VIDEO_MAX_BYTES,
+      matches: (head) => head.length >= 8 && head.toString('latin1', 4, 8) === 'ftyp',
+    },
+  ];
+  if (row.lowresKey) {
+    parts.push({
+      key: row.lowresKey,
+      contentType: 'image/jpeg',
+      maxBytes: MEDIA_MAX_BYTES,
+      matches: (head) => hasJpegHeader(head),
+    });
+  }
+  if (row.previewKey) {
+    parts.push({
+      key: row.previewKey,
+      contentType: 'image/webp',
+      maxBytes: MEDIA_MAX_BYTES,
+      matches: (head) =>
+        head.length >= 12 &&
+        head.toString('latin1', 0, 4) === 'RIFF' &&
+        head.toString('latin1', 8, 12) === 'WEBP',
+    });
+  }
+  if (row.gifKey) {
+    parts.push({
+      key: row.gifKey,
+      contentType: 'image/gif',
+      maxBytes: MEDIA_MAX_BYTES,
+      matches: (head) => head.length >= 6 && head.toString('latin1', 0, 4) === 'GIF8',
+    });
+  }
+  return parts;
 }
 
 /** The visitor's media calls (own items only) and the booth's upload confirmation. */
@@ -166,6 +225,7 @@ export class MediaService {
     const row = await this.repo.findById(id);
     if (!row || row.deviceId !== deviceId) throw mediaNotFound();
     if (row.isUploaded) return { id, is_uploaded: true };
+    if (row.mediaType === 'video') return this.confirmVideo(row, body);
 
     const object = await storage.open(row.s3Key);
     if (!object) throw new AppError('conflict', MEDIA_MESSAGES.notUploadedYet);
@@ -194,29 +254,81 @@ export class MediaService {
   }
 
   /**
+   * A video item is confirmed only once every one of its files is there and of its format: the
+   * MP4, its poster, its animated WebP and (gif kind) its `.gif`. A file missing is "not uploaded
+   * yet" (the booth may still be sending it) and nothing is deleted; a file too large or of
+   * another format is deleted, so the booth's next attempt uploads it again. A video never goes
+   * to the preview worker: its poster is its preview.
+   */
+  private async confirmVideo(
+    row: MediaRow,
+    body: MediaUploadConfirm,
+  ): Promise<{ id: number; is_uploaded: true }> {
+    const { storage, now } = this.options;
+    const parts = videoParts(row);
+    const found = await Promise.all(parts.map((part) => storage.head(part.key)));
+    if (found.some((info) => info === null)) {
+      throw new AppError('conflict', MEDIA_MESSAGES.notUploadedYet);
+    }
+    for (const [index, part] of parts.entries()) {
+      if (found[index]!.size > part.maxBytes) {
+        await storage.delete(part.key);
+        throw new AppError('unprocessable', MEDIA_MESSAGES.tooLarge);
+      }
+      const object = await storage.open(part.key);
+      if (!object) throw new AppError('conflict', MEDIA_MESSAGES.notUploadedYet);
+      const head = await readPrefix(object.stream, VIDEO_PART_HEADER_BYTES);
+      if (!(await part.matches(head))) {
+        await storage.delete(part.key);
+        throw new AppError('unprocessable', MEDIA_MESSAGES.notVideo);
+      }
+    }
+    const at = now();
+    await this.repo.markUploaded(row.id, at, captureEnd(body?.captured_at, row.createdAt, at));
+    return { id: row.id, is_uploaded: true };
+  }
+
+  /**
    * A fresh upload link for an item still waiting at the booth (its queue outlived the link the
-   * capture command carried). Only the booth that made the item may ask; an uploaded item has
-   * nothing left to upload.
+   * capture command carried); a video's also carries its poster, preview and gif links. Only the
+   * booth that made the item may ask; an uploaded item has nothing left to upload.
    */
   async uploadLink(deviceId: number, id: number): Promise<MediaUploadLink> {
     const { storage, now } = this.options;
     const row = await this.repo.findById(id);
     if (!row || row.deviceId !== deviceId) throw mediaNotFound();
     if (row.isUploaded) throw new AppError('conflict', MEDIA_MESSAGES.alreadyUploaded);
-    const contentType = 'image/jpeg';
-    const link = await storage.presignUpload(
-      row.s3Key,
-      contentType,
-      MEDIA_UPLOAD_URL_SECONDS,
-      MEDIA_MAX_BYTES,
+    const expiresAt = toApiTimestamp(new Date(now().getTime() + MEDIA_UPLOAD_URL_SECONDS * 1000));
+    const links = await Promise.all(
+      (row.mediaType === 'video'
+        ? videoParts(row)
+        : [{ key: row.s3Key, contentType: 'image/jpeg', maxBytes: MEDIA_MAX_BYTES }]
+      ).map(async (part) => ({
+        ...part,
+        url: (
+          await storage.presignUpload(
+            part.key,
+            part.contentType,
+            MEDIA_UPLOAD_URL_SECONDS,
+            part.maxBytes,
+          )
+        ).url,
+      })),
     );
-    const expiresAt = new Date(now().getTime() + MEDIA_UPLOAD_URL_SECONDS * 1000);
-    return {
+    const [main] = links;
+    const link: MediaUploadLink = {
       media_id: id,
-      upload_url: link.url,
-      content_type: contentType,
-      expires_at: toApiTimestamp(expiresAt),
+      upload_url: main!.url,
+      content_type: main!.contentType,
+      expires_at: expiresAt,
     };
+    if (row.mediaType === 'video') {
+      const urlOf = (key: string | null) => links.find((part) => part.key === key)?.url;
+      link.poster_upload_url = urlOf(row.lowresKey);
+      link.preview_upload_url = urlOf(row.previewKey);
+      link.gif_upload_url = urlOf(row.gifKey) ?? null;
+    }
+    return link;
   }
 }
 

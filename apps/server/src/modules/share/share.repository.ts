@@ -10,6 +10,9 @@ export interface SharedItem {
   mediaType: 'image' | 'video';
   s3Key: string;
   lowresKey: string | null;
+  /** A motion item's animated WebP and a gif's `.gif`. */
+  previewKey: string | null;
+  gifKey: string | null;
   orientation: 'portrait' | 'landscape';
   caption: string | null;
   likesCount: number;
@@ -32,6 +35,8 @@ export class ShareRepository {
         mediaType: media.mediaType,
         s3Key: media.s3Key,
         lowresKey: media.lowresKey,
+        previewKey: media.previewKey,
+        gifKey: media.gifKey,
         orientation: media.orientation,
         caption: media.caption,
         likesCount: media.likesCount,

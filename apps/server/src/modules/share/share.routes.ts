@@ -27,7 +27,8 @@ function notFoundPage(reply: FastifyReply): FastifyReply {
 
 /**
  * Share pages under /p: `GET /p/{public_id}` (HTML rendered here, no script), its image
- * `/p/{public_id}/image.jpg?w=600|1200` and a motion item's `/p/{public_id}/video.mp4`.
+ * `/p/{public_id}/image.jpg?w=600|1200` and a motion item's `/p/{public_id}/video.mp4`,
+ * `preview.webp` and (gif kind) `animation.gif`.
  * No session: these are what a link preview (WhatsApp, Facebook, X) and a friend open.
  */
 export const shareRoutes: FastifyPluginAsyncZod<{ share: ShareService }> = async (
@@ -77,21 +78,27 @@ export const shareRoutes: FastifyPluginAsyncZod<{ share: ShareService }> = async
     },
   );
 
-  app.get(
-    '/:publicId/video.mp4',
-    {
-      schema: {
-        tags,
-        summary:
-          "A public motion item's video (og:video): a redirect to a short-lived link to the stored file",
-        params: ParamsSchema,
+  const motionFiles = [
+    { path: 'video.mp4', file: 'video', what: "A public motion item's video (og:video)" },
+    { path: 'preview.webp', file: 'preview', what: "A public motion item's animated WebP preview" },
+    { path: 'animation.gif', file: 'gif', what: "A public GIF item's .gif" },
+  ] as const;
+  for (const { path, file, what } of motionFiles) {
+    app.get(
+      `/:publicId/${path}`,
+      {
+        schema: {
+          tags,
+          summary: `${what}: a redirect to a short-lived link to the stored file`,
+          params: ParamsSchema,
+        },
       },
-    },
-    async (request, reply) => {
-      const link = await share.videoLink(request.params.publicId);
-      if (!link) return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
-      // To the store (S3 answers byte ranges); asked again on every play, never cached here.
-      return reply.header('Cache-Control', 'no-store').redirect(link, 302);
-    },
-  );
+      async (request, reply) => {
+        const link = await share.videoLink(request.params.publicId, file);
+        if (!link) return reply.status(404).send({ message: 'Not found.', code: 'not_found' });
+        // To the store (which answers byte ranges); asked again on every play, never cached here.
+        return reply.header('Cache-Control', 'no-store').redirect(link, 302);
+      },
+    );
+  }
 };

@@ -14,9 +14,9 @@ import type { SharedItem, ShareRepository } from './share.repository.js';
 /** The newest comments the page shows; the rest are on the wall. */
 export const SHARE_PAGE_COMMENTS = 20;
 /**
- * A motion item's video is served from the store through a link this short: S3 answers the byte
- * ranges phones' video players ask for (the local store sends the whole file), and a link handed
- * out before the item was made private lapses within minutes.
+ * A motion item's video (and its preview and gif) is served from the store through a link this
+ * short: the store answers the byte ranges phones' video players ask for (S3 and the local store
+ * alike), and a link handed out before the item was made private lapses within minutes.
  */
 export const SHARE_VIDEO_LINK_SECONDS = 300;
 
@@ -103,10 +103,18 @@ export class ShareService {
     return this.options.images.image(pictureOf(item), width);
   }
 
-  /** A motion item's video: a short store link; null when not on the wall or not a video. */
-  async videoLink(publicId: string): Promise<string | null> {
+  /**
+   * A motion item's file as a short store link: its MP4 (`video`), its animated WebP
+   * (`preview`) or its `.gif` (`gif`, gif kind only); null when not on the wall, not a video or
+   * without that file.
+   */
+  async videoLink(
+    publicId: string,
+    file: 'video' | 'preview' | 'gif' = 'video',
+  ): Promise<string | null> {
     const item = await this.find(publicId);
     if (!item || item.mediaType !== 'video') return null;
-    return this.options.storage.presignDownload(item.s3Key, SHARE_VIDEO_LINK_SECONDS);
+    const key = { video: item.s3Key, preview: item.previewKey, gif: item.gifKey }[file];
+    return key ? this.options.storage.presignDownload(key, SHARE_VIDEO_LINK_SECONDS) : null;
   }
 }

@@ -4,6 +4,9 @@ import { type Database, rowsOf } from '../../db/client.js';
 export interface StatsTotals {
   totalCaptures: number;
   totalMedia: number;
+  /** Media by kind: photos (prints) and videos (motion captures). */
+  photos: number;
+  videos: number;
   sharedMedia: number;
   downloadedMedia: number;
   usersWhoCaptured: number;
@@ -61,6 +64,8 @@ export class StatsRepository {
         select user_id,
                count(distinct capture_id) as captures,
                count(*) as media,
+               count(*) filter (where media_type = 'image') as photos,
+               count(*) filter (where media_type = 'video') as videos,
                count(*) filter (where is_shared) as shared,
                count(*) filter (where is_downloaded) as downloaded
           from media
@@ -69,6 +74,8 @@ export class StatsRepository {
       )
       select coalesce(sum(captures), 0) as total_captures,
              coalesce(sum(media), 0) as total_media,
+             coalesce(sum(photos), 0) as photos,
+             coalesce(sum(videos), 0) as videos,
              coalesce(sum(shared), 0) as shared_media,
              coalesce(sum(downloaded), 0) as downloaded_media,
              count(*) as users_who_captured,
@@ -78,6 +85,8 @@ export class StatsRepository {
     return {
       totalCaptures: int(row?.total_captures),
       totalMedia: int(row?.total_media),
+      photos: int(row?.photos),
+      videos: int(row?.videos),
       sharedMedia: int(row?.shared_media),
       downloadedMedia: int(row?.downloaded_media),
       usersWhoCaptured: int(row?.users_who_captured),

@@ -109,6 +109,8 @@ export class StatsService {
     const stats: OrganizationStats = {
       total_captures: totals.totalCaptures,
       total_media: totals.totalMedia,
+      total_photos: totals.photos,
+      total_videos: totals.videos,
       total_shared_media: totals.sharedMedia,
       total_downloaded_media: totals.downloadedMedia,
       total_users_who_captured: totals.usersWhoCaptured,

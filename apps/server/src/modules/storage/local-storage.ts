@@ -202,7 +202,11 @@ export class LocalStorage implements ObjectStorage {
   }
 
   /** Opens an object for streaming; the open handle survives a concurrent replace or delete. */
-  async open(key: string): Promise<OpenedObject | null> {
+  /**
+   * Streams the object (null when missing); with `range`, only bytes `start`..`end` (inclusive,
+   * within the file) are streamed, while `size` stays the whole file's.
+   */
+  async open(key: string, range?: { start: number; end: number }): Promise<OpenedObject | null> {
     assertValidObjectKey(key);
     const handle = await open(this.file(key), 'r').catch(notFoundAsNull);
     if (!handle) return null;
@@ -213,7 +217,8 @@ export class LocalStorage implements ObjectStorage {
         return null;
       }
       const contentType = await this.contentType(key);
-      return { stream: handle.createReadStream(), size: info.size, contentType };
+      const stream = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      return { stream, size: info.size, contentType };
     } catch (error) {
       await handle.close();
       throw error;

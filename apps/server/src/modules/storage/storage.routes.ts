@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, notFound } from '../../errors.js';
 import { LOCAL_MAX_UPLOAD_BYTES, type LocalStorage, tooLarge } from './local-storage.js';
+import { byteRange } from './byte-range.js';
 import { assertValidObjectKey, attachmentDisposition } from './storage.js';
 
 /*
@@ -72,7 +73,8 @@ export const storageRoutes: FastifyPluginAsyncZod<{ storage: LocalStorage }> = a
       exposeHeadRoute: false,
       schema: {
         tags: ['storage'],
-        summary: 'Download one object through a presigned URL (local object store)',
+        summary:
+          'Download one object through a presigned URL (local object store); answers a single byte Range (206/416)',
         params: KeyParamsSchema,
         querystring: SignedQuerySchema,
       },
@@ -81,15 +83,38 @@ export const storageRoutes: FastifyPluginAsyncZod<{ storage: LocalStorage }> = a
       const key = request.params['*'];
       assertValidObjectKey(key);
       const { remainingSeconds } = storage.verifyDownload(key, request.query);
-      const object = await storage.open(key);
-      if (!object) throw notFound('This file does not exist.');
+      const info = await storage.head(key);
+      if (!info) throw notFound('This file does not exist.');
+      // A video element seeks with byte ranges (as S3 answers them): one range is served.
+      const range = byteRange(request.headers.range, info.size);
       reply
-        .header('Content-Type', object.contentType)
-        .header('Content-Length', object.size)
+        .header('Content-Type', info.contentType)
+        .header('Accept-Ranges', 'bytes')
         // Private: the URL is a capability for one person; no shared cache may keep it longer.
         .header('Cache-Control', `private, max-age=${remainingSeconds}`);
       if (request.query.dl !== undefined) {
         reply.header('Content-Disposition', attachmentDisposition(request.query.dl));
+      }
+      if (range.kind === 'unsatisfiable') {
+        return reply
+          .status(416)
+          .header('Content-Range', `bytes */${info.size}`)
+          .type('application/json; charset=utf-8')
+          .send({
+            message: 'The requested range is not within the file.',
+            code: 'range_not_satisfiable',
+          });
+      }
+      const part = range.kind === 'partial' ? { start: range.start, end: range.end } : undefined;
+      const object = await storage.open(key, part);
+      if (!object) throw notFound('This file does not exist.');
+      if (part) {
+        reply
+          .status(206)
+          .header('Content-Range', `bytes ${part.start}-${part.end}/${object.size}`)
+          .header('Content-Length', part.end - part.start + 1);
+      } else {
+        reply.header('Content-Length', object.size);
       }
       return reply.send(object.stream);
     },

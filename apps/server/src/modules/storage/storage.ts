@@ -72,6 +72,8 @@ export interface ObjectStorage {
 export const EXTENSION_BY_CONTENT_TYPE = {
   'image/jpeg': 'jpg',
   'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
   'video/mp4': 'mp4',
   'application/octet-stream': 'bin',
   'application/zip': 'zip',

@@ -1,3 +1,4 @@
+import type { CaptureKind } from '@flashbooth/contracts';
 import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
@@ -15,6 +16,11 @@ export interface TemplateChanges {
   orientation?: 'portrait' | 'landscape';
   isCut?: boolean;
   isDuplicated?: boolean;
+  captureKind?: CaptureKind;
+  motionFrames?: number;
+  motionSeconds?: number;
+  motionSpeed?: number;
+  motionPrints?: boolean;
 }
 
 export interface ImageValues {

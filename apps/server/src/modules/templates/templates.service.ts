@@ -197,6 +197,11 @@ export class TemplatesService {
     if (patch.orientation !== undefined) changes.orientation = patch.orientation;
     if (patch.is_cut !== undefined) changes.isCut = patch.is_cut;
     if (patch.is_duplicated !== undefined) changes.isDuplicated = patch.is_duplicated;
+    if (patch.capture_kind !== undefined) changes.captureKind = patch.capture_kind;
+    if (patch.motion_frames !== undefined) changes.motionFrames = patch.motion_frames;
+    if (patch.motion_seconds !== undefined) changes.motionSeconds = patch.motion_seconds;
+    if (patch.motion_speed !== undefined) changes.motionSpeed = patch.motion_speed;
+    if (patch.motion_prints !== undefined) changes.motionPrints = patch.motion_prints;
     const row = await this.repo.withLockedTemplate(id, async (repo, current) => {
       // A new orientation is a new canvas: every slot must lie inside it too.
       if (changes.orientation && changes.orientation !== current.orientation) {

@@ -11,6 +11,8 @@ import {
 const base: OrganizationStats = {
   total_captures: 5,
   total_media: 6,
+  total_photos: 6,
+  total_videos: 0,
   total_shared_media: 2,
   total_downloaded_media: 3,
   total_users_who_captured: 3,

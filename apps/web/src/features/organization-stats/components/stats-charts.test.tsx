@@ -21,6 +21,8 @@ vi.mock('react-chartjs-2', () => ({
 const stats = {
   total_captures: 3,
   total_media: 3,
+  total_photos: 3,
+  total_videos: 0,
   total_shared_media: 0,
   total_downloaded_media: 0,
   total_users_who_captured: 2,
