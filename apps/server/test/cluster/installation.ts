@@ -1,0 +1,169 @@
+/*
+ * A whole installation on one machine, as docs/operations.md describes several instances: a
+ * private PostgreSQL and Mosquitto, N server instances sharing them and one object store (the
+ * local store on a shared folder), haproxy in front, and booth agents talking to the balancer
+ * and the broker. Organization, template and booths are written straight into the database
+ * once the instances have migrated it, as the delivery chaos test does.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createOrganization, createTemplate } from '../media-fixtures.js';
+import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
+import { devices } from '../../src/db/schema.js';
+import { hashDeviceSecret, newDeviceSecret } from '../../src/security/device-credentials.js';
+import {
+  BoothAgent,
+  freePort,
+  Haproxy,
+  PrivateMosquitto,
+  PrivatePostgres,
+  ServerInstance,
+} from './cluster.js';
+
+export const AUTH_SECRET = 'cluster-secret-cluster-secret-cluster-0123456789';
+export const SUPER_PHONE = '+919990000001';
+
+export interface InstallationOptions {
+  instances: number;
+  booths: number;
+  /** The booths' price (paise): above 0 a visitor pays in the sandbox. */
+  pricePaise?: number;
+  /** Server settings on top of the installation's own. */
+  env?: Record<string, string>;
+  countdownMs?: number;
+}
+
+export class Installation {
+  dir!: string;
+  postgres!: PrivatePostgres;
+  mosquitto!: PrivateMosquitto;
+  instances: ServerInstance[] = [];
+  haproxy!: Haproxy;
+  agents: BoothAgent[] = [];
+  /** The shared DATA_DIR: the local object store's objects are in objects/. */
+  dataDir!: string;
+  orgId!: number;
+  templateId!: number;
+  booths: { id: number; thingName: string }[] = [];
+
+  constructor(private readonly options: InstallationOptions) {}
+
+  get url(): string {
+    return this.haproxy.url;
+  }
+
+  get objectsDir(): string {
+    return path.join(this.dataDir, 'objects');
+  }
+
+  async start(): Promise<void> {
+    const { options } = this;
+    this.dir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-cluster-'));
+    this.dataDir = path.join(this.dir, 'data');
+    [this.postgres, this.mosquitto] = await Promise.all([
+      PrivatePostgres.create(this.dir),
+      PrivateMosquitto.create(this.dir),
+    ]);
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      DATABASE_URL: this.postgres.url,
+      MQTT_URL: this.mosquitto.url,
+      AUTH_SECRET,
+      DATA_DIR: this.dataDir,
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+      SMS_PROVIDER: 'outbox',
+      PAYMENT_PROVIDER: 'sandbox',
+      SUPER_USER_PHONES: SUPER_PHONE,
+      OTP_SEND_LIMIT_PER_IP: '100000',
+      OTP_SEND_LIMIT_PER_PHONE: '100',
+      OTP_GLOBAL_HOURLY_LIMIT: '100000',
+      OTP_BACKOFF_BASE_SECONDS: '0',
+      ACCESS_TOKEN_TTL_SECONDS: '7200',
+      // Every instance sweeps and reconciles often, so the two race for the same items.
+      CAPTURE_SWEEP_INTERVAL_MS: '500',
+      MEDIA_PREVIEW_SWEEP_INTERVAL_MS: '1000',
+      MEDIA_PREVIEW_LEASE_SECONDS: '5',
+      PAYMENT_RECONCILE_INTERVAL_SECONDS: '1',
+      // A capture the booth never took is given back soon after its countdown.
+      CAPTURE_DELIVERY_MARGIN_SECONDS: '5',
+      DEVICE_COMMAND_TIMEOUT_MS: '4000',
+      TRUST_PROXY: 'true',
+      ...options.env,
+    };
+    const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
+    this.instances = ports.map(
+      (port, index) => new ServerInstance(String.fromCharCode(97 + index), port, env),
+    );
+    // Started together: the first to take the migration lock migrates, the others wait for it.
+    for (const instance of this.instances) instance.process.start();
+    await Promise.all(this.instances.map((instance) => instance.waitReady(90_000)));
+    this.haproxy = await Haproxy.create(
+      this.dir,
+      this.instances.map((instance) => ({ name: instance.name, port: instance.port })),
+    );
+    await this.seed();
+    await Promise.all(this.agents.map((agent) => agent.start()));
+  }
+
+  private async seed(): Promise<void> {
+    const database = await this.database();
+    try {
+      const { db } = database;
+      this.orgId = await createOrganization(db, 'Cluster Mall');
+      this.templateId = await createTemplate(db, { orgIds: [this.orgId], slots: 1 });
+      for (let index = 0; index < this.options.booths; index += 1) {
+        const thingName = `fb-cluster${process.pid % 1000}x${index}`;
+        const secret = newDeviceSecret();
+        const [row] = await db
+          .insert(devices)
+          .values({
+            name: `Cluster booth ${index + 1}`,
+            orgId: this.orgId,
+            thingName,
+            secretHash: hashDeviceSecret(secret),
+            pricePaise: this.options.pricePaise ?? 3000,
+            status: 'offline',
+          })
+          .returning({ id: devices.id });
+        this.booths.push({ id: row!.id, thingName });
+        this.agents.push(
+          new BoothAgent(thingName, secret, {
+            mqttUrl: this.mosquitto.url,
+            serverUrl: this.haproxy.url,
+            dir: path.join(this.dir, 'booths', thingName),
+            ...(this.options.countdownMs === undefined
+              ? {}
+              : { countdownMs: this.options.countdownMs }),
+          }),
+        );
+      }
+    } finally {
+      await database.close();
+    }
+  }
+
+  /** A handle on the installation's database (close it after use). */
+  database(): Promise<DatabaseHandle> {
+    return openDatabase({ url: this.postgres.url });
+  }
+
+  /** Kills the instance named `name` with SIGKILL; `downMs` later starts it again. */
+  async killAndRestart(name: string, downMs = 500): Promise<void> {
+    const instance = this.instances.find((candidate) => candidate.name === name);
+    if (!instance) throw new Error(`no instance ${name}`);
+    await instance.kill();
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    await instance.start(90_000);
+  }
+
+  /** Stops everything (the agents first, so they do not wait on a closed server) and cleans up. */
+  async stop(keepDir = false): Promise<void> {
+    await Promise.all(this.agents.map((agent) => agent.stop()));
+    await this.haproxy?.stop();
+    await Promise.all(this.instances.map((instance) => instance.stop()));
+    await Promise.all([this.mosquitto?.stop(), this.postgres?.stop()]);
+    if (this.dir && !keepDir) rmSync(this.dir, { recursive: true, force: true });
+  }
+}
