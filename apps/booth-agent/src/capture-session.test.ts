@@ -12,6 +12,9 @@ import {
   recordingLog,
   recordingReply,
 } from '../test/fakes.js';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type Camera, frameName, requestedFrames } from './camera/camera.js';
 import { SimulatedCamera } from './camera/simulated-camera.js';
 import { CaptureSession, QUEUE_REFUSAL } from './capture-session.js';
 import { DeliveryQueue, PRINT_FILE } from './delivery/delivery-queue.js';
@@ -48,7 +51,7 @@ function payload(mediaIds: number[] = [101]): CaptureCommandPayload {
 }
 
 /** A session with in-memory state, a recording channel, printer and transfers. */
-async function setup(options: { printsLeft?: number; printError?: Error } = {}) {
+async function setup(options: { printsLeft?: number; printError?: Error; camera?: Camera } = {}) {
   const clock = { now: FIXED_NOW };
   const now = () => clock.now;
   const log = recordingLog();
@@ -80,7 +83,7 @@ async function setup(options: { printsLeft?: number; printError?: Error } = {}) 
   const cameraResults: unknown[] = [];
   const session = new CaptureSession({
     thingName: 'fb-test',
-    camera: new SimulatedCamera({ width: 300, height: 200 }),
+    camera: options.camera ?? new SimulatedCamera({ width: 300, height: 200 }),
     printer: {
       print: async (job) => {
         if (options.printError) throw options.printError;
@@ -260,5 +263,129 @@ describe('CaptureSession', () => {
     expect(channel.reports.map((r) => r.message)).toEqual([
       `Only ${PRINTS_LEFT_WARNING - 1} prints left on the paper roll. Restock the printer soon.`,
     ]);
+  });
+});
+
+function motionPayload(
+  kind: 'gif' | 'boomerang',
+  print: boolean,
+  ids = { video: 201, print: 202 },
+): CaptureCommandPayload {
+  const base = payload([]);
+  return {
+    ...base,
+    template: {
+      ...base.template,
+      capture_kind: kind,
+      motion: { frames: 3, seconds: 5, speed: 1.5, print },
+    },
+    total_captures: print ? 1 : 0,
+    uploads: [
+      {
+        media_id: ids.video,
+        upload_url: `/upload/${ids.video}`,
+        content_type: 'video/mp4',
+        poster_upload_url: `/upload/${ids.video}/poster`,
+        preview_upload_url: `/upload/${ids.video}/preview`,
+        gif_upload_url: kind === 'gif' ? `/upload/${ids.video}/gif` : null,
+      },
+      ...(print
+        ? [
+            {
+              media_id: ids.print,
+              upload_url: `/upload/${ids.print}`,
+              content_type: 'image/jpeg' as const,
+            },
+          ]
+        : []),
+    ],
+  };
+}
+
+/** A camera that records small grey frames at once, as many as asked. */
+function fastRecorder(): Camera {
+  return {
+    capture: () => Promise.reject(new Error('no stills expected')),
+    record: async (request) => {
+      const frame = await sharp({
+        create: { width: 300, height: 200, channels: 3, background: '#777' },
+      })
+        .jpeg()
+        .toBuffer();
+      const frames = Array.from({ length: requestedFrames(request) }, (_, i) =>
+        path.join(request.dir, frameName(i)),
+      );
+      for (const file of frames) await writeFile(file, frame);
+      return { frames, fps: request.fps };
+    },
+  };
+}
+
+describe('CaptureSession with a motion template', () => {
+  it('records a boomerang burst after one countdown, prints a still from it, queues video and print', async () => {
+    const { run, board, channel, store, jobs, queue } = await setup({ camera: fastRecorder() });
+    const capture = motionPayload('boomerang', true);
+    expect(await run(capture)).toEqual([{ status: 'accepted' }]);
+    await board.idle();
+    await settle();
+    expect(channel.statuses.map((s) => s.status)).toEqual(['ready', 'processing', 'idle']);
+    const manifest = queue.manifest(capture.capture_id);
+    expect(manifest?.stage).toBe('queued');
+    // 1.5 s at 30 fps.
+    expect(manifest?.frames).toHaveLength(45);
+    expect(manifest?.frames_fps).toBe(30);
+    expect(await queue.motionFrames(capture.capture_id)).toHaveLength(45);
+    // The print is the print item's, one off the roll.
+    expect(jobs.map((job) => job.jobName)).toEqual(['media-202']);
+    expect(store.state.prints_left).toBe(299);
+    expect(queue.stats().items).toBe(2);
+    expect(queue.isEncoded(capture.capture_id)).toBe(false);
+  });
+
+  it('takes a gif burst of its stills without a print when the template does not print', async () => {
+    const recorded: unknown[] = [];
+    const camera: Camera = {
+      capture: () => Promise.reject(new Error('no stills expected')),
+      record: async (request) => {
+        recorded.push(request);
+        const file = path.join(request.dir, frameName(0));
+        await writeFile(
+          file,
+          await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+            .jpeg()
+            .toBuffer(),
+        );
+        return { frames: [file], fps: 4 / 3 };
+      },
+    };
+    const { run, board, jobs, queue, store, channel } = await setup({ camera });
+    const capture = motionPayload('gif', false);
+    await run(capture);
+    await board.idle();
+    await settle();
+    expect(recorded).toMatchObject([
+      { mode: 'burst', count: 3, intervalMs: 750, fps: 30, size: { width: 1280, height: 720 } },
+    ]);
+    expect(jobs).toEqual([]);
+    expect(store.state.prints_left).toBe(300);
+    expect(queue.manifest(capture.capture_id)?.stage).toBe('queued');
+    expect(channel.statuses.map((s) => s.status)).toEqual(['ready', 'processing', 'idle']);
+  });
+
+  it('reports a camera that cannot record, and keeps nothing of the capture', async () => {
+    const camera: Camera = {
+      capture: () => Promise.reject(new Error('no stills expected')),
+      record: () => Promise.reject(new Error('The webcam /dev/video0 recorded nothing')),
+    };
+    const { run, board, queue, channel, cameraResults } = await setup({ camera });
+    const capture = motionPayload('boomerang', true);
+    await run(capture);
+    await board.idle();
+    await settle();
+    expect(queue.manifest(capture.capture_id)).toBeUndefined();
+    expect(cameraResults).toHaveLength(1);
+    expect(channel.reports.at(-1)?.message).toMatch(
+      /the camera did not record the boomerang \(The webcam \/dev\/video0 recorded nothing\)/,
+    );
   });
 });

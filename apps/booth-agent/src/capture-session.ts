@@ -256,7 +256,8 @@ export class CaptureSession {
     const { printer, board, store, outbox, queue, log, thingName } = this.options;
     const captureId = payload.capture_id;
     progress.stage = 'compose';
-    await board.set('processing');
+    // A motion capture says `processing` as soon as its frames are taken.
+    if (board.current !== 'processing') await board.set('processing');
     const template: Template = { ...payload.template, foreground };
     const image = await composePrint(template, photos, {
       onWarning: (message) => log.warn({ captureId, template: template.id }, message),

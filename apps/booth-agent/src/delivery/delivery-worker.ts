@@ -236,7 +236,7 @@ export class DeliveryWorker {
   }
 
   private async deliverOnce(item: QueueItem): Promise<void> {
-    const { queue, transfers, log, now } = this.options;
+    const { queue, transfers, log } = this.options;
     const { captureId, upload } = item;
     const mediaId = upload.media_id;
     const signal = this.abort.signal;
