@@ -38,6 +38,11 @@ describe('organization statistics model', () => {
     ]);
   });
 
+  it('splits Total Media into photos and videos', () => {
+    const media = headlineCards({ ...base, total_media: 3, total_photos: 2, total_videos: 1 })[1];
+    expect(media).toEqual({ label: 'Total Media', value: '3', detail: '2 photos · 1 video' });
+  });
+
   it('shows only Most Used Template ("No data") when the restricted fields are absent', () => {
     expect(detailCards(base)).toEqual([{ label: 'Most Used Template', value: 'No data' }]);
   });

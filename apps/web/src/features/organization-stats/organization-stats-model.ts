@@ -26,7 +26,12 @@ const count = (value: number) => value.toLocaleString('en-US');
 export function headlineCards(stats: OrganizationStats): StatCard[] {
   return [
     { label: 'Total Captures', value: count(stats.total_captures) },
-    { label: 'Total Media', value: count(stats.total_media) },
+    {
+      label: 'Total Media',
+      value: count(stats.total_media),
+      // By kind (beyond the spec): prints and motion captures.
+      detail: `${plural(stats.total_photos, 'photo')} · ${plural(stats.total_videos, 'video')}`,
+    },
     { label: 'Shared Media', value: count(stats.total_shared_media) },
     { label: 'Downloaded Media', value: count(stats.total_downloaded_media) },
     { label: 'Users Who Captured', value: count(stats.total_users_who_captured) },

@@ -357,7 +357,12 @@ function CaptureFlow({
       {state.kind === 'capture-successful' && (
         <div className="card capture-panel capture-panel-success" role="status" aria-live="polite">
           <h2>{successText(kind)}</h2>
-          <CapturedPhoto mediaIds={state.mediaIds} />
+          <CapturedPhoto
+            mediaIds={state.mediaIds}
+            alt={
+              kind === 'photo' ? 'The photo you just took' : `Your ${madeThing(kind)}, as a still`
+            }
+          />
           <Link className="btn btn-primary" to={paths.regular.media.getHref()}>
             Go to My Media
           </Link>

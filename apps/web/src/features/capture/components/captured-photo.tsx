@@ -7,10 +7,11 @@ const PREVIEW_POLL_ATTEMPTS = 10;
 
 /**
  * The photo just taken, on the success panel: the first item's low-resolution preview (small
- * enough for a venue's mobile network) once the server has made it. Until then a placeholder
- * of the print's shape; if it never comes the panel simply goes without it.
+ * enough for a venue's mobile network; a motion item's poster) once the server has made it.
+ * Until then a placeholder of the print's shape; if it never comes the panel simply goes
+ * without it.
  */
-export function CapturedPhoto({ mediaIds }: { mediaIds: number[] }) {
+export function CapturedPhoto({ mediaIds, alt }: { mediaIds: number[]; alt: string }) {
   const queryClient = useQueryClient();
   const queryKey = ['media', 'uploaded', 'preview', mediaIds] as const;
   const query = useQuery({
@@ -30,7 +31,7 @@ export function CapturedPhoto({ mediaIds }: { mediaIds: number[] }) {
   return (
     <figure className={`capture-photo capture-photo-${orientation}`} data-testid="captured-photo">
       {shown ? (
-        <img src={shown.lowres_s3_url!} alt="The photo you just took" />
+        <img src={shown.lowres_s3_url!} alt={alt} />
       ) : (
         <div className="skeleton capture-photo-placeholder" aria-hidden="true" />
       )}
