@@ -10,6 +10,13 @@ import {
 } from '../modules/templates/templates.repository.js';
 import { type DemoArtwork, type DemoArtworkRequest, renderDemoArtwork } from './demo-artwork.js';
 import { type DesignName, designLayout } from './demo-designs.js';
+import {
+  DEMO_MOTION_TEMPLATES,
+  type DemoMotionTemplateDefinition,
+  demoMotionSlots,
+  MOTION_FRAME,
+  renderMotionArtwork,
+} from './demo-motion.js';
 
 /** One demo template: a Template Studio layout with its own design and a filter per slot. */
 export interface DemoTemplateDefinition {
@@ -97,17 +104,68 @@ export interface DemoTemplatesResult {
   repaired: string[];
 }
 
+/** Every demo template's name: the photo templates, then the motion ones. */
+export const DEMO_TEMPLATE_NAMES: readonly string[] = Object.freeze([
+  ...DEMO_TEMPLATES.map((definition) => definition.name),
+  ...DEMO_MOTION_TEMPLATES.map((definition) => definition.name),
+]);
+
+/** What seeding needs of a demo template, photo or motion alike. */
+interface DemoTemplateSpec {
+  name: string;
+  orientation: 'portrait' | 'landscape';
+  isCut: boolean;
+  isDuplicated: boolean;
+  slots: { x: number; y: number; w: number; h: number; filter: string }[];
+  /** A motion template's settings; null for a photo template. */
+  motion: Omit<DemoMotionTemplateDefinition, 'name' | 'band'> | null;
+  render: (text: DemoArtworkRequest['text'], at: Date) => Promise<DemoArtwork>;
+}
+
+function photoSpec(definition: DemoTemplateDefinition): DemoTemplateSpec {
+  return {
+    name: definition.name,
+    orientation: LAYOUTS[designLayout(definition.design)].orientation,
+    isCut: definition.isCut,
+    isDuplicated: definition.isDuplicated,
+    slots: demoTemplateSlots(definition),
+    motion: null,
+    render: (text, at) =>
+      renderOnce({
+        design: definition.design,
+        text,
+        images: demoTemplateSlots(definition),
+        isCut: definition.isCut,
+        isDuplicated: definition.isDuplicated,
+        takenAt: at,
+      }),
+  };
+}
+
+function motionSpec(definition: DemoMotionTemplateDefinition): DemoTemplateSpec {
+  const { name, band: _band, ...motion } = definition;
+  return {
+    name,
+    orientation: MOTION_FRAME.width > MOTION_FRAME.height ? 'landscape' : 'portrait',
+    isCut: false,
+    isDuplicated: false,
+    slots: demoMotionSlots(),
+    motion,
+    render: (_text, at) => renderMotionArtwork(definition, at),
+  };
+}
+
+const DEMO_SPECS: readonly DemoTemplateSpec[] = [
+  ...DEMO_TEMPLATES.map(photoSpec),
+  ...DEMO_MOTION_TEMPLATES.map(motionSpec),
+];
+
 /** The first template of each demo name (staff may have made others with the same name since). */
 async function findDemoTemplates(db: Executor): Promise<Map<string, TemplateRow>> {
   const rows = await db
     .select()
     .from(templates)
-    .where(
-      inArray(
-        templates.name,
-        DEMO_TEMPLATES.map((definition) => definition.name),
-      ),
-    )
+    .where(inArray(templates.name, [...DEMO_TEMPLATE_NAMES]))
     .orderBy(asc(templates.id));
   const byName = new Map<string, TemplateRow>();
   for (const row of rows) if (!byName.has(row.name)) byName.set(row.name, row);
@@ -166,7 +224,7 @@ export async function ensureDemoTemplates({
 }): Promise<DemoTemplatesResult> {
   const existing = await findDemoTemplates(db);
   const missingKinds = new Map<string, TemplateImageKind[]>();
-  for (const definition of DEMO_TEMPLATES) {
+  for (const definition of DEMO_SPECS) {
     const row = existing.get(definition.name);
     if (!row) continue;
     const kinds: TemplateImageKind[] = [];
@@ -176,7 +234,7 @@ export async function ensureDemoTemplates({
     }
     if (kinds.length > 0) missingKinds.set(definition.name, kinds);
   }
-  const toRender = DEMO_TEMPLATES.filter(
+  const toRender = DEMO_SPECS.filter(
     (definition) => !existing.has(definition.name) || missingKinds.has(definition.name),
   );
   const result: DemoTemplatesResult = { created: [], repaired: [] };
@@ -188,18 +246,7 @@ export async function ensureDemoTemplates({
   const artwork = new Map(
     await Promise.all(
       toRender.map(
-        async (definition) =>
-          [
-            definition.name,
-            await renderOnce({
-              design: definition.design,
-              text,
-              images: demoTemplateSlots(definition),
-              isCut: definition.isCut,
-              isDuplicated: definition.isDuplicated,
-              takenAt: at,
-            }),
-          ] as const,
+        async (definition) => [definition.name, await definition.render(text, at)] as const,
       ),
     ),
   );
@@ -230,17 +277,23 @@ export async function ensureDemoTemplates({
         const pictures = artwork.get(definition.name)!;
         const row = current.get(definition.name);
         if (!row) {
-          const layout = LAYOUTS[designLayout(definition.design)];
           const { id } = await repository.create({
             name: definition.name,
-            orientation: layout.orientation,
+            orientation: definition.orientation,
           });
           await repository.update(id, {
             isCut: definition.isCut,
             isDuplicated: definition.isDuplicated,
+            ...(definition.motion && {
+              captureKind: definition.motion.captureKind,
+              motionFrames: definition.motion.motionFrames,
+              motionSeconds: definition.motion.motionSeconds,
+              motionSpeed: definition.motion.motionSpeed,
+              motionPrints: definition.motion.motionPrints,
+            }),
             updatedAt: now(),
           });
-          for (const slot of demoTemplateSlots(definition)) {
+          for (const slot of definition.slots) {
             await repository.addImage(id, slot);
           }
           await repository.associate(id, orgId);

@@ -21,6 +21,12 @@ import { UsersRepository } from '../../src/modules/users/users.repository.js';
 import { demoBoothFile } from '../../src/seed/demo-booth.js';
 import { designLayout } from '../../src/seed/demo-designs.js';
 import {
+  DEMO_MOTION_TEMPLATES,
+  MOTION_BAND_HEIGHT,
+  MOTION_FRAME,
+} from '../../src/seed/demo-motion.js';
+import {
+  DEMO_TEMPLATE_NAMES,
   DEMO_TEMPLATES,
   demoTemplateSlots,
   ensureDemoTemplates,
@@ -32,7 +38,7 @@ import { bearer, productionTestConfig, signedIn, startApp, testConfig } from '..
 
 const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
 const now = () => new Date('2025-05-14T06:30:00Z');
-const NAMES = DEMO_TEMPLATES.map((template) => template.name);
+const NAMES = [...DEMO_TEMPLATE_NAMES];
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 async function demoRows(db: DatabaseHandle['db']): Promise<TemplateRow[]> {
@@ -73,7 +79,7 @@ describe.each(databaseTargets)('demo templates on $name', ({ name, open }) => {
     await database?.close();
   });
 
-  it('the seed creates the three templates with their slots, pictures and the demo organization', async () => {
+  it('the seed creates the templates with their slots, pictures and the demo organization', async () => {
     const started = performance.now();
     await run(storage);
     console.info(
@@ -127,6 +133,39 @@ describe.each(databaseTargets)('demo templates on $name', ({ name, open }) => {
         layout.canvas.height / 4,
       ]);
     }
+
+    // The motion templates: their kind and settings, and a foreground for the video frame that
+    // is transparent but for a solid band along the bottom.
+    for (const [index, definition] of DEMO_MOTION_TEMPLATES.entries()) {
+      const row = rows[DEMO_TEMPLATES.length + index]!;
+      expect(row).toMatchObject({
+        name: definition.name,
+        orientation: 'landscape',
+        captureKind: definition.captureKind,
+        motionFrames: definition.motionFrames,
+        motionSeconds: definition.motionSeconds,
+        motionSpeed: definition.motionSpeed,
+        motionPrints: definition.motionPrints,
+      });
+      const { data, info } = await sharp((await storage.get(row.foregroundKey!))!.body)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height, info.channels]).toEqual([
+        MOTION_FRAME.width,
+        MOTION_FRAME.height,
+        4,
+      ]);
+      const pixel = (x: number, y: number) => [
+        ...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4),
+      ];
+      const { r, g, b } = definition.band;
+      expect(pixel(10, MOTION_FRAME.height - 1)).toEqual([r, g, b, 255]);
+      expect(pixel(640, MOTION_FRAME.height - MOTION_BAND_HEIGHT)).toEqual([r, g, b, 255]);
+      expect(pixel(640, MOTION_FRAME.height - MOTION_BAND_HEIGHT - 1)[3]).toBe(0);
+      expect(pixel(640, 360)[3]).toBe(0);
+      const sample = await sharp((await storage.get(row.sampleKey!))!.body).metadata();
+      expect([sample.format, sample.width]).toEqual(['jpeg', MOTION_FRAME.width / 2]);
+    }
   });
 
   it('a second run is a no-op: nothing rendered, stored or changed', async () => {
@@ -144,7 +183,7 @@ describe.each(databaseTargets)('demo templates on $name', ({ name, open }) => {
     }
     expect(await demoRows(db)).toEqual(before);
     expect((await db.select({ value: count() }).from(templateImages))[0]).toEqual(slotsBefore);
-    expect(await db.select().from(templateOrganizations)).toHaveLength(3);
+    expect(await db.select().from(templateOrganizations)).toHaveLength(NAMES.length);
   });
 
   it('leaves an existing demo template as staff left it: dissociated, it stays so', async () => {
@@ -205,8 +244,9 @@ describe.each(databaseTargets.filter((target) => target.name === 'postgres'))(
       expect((await demoRows(database.db)).map((row) => row.name)).toEqual(
         expect.arrayContaining(NAMES),
       );
-      expect(await demoRows(database.db)).toHaveLength(3);
-      expect(await database.db.select().from(templateImages)).toHaveLength(10);
+      expect(await demoRows(database.db)).toHaveLength(NAMES.length);
+      // 3 + 1 + 6 photo slots, and one slot per motion template (for its print).
+      expect(await database.db.select().from(templateImages)).toHaveLength(12);
     });
   },
 );
@@ -235,12 +275,19 @@ describe('demo templates at the demo booth (PGlite)', () => {
       });
       expect(listed.statusCode).toBe(200);
       const items = listed.json<{
-        items: { name: string; sample_s3_url: string | null; is_cut: boolean }[];
+        items: {
+          name: string;
+          sample_s3_url: string | null;
+          is_cut: boolean;
+          capture_kind: string;
+        }[];
       }>().items;
-      expect(items.map((item) => [item.name, item.is_cut])).toEqual([
-        ['Café Classic', false],
-        ['Golden Hour', false],
-        ['Party Strip', true],
+      expect(items.map((item) => [item.name, item.is_cut, item.capture_kind])).toEqual([
+        ['Café Classic', false, 'photo'],
+        ['Golden Hour', false, 'photo'],
+        ['Party Strip', true, 'photo'],
+        ['Boomerang', false, 'boomerang'],
+        ['GIF', false, 'gif'],
       ]);
       for (const item of items) {
         const sample = await app.inject({ url: item.sample_s3_url! });
@@ -258,9 +305,10 @@ describe('demo templates at the demo booth (PGlite)', () => {
       const staffItems = ofOrg.json<{
         items: { name: string; foreground_s3_url: string | null; images: { filter: string }[] }[];
       }>().items;
-      expect(staffItems.map((item) => item.images.map((image) => image.filter))).toEqual(
-        DEMO_TEMPLATES.map((template) => [...template.filters]),
-      );
+      expect(staffItems.map((item) => item.images.map((image) => image.filter))).toEqual([
+        ...DEMO_TEMPLATES.map((template) => [...template.filters]),
+        ...DEMO_MOTION_TEMPLATES.map(() => ['none']),
+      ]);
       for (const item of staffItems) {
         const foreground = await app.inject({ url: item.foreground_s3_url! });
         expect(foreground.statusCode, item.name).toBe(200);
