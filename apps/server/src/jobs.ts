@@ -117,9 +117,9 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
             ),
           };
         }
-        return { counts: { ...(await services.rollouts.drive()) } };
+        return { counts: { ...(await services.rolloutDriver.drive()) } };
       },
-      stop: () => services.rollouts.stop(),
+      stop: () => services.rolloutDriver.stop(),
     },
     {
       // Sign-in records past their use, for the whole fleet once an hour (deleting is

@@ -43,6 +43,7 @@ import { PaymentsRepository } from './modules/payments/payments.repository.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { SandboxProvider } from './modules/payments/sandbox.provider.js';
 import { RolloutsRepository } from './modules/rollouts/rollouts.repository.js';
+import { RolloutDriver } from './modules/rollouts/rollout-driver.js';
 import { RolloutsService } from './modules/rollouts/rollouts.service.js';
 import { SoftwareRepository } from './modules/software/software.repository.js';
 import { SoftwareService } from './modules/software/software.service.js';
@@ -100,6 +101,7 @@ export interface Services {
   deliveries: DeliveryService;
   software: SoftwareService;
   rollouts: RolloutsService;
+  rolloutDriver: RolloutDriver;
   paymentProvider: PaymentProvider;
   payments: PaymentsService;
   credits: CreditsService;
@@ -335,9 +337,16 @@ export function createServices(
   });
 
   // Staged rollouts: the driver job sends the channel's release booth by booth (modules/rollouts).
+  const rolloutsRepository = new RolloutsRepository(db);
   const rollouts = new RolloutsService({
-    rollouts: new RolloutsRepository(db),
+    rollouts: rolloutsRepository,
     users,
+    policy: config.rollouts,
+    now,
+    log,
+  });
+  const rolloutDriver = new RolloutDriver({
+    rollouts: rolloutsRepository,
     storage,
     link,
     recordVersion: async (deviceId, version) => {
@@ -444,6 +453,7 @@ export function createServices(
     deliveries,
     software,
     rollouts,
+    rolloutDriver,
     paymentProvider,
     payments,
     credits,

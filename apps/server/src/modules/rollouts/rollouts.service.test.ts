@@ -2,7 +2,8 @@ import { ROLLOUT_MESSAGES } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import { noAnswer } from '../mqtt/device-link.js';
-import { outcomeOf, planWaves } from './rollouts.service.js';
+import { outcomeOf } from './rollout-driver.js';
+import { planWaves } from './rollouts.service.js';
 
 describe('rollout waves', () => {
   it('puts one booth first, then a quarter of the rest, then the rest, in the given order', () => {
