@@ -89,6 +89,9 @@ export class Installation {
       // A capture the booth never took is given back soon after its countdown.
       CAPTURE_DELIVERY_MARGIN_SECONDS: '5',
       DEVICE_COMMAND_TIMEOUT_MS: '4000',
+      DEVICE_UPDATE_TIMEOUT_MS: '20000',
+      ROLLOUT_TICK_MS: '500',
+      ROLLOUT_RETRY_MS: '1000',
       TRUST_PROXY: 'true',
       ...options.env,
     };

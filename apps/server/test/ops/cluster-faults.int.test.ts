@@ -14,6 +14,7 @@
  * The short form runs in the integration tier. The long form (`npm run test:cluster`) sets
  * CLUSTER_VISITORS (visitors before the last fault) and CLUSTER_KILLS (instance kills) higher.
  */
+import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
@@ -22,6 +23,7 @@ import { captures, creditLedger, media, paymentTransactions, users } from '../..
 import { ready, sleep, until } from '../cluster/cluster.js';
 import { Installation, SUPER_PHONE } from '../cluster/installation.js';
 import {
+  type Answer,
   ApiClient,
   capture,
   pay,
@@ -59,6 +61,70 @@ function jobCount(installation: Installation, job: string, key: string): number 
   return total;
 }
 
+/**
+ * A software release with a file, on a channel the booths are put on, and a rollout of it started,
+ * through the staff API and the balancer. Returns the rollout's id and the version.
+ */
+async function startRollout(
+  api: ApiClient,
+  token: string,
+  boothIds: number[],
+): Promise<{ id: number; version: string }> {
+  const staff = (method: string, url: string, json?: unknown) =>
+    api.retried(method, `/api/enterprise/${url}`, { token, ...(json ? { json } : {}) });
+  const ok = (answer: Answer, status: number, what: string) => {
+    if (answer.status !== status) {
+      throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    return answer.body;
+  };
+  const version = `9.${process.pid % 1000}.0`;
+  const release = ok(await staff('POST', 'software/releases', { version }), 201, 'release') as {
+    id: number;
+  };
+  const presigned = ok(
+    await staff('POST', `software/releases/${release.id}/file/presigned_upload`, {
+      filename: 'agent.bin',
+    }),
+    200,
+    'release upload link',
+  ) as { upload_url: string; s3_key: string };
+  const put = await fetch(new URL(presigned.upload_url, api.baseUrl), {
+    method: 'PUT',
+    body: randomBytes(4096),
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  if (put.status !== 204) throw new Error(`release upload: ${put.status} ${await put.text()}`);
+  ok(
+    await staff('POST', `software/releases/${release.id}/file/confirm`, {
+      s3_key: presigned.s3_key,
+    }),
+    200,
+    'release confirm',
+  );
+  const channel = ok(
+    await staff('POST', 'software/channels', {
+      name: `Cluster ${version}`,
+      release_id: release.id,
+    }),
+    201,
+    'channel',
+  ) as { id: number };
+  for (const id of boothIds) {
+    ok(
+      await staff('PATCH', `devices/${id}`, { software_channel_id: channel.id }),
+      200,
+      `booth ${id} on the channel`,
+    );
+  }
+  const rollout = ok(
+    await staff('POST', `software/channels/${channel.id}/rollouts`),
+    201,
+    'rollout',
+  ) as { id: number };
+  return { id: rollout.id, version };
+}
+
 let phoneCounter = 0;
 const visitorPhone = () => {
   phoneCounter += 1;
@@ -81,6 +147,7 @@ describe('two server instances behind haproxy under faults', () => {
   it(
     'delivers every accepted capture once, loses and doubles no payment, moves the status stream, runs each job item once, and comes back ready',
     async () => {
+      const testStarted = Date.now();
       const api = new ApiClient(installation.url);
       const staff = await signIn(api, 'enterprise', SUPER_PHONE, 'Cluster Super User');
       stream = new StatusStreamClient(installation.url, () => staff.token);
@@ -114,6 +181,19 @@ describe('two server instances behind haproxy under faults', () => {
         },
       });
       faults.push(kill(0));
+      // A staged rollout of a new release to both booths, driven by both instances (every
+      // instance's rollout driver claims booths in the database) through the faults that follow.
+      let rollout: { id: number; version: string } | undefined;
+      faults.push({
+        name: 'rollout started',
+        run: async () => {
+          rollout = await startRollout(
+            api,
+            staff.token,
+            booths.map((booth) => booth.id),
+          );
+        },
+      });
       faults.push({
         name: 'PostgreSQL restart',
         run: async () => {
@@ -164,6 +244,7 @@ describe('two server instances behind haproxy under faults', () => {
         }
       };
       await Promise.all([...booths.map((booth) => lane(booth)), faultRunner]);
+      const loadEnded = Date.now();
 
       const database = await installation.database();
       try {
@@ -192,6 +273,25 @@ describe('two server instances behind haproxy under faults', () => {
           'every accepted capture delivered and no capture left unanswered',
           LONG ? 120_000 : 45_000,
         );
+
+        // The rollout: every booth updated.
+        const readRollout = async () =>
+          (
+            await api.retried('GET', `/api/enterprise/software/rollouts/${rollout!.id}`, {
+              token: staff.token,
+            })
+          ).body as {
+            state: string;
+            waves: { devices: { device_id: number; state: string; attempts: number }[] }[];
+          };
+        await until(
+          async () => (await readRollout()).state === 'completed',
+          'the rollout to complete',
+          LONG ? 120_000 : 45_000,
+        ).catch(async (error: unknown) => {
+          throw new Error(`${(error as Error).message}: ${JSON.stringify(await readRollout())}`);
+        });
+        const rolled = (await readRollout()).waves.flatMap((wave) => wave.devices);
 
         // The deadline sweep: every open capture is made due at once; both instances sweep
         // every 500 ms, and together they must close each exactly once.
@@ -378,6 +478,18 @@ describe('two server instances behind haproxy under faults', () => {
         expect(retried).toBeLessThanOrEqual(killed.length);
         expect(uploaded.every((item) => item.previewAttempts >= 1)).toBe(true);
 
+        // Each booth installed the release once (a repeated command is answered up_to_date).
+        expect(rolled.map((d) => d.state)).toEqual(booths.map(() => 'updated'));
+        const installs = installation.agents.map(
+          (agent) =>
+            agent.process
+              .allLines()
+              .filter(
+                (line) => / info {2}updating \{/.test(line) && line.includes(rollout!.version),
+              ).length,
+        );
+        expect(installs, 'installs per booth').toEqual(booths.map(() => 1));
+
         // --- The status stream moved to the surviving instance and kept carrying status.
         const connections = stream.connections;
         const firstKill = faultTimes['kill-0']!;
@@ -414,10 +526,12 @@ describe('two server instances behind haproxy under faults', () => {
             `  captures ${allCaptures.length}: delivered ${delivered.length}, given back ${failed.length}, answered 200 ${acceptedIds.length}, answer lost ${outcomes.filter((o) => o.kind === 'unknown').length}`,
             `  uploaded items ${uploaded.length}, stored originals ${mediaOriginals.length}, booth "delivered" lines ${deliveredLines.length}`,
             `  deadline sweep closed ${sweptNow} of ${open.length} open captures across both instances; reconciler turned ${jobCount(installation, 'payment-reconciler', 'unusedToCredit')} unused payment(s) into credit`,
+            `  rollout ${rollout!.version}: ${rolled.length} booths updated, installs per booth ${installs.join(', ')}, update commands sent ${rolled.map((d) => d.attempts).join(', ')}`,
             `  previews ${lowres.length} for ${uploaded.length} items (${retried} re-made after a kill)`,
             `  credit ledger rows ${ledger.length}, balances total ${creditTotal} paise = ledger sum`,
             `  status stream: ${connections.length} connections (${connections.map((c) => c.servedBy).join(' → ')}), ${stream.events().length} events, after kill ${eventsAfter(firstKill)}, after PostgreSQL ${eventsAfter(faultTimes.postgres!)}, after broker ${eventsAfter(faultTimes.broker!)}`,
             `  API calls ${api.calls.length}, lost or 5xx answers retried ${errors}`,
+            `  time: load ${((loadEnded - testStarted) / 1000).toFixed(1)} s, settling and checks ${((Date.now() - loadEnded) / 1000).toFixed(1)} s`,
             `  ready afterwards: ${installation.instances.map((i) => i.name).join(', ')}`,
           ].join('\n'),
         );
