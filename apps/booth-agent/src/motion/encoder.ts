@@ -116,7 +116,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
       const posterFrame = await sharpestFrame(
         middleFrames(request.frames.length).map((i) => request.frames[i] as string),
       );
-      await writeAtomically(poster, await stillWithOverlay(posterFrame, size, request.foreground));
+      await writeAtomically(poster, await stillWithOverlay(posterFrame, size, overlay));
 
       const preview = path.join(request.outDir, MOTION_FILES.preview);
       const previewPlan = timeline(
@@ -182,7 +182,8 @@ export class FfmpegMotionEncoder implements MotionEncoder {
   ): Promise<void> {
     const cover = `scale=${size.width}:${size.height}:force_original_aspect_ratio=increase,crop=${size.width}:${size.height},setsar=1`;
     const graph = overlay
-      ? `[0:v]${cover}[bg];[bg][1:v]overlay=0:0:format=auto,format=yuv420p[v]`
+      ? // Blended in yuv420p, the MP4's own format: no conversion to RGB and back per frame.
+        `[0:v]${cover},format=yuv420p[bg];[bg][1:v]overlay=0:0:format=yuv420[v]`
       : `[0:v]${cover},format=yuv420p[v]`;
     const loop = path.join(scratch, 'loop.mp4');
     await this.run(
@@ -319,13 +320,32 @@ async function fitOverlay(
  * A blurred frame (someone moving fast) scores low.
  */
 export async function sharpness(file: string): Promise<number> {
-  const { channels } = await sharp(file)
+  const { data, info } = await sharp(file)
     .resize({ width: 320 })
     .greyscale()
-    .convolve({ width: 3, height: 3, kernel: [0, 1, 0, 1, -4, 1, 0, 1, 0], offset: 128 })
-    .stats();
-  const stdev = channels[0]?.stdev ?? 0;
-  return stdev * stdev;
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  let sum = 0;
+  let squares = 0;
+  let count = 0;
+  for (let y = 1; y < height - 1; y += 1) {
+    for (let x = 1; x < width - 1; x += 1) {
+      const i = y * width + x;
+      const laplacian =
+        (data[i - 1] as number) +
+        (data[i + 1] as number) +
+        (data[i - width] as number) +
+        (data[i + width] as number) -
+        4 * (data[i] as number);
+      sum += laplacian;
+      squares += laplacian * laplacian;
+      count += 1;
+    }
+  }
+  if (count === 0) return 0;
+  const mean = sum / count;
+  return squares / count - mean * mean;
 }
 
 /** The sharpest of `files` (the first of equals). */
@@ -342,20 +362,14 @@ export async function sharpestFrame(files: readonly string[]): Promise<string> {
   return best;
 }
 
-/** A frame cropped to `size` with the foreground over it, as a JPEG. */
+/** A frame cropped to `size` with the overlay (already that size) over it, as a JPEG. */
 async function stillWithOverlay(
   frame: string,
   size: { width: number; height: number },
-  foreground: Buffer | null,
+  overlay: string | null,
 ): Promise<Buffer> {
   const image = sharp(frame).resize(size.width, size.height, { fit: 'cover' });
-  if (foreground) {
-    const overlay = await sharp(foreground)
-      .resize(size.width, size.height, { fit: 'cover' })
-      .png()
-      .toBuffer();
-    image.composite([{ input: overlay }]);
-  }
+  if (overlay) image.composite([{ input: overlay }]);
   return image.jpeg({ quality: 88, mozjpeg: false }).toBuffer();
 }
 
