@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { motionPlan, motionSources } from './motion-player-model';
 
-const base = { near: false, reduced: false, choice: 'none' as const, loaded: false };
+const base = {
+  near: false,
+  visible: false,
+  reduced: false,
+  choice: 'none' as const,
+  loaded: false,
+};
+const onScreen = { near: true, visible: true };
 
 describe('motion player', () => {
   it('loads nothing until the card is near the screen, then plays', () => {
     expect(motionPlan(base)).toEqual({ load: false, play: false });
-    expect(motionPlan({ ...base, near: true })).toEqual({ load: true, play: true });
+    // Near: fetched ahead, so it plays as it scrolls in.
+    expect(motionPlan({ ...base, near: true })).toEqual({ load: true, play: false });
+    expect(motionPlan({ ...base, ...onScreen })).toEqual({ load: true, play: true });
   });
 
   it('pauses a loaded clip when it scrolls away, and keeps its source', () => {
@@ -14,23 +23,25 @@ describe('motion player', () => {
   });
 
   it('shows the still poster for reduced motion until Play is pressed', () => {
-    const reduced = { ...base, reduced: true, near: true };
+    const reduced = { ...base, ...onScreen, reduced: true };
     expect(motionPlan(reduced)).toEqual({ load: false, play: false });
     expect(motionPlan({ ...reduced, choice: 'play' })).toEqual({ load: true, play: true });
     // Scrolled away after Play: paused, not unloaded.
-    expect(motionPlan({ ...reduced, choice: 'play', near: false, loaded: true })).toEqual({
+    expect(
+      motionPlan({ ...reduced, choice: 'play', near: false, visible: false, loaded: true }),
+    ).toEqual({
       load: true,
       play: false,
     });
   });
 
   it('holds a person’s Pause, near or not', () => {
-    expect(motionPlan({ ...base, near: true, loaded: true, choice: 'pause' })).toEqual({
+    expect(motionPlan({ ...base, ...onScreen, loaded: true, choice: 'pause' })).toEqual({
       load: true,
       play: false,
     });
     // Paused before it ever loaded: it is not fetched either.
-    expect(motionPlan({ ...base, near: true, choice: 'pause' }).load).toBe(false);
+    expect(motionPlan({ ...base, ...onScreen, choice: 'pause' }).load).toBe(false);
   });
 
   it('plays the MP4 with the poster JPEG as its still', () => {

@@ -1,6 +1,6 @@
 /**
  * When a card's looping clip loads and plays. A clip loads only once its card is near the screen
- * (and then stays loaded), plays while it is near, and pauses when it scrolls away. For a person
+ * (and then stays loaded), plays while it is on the screen, and pauses when it scrolls away. For a person
  * who asked for reduced motion it shows its still poster until they press Play. A person's own
  * Pause holds until they press Play again.
  */
@@ -9,6 +9,8 @@ export type MotionChoice = 'none' | 'play' | 'pause';
 export interface MotionInput {
   /** The card is on the screen or within the player's margin of it. */
   near: boolean;
+  /** Some of the card is on the screen. */
+  visible: boolean;
   /** prefers-reduced-motion: reduce. */
   reduced: boolean;
   /** The last press of the player's own Play/Pause button. */
@@ -24,10 +26,10 @@ export interface MotionPlan {
   play: boolean;
 }
 
-export function motionPlan({ near, reduced, choice, loaded }: MotionInput): MotionPlan {
+export function motionPlan({ near, visible, reduced, choice, loaded }: MotionInput): MotionPlan {
   const wanted = reduced ? choice === 'play' : choice !== 'pause';
-  const load = loaded || (near && wanted);
-  return { load, play: load && near && wanted };
+  const load = loaded || ((near || visible) && wanted);
+  return { load, play: load && visible && wanted };
 }
 
 /** The video and still of a motion item: its MP4 and its poster JPEG (the low-resolution copy). */

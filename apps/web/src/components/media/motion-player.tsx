@@ -36,11 +36,12 @@ interface MotionPlayerProps {
 export function MotionPlayer({ src, poster, label, onError }: MotionPlayerProps) {
   const ref = useRef<HTMLVideoElement | null>(null);
   const near = useNearScreen(ref, NEAR_MARGIN);
+  const visible = useNearScreen(ref, '0px');
   const reduced = useReducedMotion();
   const [choice, setChoice] = useState<MotionChoice>('none');
   const [loaded, setLoaded] = useState(false);
   const [playing, setPlaying] = useState(false);
-  const plan = motionPlan({ near, reduced, choice, loaded });
+  const plan = motionPlan({ near, visible, reduced, choice, loaded });
   if (plan.load && !loaded) setLoaded(true);
 
   useEffect(() => {

@@ -132,7 +132,7 @@ describe('captureKindBadge', () => {
     expect(captureKindBadge('boomerang')).toEqual({
       label: 'Boomerang',
       motion: true,
-      detail: 'Forward & back loop',
+      detail: 'Back & forth loop',
     });
     expect(captureKindBadge('gif').label).toBe('GIF');
     expect(captureKindBadge('video').motion).toBe(true);

@@ -121,7 +121,7 @@ export function previewAspectRatio(orientation: VisitorTemplate['orientation']):
 /** What a motion kind makes, in a few words for its card. */
 const MOTION_DETAILS: Record<Exclude<CaptureKind, 'photo'>, string> = {
   gif: 'Stop-motion loop',
-  boomerang: 'Forward & back loop',
+  boomerang: 'Back & forth loop',
   video: 'Short video',
 };
 

@@ -2,6 +2,7 @@ import {
   CAPTURE_KINDS,
   CAPTURE_KIND_LABELS,
   MOTION_RULES,
+  TEMPLATE_MESSAGES,
   type CaptureKind,
 } from '@flashbooth/contracts/rules';
 import { useId } from 'react';
@@ -82,6 +83,7 @@ export function CaptureKindFields({
                 max={gifFrames.max}
                 step={1}
                 value={Number.isFinite(draft.motion_frames) ? draft.motion_frames : ''}
+                aria-invalid={problem === TEMPLATE_MESSAGES.motionFrames || undefined}
                 aria-describedby={`${id}-frames-hint${problem ? ` ${problemId}` : ''}`}
                 onChange={(event) =>
                   onDraft({ ...draft, motion_frames: parseSlotNumber(event.target.value) })
@@ -104,6 +106,7 @@ export function CaptureKindFields({
                 max={videoSeconds.max}
                 step={0.5}
                 value={Number.isFinite(draft.motion_seconds) ? draft.motion_seconds : ''}
+                aria-invalid={problem === TEMPLATE_MESSAGES.motionSeconds || undefined}
                 aria-describedby={`${id}-seconds-hint${problem ? ` ${problemId}` : ''}`}
                 onChange={(event) =>
                   onDraft({ ...draft, motion_seconds: parseSlotNumber(event.target.value) })
