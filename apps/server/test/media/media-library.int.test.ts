@@ -119,6 +119,8 @@ describe.each(databaseTargets)('staff media views on $name', ({ open }) => {
       orientation: 'portrait',
       lowres_s3_url: expect.stringContaining('lowres'),
       s3_url: expect.stringContaining(row!.s3Key.split('/').at(-1)!),
+      preview_s3_url: null,
+      gif_s3_url: null,
       s3_key: row!.s3Key,
       user_name: 'Asha Rao',
       org_id: s.orgA,

@@ -193,6 +193,9 @@ describe.each(databaseTargets)('organization statistics on $name', ({ open }) =>
     expect(body).toMatchObject({
       total_captures: 5,
       total_media: 6,
+      // c1's video among them.
+      total_photos: 5,
+      total_videos: 1,
       total_shared_media: 2,
       total_downloaded_media: 3,
       total_users_who_captured: 3,
@@ -296,6 +299,8 @@ describe.each(databaseTargets)('organization statistics on $name', ({ open }) =>
     expect(body).toEqual({
       total_captures: 0,
       total_media: 0,
+      total_photos: 0,
+      total_videos: 0,
       total_shared_media: 0,
       total_downloaded_media: 0,
       total_users_who_captured: 0,

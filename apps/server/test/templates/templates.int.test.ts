@@ -19,6 +19,12 @@ describe.each(databaseTargets)('templates API on $name', ({ open }) => {
       sample_s3_url: null,
       foreground_s3_url: null,
       images: [],
+      // A new template takes photos; its motion settings wait at their defaults.
+      capture_kind: 'photo',
+      motion_frames: 4,
+      motion_seconds: 5,
+      motion_speed: 1,
+      motion_prints: true,
     });
     const landscape = await call('POST', 'templates', s.productAdminToken, {
       name: 'Wide',

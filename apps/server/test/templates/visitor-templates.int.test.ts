@@ -45,6 +45,7 @@ describe.each(databaseTargets)('templates of a booth for visitors on $name', ({ 
       sample_s3_url: null,
       is_cut: true,
       is_duplicated: false,
+      capture_kind: 'photo',
     });
     expect(page1.last_evaluated_key).toEqual(expect.any(String));
     const page2 = (await list(`?last_evaluated_key=${page1.last_evaluated_key}`)).json<{
