@@ -15,8 +15,6 @@
  *
  * The background jobs run on their default intervals. docs/benchmarks.md has the figures.
  */
-import { and, inArray, isNotNull, eq } from 'drizzle-orm';
-import { captures, media } from '../apps/server/src/db/schema.js';
 import { cpuSeconds, sleep, until } from '../apps/server/test/cluster/cluster.js';
 import { Installation } from '../apps/server/test/cluster/installation.js';
 import {
@@ -30,6 +28,10 @@ import {
 const VISITORS = Number(process.env.BENCH_CLUSTER_VISITORS ?? 40);
 const INTERVAL_MS = Number(process.env.BENCH_CLUSTER_INTERVAL_MS ?? 500);
 const BOOTHS = Number(process.env.BENCH_CLUSTER_BOOTHS ?? 4);
+/** Visitors per booth before the measured load. */
+const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 3);
+/** The quiet window before the load in which each instance's idle CPU is measured. */
+const IDLE_MS = 10_000;
 
 /** The defaults of production for the jobs; the rest as the fault test sets it. */
 const ENV: Record<string, string> = {
@@ -48,6 +50,9 @@ interface RunResult {
   requests: number;
   cpuSeconds: number | undefined;
   cpuPerInstance: number[];
+  /** CPU seconds per second of each instance doing nothing. */
+  idlePerSecond: number[];
+  elapsedMs: number;
   p50: number;
   p99: number;
   failedAnswers: number;
@@ -74,27 +79,40 @@ function requestsServed(installation: Installation, since: number): number {
 }
 
 async function run(label: string, instances: number, restartOne: boolean): Promise<RunResult> {
-  const installation = new Installation({ instances, booths: BOOTHS, env: ENV });
+  // haproxy checks each instance every 5 s, as the Caddyfiles in deploy/ do.
+  const installation = new Installation({
+    instances,
+    booths: BOOTHS,
+    env: ENV,
+    checkIntervalMs: 5000,
+  });
   await installation.start();
   try {
     const api = new ApiClient(installation.url);
     const { booths, templateId } = installation;
-    // Warm-up: one visitor per booth (module loading, connection pools, JIT).
-    await Promise.all(
-      booths.map(async (booth) => {
-        const visitor = await signIn(api, 'regular', phone());
-        await pay(api, visitor.token, booth.id, templateId);
-        await capture(api, visitor.token, booth.id, templateId);
-      }),
-    );
-    await sleep(1000);
-    api.calls.length = 0;
-
-    const started = Date.now();
     const cpuAt = () =>
       installation.instances.map((instance) =>
         instance.process.pid === undefined ? 0 : cpuSeconds(instance.process.pid),
       );
+    // Warm-up: WARM_UP visitors per booth, so every instance has loaded its modules, filled
+    // its connection pools and compiled its hot paths before anything is counted.
+    await Promise.all(
+      booths.map(async (booth) => {
+        for (let n = 0; n < WARM_UP; n += 1) {
+          const visitor = await signIn(api, 'regular', phone());
+          await pay(api, visitor.token, booth.id, templateId);
+          await capture(api, visitor.token, booth.id, templateId);
+        }
+      }),
+    );
+    await sleep(1000);
+    // What the instances use doing nothing (jobs, health checks, the booths' heartbeats).
+    const idleBefore = cpuAt();
+    await sleep(IDLE_MS);
+    const idlePerInstance = cpuAt().map((after, index) => after - idleBefore[index]!);
+    api.calls.length = 0;
+
+    const started = Date.now();
     const cpuBefore = cpuAt();
     const userIds: number[] = [];
     const visits: Promise<void>[] = [];
@@ -123,35 +141,15 @@ async function run(label: string, instances: number, restartOne: boolean): Promi
     await restart;
 
     // Until every photo and its preview is in: the CPU of the whole capture is counted.
-    const database = await installation.database();
-    let deliveryMs: number[] = [];
-    try {
-      const { db } = database;
-      await until(
-        async () => {
-          const rows = await db
-            .select({ isUploaded: media.isUploaded, lowresKey: media.lowresKey })
-            .from(media)
-            .innerJoin(captures, eq(captures.captureId, media.captureId))
-            .where(and(inArray(media.userId, userIds), isNotNull(captures.acceptedAt)));
-          return rows.length >= VISITORS && rows.every((row) => row.isUploaded && row.lowresKey);
-        },
-        'every photo and preview',
-        120_000,
-      );
-      const rows = await db
-        .select({ uploadedAt: media.uploadedAt, acceptedAt: captures.acceptedAt })
-        .from(media)
-        .innerJoin(captures, eq(captures.captureId, media.captureId))
-        .where(inArray(media.userId, userIds));
-      deliveryMs = rows.flatMap((row) =>
-        row.uploadedAt && row.acceptedAt
-          ? [row.uploadedAt.getTime() - row.acceptedAt.getTime()]
-          : [],
-      );
-    } finally {
-      await database.close();
-    }
+    await until(
+      async () => {
+        const state = await installation.deliveries(userIds);
+        return state.items >= VISITORS && state.complete === state.items;
+      },
+      'every photo and preview',
+      120_000,
+    );
+    const { deliveryMs } = await installation.deliveries(userIds);
     const elapsedMs = Date.now() - started;
     const cpuAfter = cpuAt();
     const cpuPerInstance = cpuAfter.map((after, index) => after - cpuBefore[index]!);
@@ -164,6 +162,8 @@ async function run(label: string, instances: number, restartOne: boolean): Promi
       // A restarted instance's CPU is split over two processes: not comparable.
       cpuSeconds: restartOne ? undefined : cpuPerInstance.reduce((a, b) => a + b, 0),
       cpuPerInstance,
+      idlePerSecond: idlePerInstance.map((seconds) => seconds / (IDLE_MS / 1000)),
+      elapsedMs,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       failedAnswers: api.calls.filter((call) => call.status === 0 || call.status >= 500).length,
@@ -193,6 +193,7 @@ function report(result: RunResult): void {
       `  ${result.captures} captures, ${result.requests} API requests served, ${result.capturesPerMinute.toFixed(1)} captures/min`,
       `  ${cpu}`,
       `  visitor API p50 ${ms(result.p50)}, p99 ${ms(result.p99)}; lost or 5xx answers ${result.failedAnswers}`,
+      `  idle CPU ${result.idlePerSecond.map((s) => `${(s * 1000).toFixed(1)} ms/s`).join(' + ')} per instance; the load took ${(result.elapsedMs / 1000).toFixed(1)} s, so about ${((result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000).toFixed(2)} s of the CPU above is the instances' idle cost`,
       `  delivery (accepted → uploaded) p50 ${ms(result.deliveryP50)}, p99 ${ms(result.deliveryP99)}`,
     ].join('\n'),
   );
@@ -207,8 +208,11 @@ const two = await run('two instances behind haproxy', 2, false);
 report(two);
 const perCapture = two.cpuSeconds! / one.cpuSeconds!;
 const perRequest = two.cpuSeconds! / two.requests / (one.cpuSeconds! / one.requests);
+/** The CPU of the load itself: the total less what the instances use doing nothing. */
+const busy = (result: RunResult) =>
+  result.cpuSeconds! - (result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000;
 console.log(
-  `  two / one: CPU per capture ×${perCapture.toFixed(3)}, per API request ×${perRequest.toFixed(3)}`,
+  `  two / one: CPU per capture ×${perCapture.toFixed(3)}, per API request ×${perRequest.toFixed(3)}; less the idle cost: per capture ×${(busy(two) / busy(one)).toFixed(3)}, per API request ×${(busy(two) / two.requests / (busy(one) / one.requests)).toFixed(3)}`,
 );
 const rolling = await run('two instances, one restarted during the load', 2, true);
 report(rolling);

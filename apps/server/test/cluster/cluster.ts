@@ -405,7 +405,7 @@ export function parseJsonLines(lines: string[]): Record<string, unknown>[] {
 
 /**
  * Debian's haproxy balancing HTTP over `servers` round robin, each checked on
- * GET /api/health/ready every 300 ms. A request whose connection is refused is sent to another
+ * GET /api/health/ready every `checkIntervalMs` (300 ms: a test notices a dead instance at once). A request whose connection is refused is sent to another
  * server (redispatch); an answer names the server that gave it in X-Served-By.
  */
 export class Haproxy {
@@ -429,9 +429,9 @@ export class Haproxy {
   static async create(
     dir: string,
     servers: { name: string; port: number }[],
-    port?: number,
+    checkIntervalMs = 300,
   ): Promise<Haproxy> {
-    const listen = port ?? (await freePort());
+    const listen = await freePort();
     const config = path.join(dir, 'haproxy.cfg');
     writeFileSync(
       config,
@@ -457,7 +457,7 @@ export class Haproxy {
         '  option httpchk GET /api/health/ready',
         '  http-check expect status 200',
         '  http-response set-header X-Served-By %[srv_name]',
-        '  default-server inter 300ms fastinter 200ms downinter 300ms fall 2 rise 1 on-marked-down shutdown-sessions',
+        `  default-server inter ${checkIntervalMs}ms fastinter ${Math.min(200, checkIntervalMs)}ms downinter ${checkIntervalMs}ms fall 2 rise 1 on-marked-down shutdown-sessions`,
         ...servers.map((server) => `  server ${server.name} 127.0.0.1:${server.port} check`),
         '',
       ].join('\n'),

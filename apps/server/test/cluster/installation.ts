@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrganization, createTemplate } from '../media-fixtures.js';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
-import { devices } from '../../src/db/schema.js';
+import { captures, devices, media } from '../../src/db/schema.js';
 import { hashDeviceSecret, newDeviceSecret } from '../../src/security/device-credentials.js';
 import {
   BoothAgent,
@@ -32,6 +33,8 @@ export interface InstallationOptions {
   /** Server settings on top of the installation's own. */
   env?: Record<string, string>;
   countdownMs?: number;
+  /** How often haproxy checks each instance's readiness (default 300 ms). */
+  checkIntervalMs?: number;
 }
 
 export class Installation {
@@ -105,6 +108,7 @@ export class Installation {
     this.haproxy = await Haproxy.create(
       this.dir,
       this.instances.map((instance) => ({ name: instance.name, port: instance.port })),
+      options.checkIntervalMs,
     );
     await this.seed();
     await Promise.all(this.agents.map((agent) => agent.start()));
@@ -150,6 +154,39 @@ export class Installation {
   /** A handle on the installation's database (close it after use). */
   database(): Promise<DatabaseHandle> {
     return openDatabase({ url: this.postgres.url });
+  }
+
+  /**
+   * The photos of the captures the booths took for `userIds`: how many, how many are in with
+   * their preview, and each one's delivery time (accepted by the booth → upload confirmed).
+   */
+  async deliveries(
+    userIds: number[],
+  ): Promise<{ items: number; complete: number; deliveryMs: number[] }> {
+    const database = await this.database();
+    try {
+      const rows = await database.db
+        .select({
+          isUploaded: media.isUploaded,
+          lowresKey: media.lowresKey,
+          uploadedAt: media.uploadedAt,
+          acceptedAt: captures.acceptedAt,
+        })
+        .from(media)
+        .innerJoin(captures, eq(captures.captureId, media.captureId))
+        .where(and(inArray(media.userId, userIds), isNotNull(captures.acceptedAt)));
+      return {
+        items: rows.length,
+        complete: rows.filter((row) => row.isUploaded && row.lowresKey !== null).length,
+        deliveryMs: rows.flatMap((row) =>
+          row.uploadedAt && row.acceptedAt
+            ? [row.uploadedAt.getTime() - row.acceptedAt.getTime()]
+            : [],
+        ),
+      };
+    } finally {
+      await database.close();
+    }
   }
 
   /** Kills the instance named `name` with SIGKILL; `downMs` later starts it again. */
