@@ -1,6 +1,15 @@
 // The booth agent: the MQTT link, capture sessions, transfers, error reports and updates, and the
 // camera and printer drivers. Print composition lives in @flashbooth/print-composition.
-export type { Camera } from './camera/camera.js';
+export type { Camera, MotionRecording, MotionRequest } from './camera/camera.js';
+export {
+  FakeMotionEncoder,
+  FfmpegMotionEncoder,
+  MOTION_FILES,
+  type EncodeRequest,
+  type EncodeResult,
+  type FfmpegEncoderOptions,
+  type MotionEncoder,
+} from './motion/encoder.js';
 export { SimulatedCamera, type SimulatedCameraOptions } from './camera/simulated-camera.js';
 export { FolderCamera } from './camera/folder-camera.js';
 export type { PrintJob, Printer } from './printer/printer.js';
