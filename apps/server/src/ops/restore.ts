@@ -104,8 +104,12 @@ async function checkData(config: Config, database: DatabaseHandle, manifest: Bac
   try {
     const keys = rowsOf<{ key: string }>(
       await database.db.execute(
+        // Every file of an uploaded item: a photo's HD file and preview, a video's MP4, poster,
+        // animated WebP and gif (a video's poster key is set before its upload arrives).
         sql`select s3_key as key from media where is_uploaded
-            union all select lowres_key from media where lowres_key is not null`,
+            union all select lowres_key from media where is_uploaded and lowres_key is not null
+            union all select preview_key from media where is_uploaded and preview_key is not null
+            union all select gif_key from media where is_uploaded and gif_key is not null`,
       ),
     ).map((row) => row.key);
     const missing: string[] = [];
