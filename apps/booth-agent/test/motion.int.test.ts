@@ -293,8 +293,14 @@ describe('gphoto2 records motion', () => {
     const clip = await camera.record(request('clip', dir, { seconds: 2 }));
     expect(clip.frames).toHaveLength(4);
     expect(clip.fps).toBe(2);
+    // A 1.5-s clip: gphoto2 records 2 s, the first 1.5 s (3 of 4 frames) are kept.
+    const shorter = await camera.record(request('clip', await folder('g-short'), { seconds: 1.5 }));
+    expect([shorter.frames.length, shorter.fps]).toEqual([3, 2]);
     expect((await readFile(clip.frames[1]!)).equals(await readFile(stills[1]!))).toBe(true);
-    expect(await fake.calls()).toEqual([['--port=usb:001,004', '--capture-movie=2s']]);
+    expect(await fake.calls()).toEqual([
+      ['--port=usb:001,004', '--capture-movie=2s'],
+      ['--port=usb:001,004', '--capture-movie=2s'],
+    ]);
   });
 
   it('takes a burst as stills, and a clip as stills when the camera has no live view', async () => {

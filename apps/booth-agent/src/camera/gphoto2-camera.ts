@@ -1,8 +1,7 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { type Camera, type MotionRecording, type MotionRequest } from './camera.js';
+import { type Camera, FRAME_PATTERN, type MotionRecording, type MotionRequest } from './camera.js';
 import { checkJpeg } from './check-jpeg.js';
-import { FRAME_PATTERN } from './camera.js';
 import { listFrames, recordWithStills } from './motion-frames.js';
 import { ProgramError, lastLines, runProgram, seconds, withScratchFolder } from './run-program.js';
 
@@ -165,9 +164,13 @@ export class Gphoto2Camera implements Camera {
           cause: error,
         });
       }
-      const frames = await listFrames(request.dir);
-      if (frames.length === 0) throw new Error("the camera's live-view movie has no frames");
-      return { frames, fps: frames.length / seconds };
+      const all = await listFrames(request.dir);
+      if (all.length === 0) throw new Error("the camera's live-view movie has no frames");
+      // gphoto2 records whole seconds: a 1.5-s burst keeps the first 1.5 s of a 2-s movie.
+      const fps = all.length / seconds;
+      const keep = Math.max(1, Math.round(fps * request.seconds));
+      await Promise.all(all.slice(keep).map((file) => rm(file, { force: true })));
+      return { frames: all.slice(0, keep), fps };
     });
   }
 
