@@ -40,6 +40,7 @@ import { CreditsRepository } from './modules/payments/credits.repository.js';
 import { CreditsService } from './modules/payments/credits.service.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import { PaymentsRepository } from './modules/payments/payments.repository.js';
+import { RefundsRepository } from './modules/payments/refunds.repository.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { SandboxProvider } from './modules/payments/sandbox.provider.js';
 import { RolloutsRepository } from './modules/rollouts/rollouts.repository.js';
@@ -361,6 +362,7 @@ export function createServices(
   const paymentProvider = createPaymentProvider(config, db, now, log);
   const payments = new PaymentsService({
     repository: new PaymentsRepository(db),
+    refunds: new RefundsRepository(db),
     provider: paymentProvider,
     users,
     now,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPaymentProvider } from '../../src/modules/payments/create-payment-provider.js';
 import { PaymentsRepository } from '../../src/modules/payments/payments.repository.js';
+import { RefundsRepository } from '../../src/modules/payments/refunds.repository.js';
 import { PaymentsService } from '../../src/modules/payments/payments.service.js';
 import { UsersRepository } from '../../src/modules/users/users.repository.js';
 import { UsersService } from '../../src/modules/users/users.service.js';
@@ -19,6 +20,7 @@ describe.each(databaseTargets)('held credit given back on $name', ({ open }) => 
     s.fake.order(orderId).state = 'FAILED';
     const other = new PaymentsService({
       repository: new PaymentsRepository(s.database.db),
+      refunds: new RefundsRepository(s.database.db),
       provider: createPaymentProvider(
         s.testApp.config,
         s.database.db,

@@ -6,6 +6,7 @@ import type { DatabaseHandle } from '../../src/db/client.js';
 import { consumePaidEntitlement } from '../../src/modules/payments/entitlement.js';
 import { createPaymentProvider } from '../../src/modules/payments/create-payment-provider.js';
 import { PaymentsRepository } from '../../src/modules/payments/payments.repository.js';
+import { RefundsRepository } from '../../src/modules/payments/refunds.repository.js';
 import { PaymentsService } from '../../src/modules/payments/payments.service.js';
 import { UsersRepository } from '../../src/modules/users/users.repository.js';
 import { UsersService } from '../../src/modules/users/users.service.js';
@@ -301,6 +302,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
     for (const { orderId } of orders) fake.order(orderId).state = 'COMPLETED';
     const other = new PaymentsService({
       repository: new PaymentsRepository(database.db),
+      refunds: new RefundsRepository(database.db),
       provider: createPaymentProvider(config, database.db, clock.now, app.log),
       users: new UsersService(new UsersRepository(database.db)),
       now: clock.now,

@@ -22,6 +22,7 @@ import type {
   Transition,
 } from './payments.repository.js';
 import { PaymentsService } from './payments.service.js';
+import type { RefundsRepository } from './refunds.repository.js';
 
 const NOW = new Date('2025-09-30T10:00:00Z');
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
@@ -186,6 +187,7 @@ function setUp(now: () => Date = () => NOW) {
   const provider = new FakeProvider();
   const service = new PaymentsService({
     repository: repository as unknown as PaymentsRepository,
+    refunds: repository as unknown as RefundsRepository,
     provider,
     users: everyone.users,
     now,

@@ -29,6 +29,7 @@ import {
   type RefundStatus,
 } from './payment-provider.js';
 import type { PaymentsRepository, TransactionView } from './payments.repository.js';
+import type { RefundsRepository } from './refunds.repository.js';
 
 /**
  * The least a provider order may be for: PhonePe refuses orders under ₹1. Credit held for a
@@ -62,6 +63,7 @@ export interface DeliveryNotices {
 
 export interface PaymentsServiceOptions {
   repository: PaymentsRepository;
+  refunds: RefundsRepository;
   provider: PaymentProvider;
   users: UsersService;
   now: () => Date;
@@ -249,7 +251,7 @@ export class PaymentsService {
   async hint(hint: ProviderHint): Promise<void> {
     const { repository, log } = this.options;
     if (hint.kind === 'refund') {
-      const refund = await repository.findRefund(hint.refundId);
+      const refund = await this.options.refunds.findRefund(hint.refundId);
       if (!refund) log.warn({ refundId: hint.refundId }, 'hint for an unknown refund');
       else await this.settleRefund(refund.merchantRefundId, 'webhook');
       return;
@@ -359,7 +361,7 @@ export class PaymentsService {
       if (due.length < RECONCILE_BATCH) break;
     }
     const at = now();
-    const refunds = await repository.claimDueRefunds(
+    const refunds = await this.options.refunds.claimDueRefunds(
       at,
       lease(at, this.leaseSeconds),
       RECONCILE_BATCH,
@@ -380,17 +382,17 @@ export class PaymentsService {
    * and against another instance converting it.
    */
   async creditUnused(): Promise<number> {
-    const { repository, now, log, unusedCreditMinutes } = this.options;
+    const { now, log, unusedCreditMinutes } = this.options;
     let converted = 0;
     for (let batch = 0; batch < RECONCILE_MAX_BATCHES; batch += 1) {
       const at = now();
-      const ids = await repository.unusedCompleted(
+      const ids = await this.options.refunds.unusedCompleted(
         lease(at, -unusedCreditMinutes * 60),
         RECONCILE_BATCH,
       );
       for (const id of ids) {
         const refundId = `UNUSED${id}`;
-        const row = await repository.refundToCredit(id, {
+        const row = await this.options.refunds.refundToCredit(id, {
           refundId,
           staffId: null,
           at,
@@ -420,7 +422,11 @@ export class PaymentsService {
     const at = now();
     const refundId = `${row.orderId.slice(0, 40)}R${randomBytes(4).toString('hex').toUpperCase()}`;
     if (to === 'credit') {
-      const done = await repository.refundToCredit(id, { refundId, staffId: staff.id, at });
+      const done = await this.options.refunds.refundToCredit(id, {
+        refundId,
+        staffId: staff.id,
+        at,
+      });
       if (!done) throw new AppError('conflict', PAYMENT_MESSAGES.refundNotCompleted);
       log.info({ txnId: id, staffId: staff.id, refundId }, 'payment refunded as credit');
       return this.view(id);
@@ -428,7 +434,7 @@ export class PaymentsService {
     if (row.provider !== provider.name) {
       throw new AppError('conflict', PAYMENT_MESSAGES.refundOtherProvider);
     }
-    const started = await repository.startSourceRefund(id, {
+    const started = await this.options.refunds.startSourceRefund(id, {
       refundId,
       staffId: staff.id,
       at,
@@ -444,7 +450,7 @@ export class PaymentsService {
       });
     } catch (error) {
       if (error instanceof ProviderError && error.definitive) {
-        await repository.finishRefund(
+        await this.options.refunds.finishRefund(
           refundId,
           { state: 'FAILED', providerRefundId: null, at: now() },
           'refund',
@@ -475,7 +481,7 @@ export class PaymentsService {
     creditRefundId: string,
   ): Promise<'sent' | 'credit' | 'retry'> {
     const { repository, provider, now, log } = this.options;
-    const refund = await repository.findRefund(refundId);
+    const refund = await this.options.refunds.findRefund(refundId);
     if (!refund) throw new Error(`no refund ${refundId}`);
     const row = await repository.findById(refund.transactionId);
     if (!row) throw new Error(`no transaction ${refund.transactionId} for refund ${refundId}`);
@@ -511,7 +517,7 @@ export class PaymentsService {
       if (outcome.state !== 'FAILED') return 'sent';
     }
     // Refused: the transaction is COMPLETED again; the visitor gets the amount as credit.
-    const credited = await repository.refundToCredit(row.id, {
+    const credited = await this.options.refunds.refundToCredit(row.id, {
       refundId: creditRefundId,
       staffId: null,
       at: now(),
@@ -523,15 +529,15 @@ export class PaymentsService {
 
   /** Asks the provider about a pending refund; true when it reached its final state now. */
   private async settleRefund(refundId: string, source: string): Promise<boolean> {
-    const { repository, provider, log } = this.options;
-    const refund = await repository.findRefund(refundId);
+    const { provider, log } = this.options;
+    const refund = await this.options.refunds.findRefund(refundId);
     if (!refund || refund.state !== 'PENDING' || refund.destination !== 'source') return false;
     try {
       return await this.applyRefund(refundId, await provider.refundStatus(refundId), source);
     } catch (error) {
       if (error instanceof ProviderError && error.definitive) {
         // The provider does not know the refund: the request never reached it.
-        return repository.finishRefund(
+        return this.options.refunds.finishRefund(
           refundId,
           { state: 'FAILED', providerRefundId: null, at: this.options.now() },
           source,
@@ -543,14 +549,14 @@ export class PaymentsService {
   }
 
   private async applyRefund(refundId: string, outcome: RefundStatus, source: string) {
-    const { repository, now } = this.options;
+    const { now } = this.options;
     if (outcome.state === 'PENDING') {
       if (outcome.providerRefundId) {
-        await repository.noteProviderRefundId(refundId, outcome.providerRefundId);
+        await this.options.refunds.noteProviderRefundId(refundId, outcome.providerRefundId);
       }
       return false;
     }
-    return repository.finishRefund(
+    return this.options.refunds.finishRefund(
       refundId,
       { state: outcome.state, providerRefundId: outcome.providerRefundId, at: now() },
       source,
