@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     )
       .png()
       .toBuffer();
-    const encoder = new FfmpegMotionEncoder({ threads: 1 });
+    const encoder = new FfmpegMotionEncoder({ threads: 1, niceness: 0 });
     const times: number[] = [];
     const cpus: number[] = [];
     let last: Awaited<ReturnType<FfmpegMotionEncoder['encode']>> | undefined;

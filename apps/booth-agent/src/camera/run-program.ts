@@ -12,6 +12,11 @@ export interface RunOptions {
   maxOutputBytes?: number;
   /** The folder it runs in (for a program that writes its file where it runs). */
   cwd?: string;
+  /**
+   * Its scheduling priority (nice value, 0 to 19): background work such as encoding runs below
+   * the camera and the agent, so a capture never waits for it.
+   */
+  niceness?: number;
 }
 
 export interface RunResult {
@@ -56,6 +61,13 @@ export function runProgram(
       ...(options.cwd ? { cwd: options.cwd } : {}),
       env: options.env ? { ...process.env, ...options.env } : process.env,
     });
+    if (options.niceness !== undefined && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, options.niceness);
+      } catch {
+        // Not allowed here (a container's limits): it runs at the agent's priority.
+      }
+    }
     const chunks: Buffer[] = [];
     let outputBytes = 0;
     let stderr = '';

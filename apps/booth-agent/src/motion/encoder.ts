@@ -64,6 +64,8 @@ export interface FfmpegEncoderOptions {
   crf?: number;
   /** 1920 on the long side when the camera's frames are that large (default true). */
   allowFullHd?: boolean;
+  /** ffmpeg's nice value (default 10: below the camera and the agent, so captures go first). */
+  niceness?: number;
   /** One ffmpeg run's deadline (default 180 s). */
   timeoutMs?: number;
   command?: string;
@@ -272,7 +274,10 @@ export class FfmpegMotionEncoder implements MotionEncoder {
 
   private async run(args: string[], what: string): Promise<void> {
     try {
-      await runProgram(this.command, args, { timeoutMs: this.timeoutMs });
+      await runProgram(this.command, args, {
+        timeoutMs: this.timeoutMs,
+        niceness: this.options.niceness ?? 10,
+      });
     } catch (error) {
       if (error instanceof ProgramError && error.failure === 'not_found') {
         throw new Error('ffmpeg is not installed: run `sudo apt-get install ffmpeg`', {
