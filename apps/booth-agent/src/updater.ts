@@ -70,6 +70,10 @@ async function removeStaleDownloads(releasesDir: string): Promise<void> {
   );
 }
 
+/** Pauses before the download is tried again after a lost connection or a transient answer. */
+const DOWNLOAD_RETRY_PAUSES_MS = [1000, 2000, 4000];
+const TRANSIENT_STATUS = (status: number) => status >= 500 || status === 429 || status === 408;
+
 /**
  * Streams the release file to a temporary file while counting and hashing it, so a file of any
  * size is never held in memory and a wrong one never takes the place of a release. The download
@@ -82,15 +86,28 @@ async function download(
   releasesDir: string,
   timeoutMs: number,
 ): Promise<{ temp: string; fileName: string }> {
+  // One deadline for every attempt: retries never stretch the update past `timeoutMs`.
+  const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
-  try {
-    response = await fetch(url, {
-      // The size and checksum are those of the stored bytes: ask that nothing re-encodes them.
-      headers: { 'accept-encoding': 'identity' },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    throw new UpdateError(`the download failed (${describeError(error)})`, { cause: error });
+  for (let attempt = 0; ; attempt += 1) {
+    let failure: UpdateError;
+    try {
+      response = await fetch(url, {
+        // The size and checksum are those of the stored bytes: ask that nothing re-encodes them.
+        headers: { 'accept-encoding': 'identity' },
+        signal,
+      });
+      if (!TRANSIENT_STATUS(response.status)) break;
+      await response.body?.cancel();
+      failure = new UpdateError(`the download failed (HTTP ${response.status})`);
+    } catch (error) {
+      failure = new UpdateError(`the download failed (${describeError(error)})`, { cause: error });
+    }
+    // A server restarting behind the balancer, or its database restarting, answers 5xx or drops
+    // the connection for a few seconds: try again before failing the update (and a rollout).
+    const pause = DOWNLOAD_RETRY_PAUSES_MS[attempt];
+    if (pause === undefined || signal.aborted) throw failure;
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel();

@@ -46,6 +46,8 @@ export interface ServedFile {
   body: Buffer;
   chunked?: boolean;
   headers?: Record<string, string>;
+  /** The first this many requests are answered 503 (a server restarting). */
+  unavailable?: number;
 }
 
 export { recordingLog } from './fakes.js';
@@ -229,6 +231,11 @@ export async function startHarness(spool: string): Promise<Harness> {
         const file = files.get(path);
         if (!file) {
           response.writeHead(404).end();
+          return;
+        }
+        if (file.unavailable) {
+          file.unavailable -= 1;
+          response.writeHead(503).end();
           return;
         }
         if (file.chunked) {

@@ -106,6 +106,21 @@ describe('the update command', () => {
     expect((await readFile(file)).equals(RELEASE)).toBe(true);
   });
 
+  it('tries the download again after a 503 (a server restarting) instead of failing the update', async () => {
+    const { releasesDir } = boothDirs();
+    h.files.set('/releases/restarting.tar.gz', { body: RELEASE, unavailable: 1 });
+    const { thingName } = await h.startAgent({ releasesDir });
+    const sent = h.command(
+      thingName,
+      'update',
+      updatePayload({ version: '2.0.0-retried', url: `${h.httpUrl}/releases/restarting.tar.gz` }),
+    );
+    expect(await h.replyTo(sent.id)).toEqual({ id: sent.id, status: 'updated' });
+    expect(h.gets.filter((get) => get === '/releases/restarting.tar.gz')).toHaveLength(2);
+    const file = path.join(releasesDir, '2.0.0-retried', 'restarting.tar.gz');
+    expect((await readFile(file)).equals(RELEASE)).toBe(true);
+  });
+
   it('refuses a file whose checksum does not match, keeps the old version and reports it', async () => {
     const { stateFile, releasesDir } = boothDirs();
     const { agent, thingName } = await h.startAgent({ stateFile, releasesDir });
