@@ -19,16 +19,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ListBody, PageQuery } from '../../db/paging.js';
 import type { TemplateImageRow, TemplateRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../errors.js';
-import { hasImageSignature } from '../../lib/image-signature.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
-import {
-  deleteUnreferenced,
-  extensionFor,
-  newObjectKey,
-  type ObjectStorage,
-} from '../storage/storage.js';
+import { deleteUnreferenced, extensionFor, type ObjectStorage } from '../storage/storage.js';
 import type { ObjectCleanup } from '../storage/object-cleanup.js';
+import {
+  confirmObjectUpload,
+  imageInspection,
+  presignObjectUpload,
+} from '../storage/presigned-upload.js';
 import type { StaffCaller, UsersService } from '../users/users.service.js';
 import type {
   OrganizationRow,
@@ -336,16 +335,14 @@ export class TemplatesService {
   ): Promise<{ key: string; uploadUrl: string }> {
     await this.privileged(claims);
     await this.existing(id);
-    const key = newObjectKey(`${KIND[kind].folder}/${id}`, extensionFor(request.contentType));
-    const presigned = await this.options.storage.presignUpload(
-      key,
-      request.contentType,
-      TEMPLATE_UPLOAD_URL_SECONDS,
-      TEMPLATE_IMAGE_MAX_BYTES,
-    );
-    // Deleted after a day unless confirmed (object-cleanup job).
-    await this.options.cleanup.uploadStarted(key);
-    return { key, uploadUrl: presigned.url };
+    const { key, url } = await presignObjectUpload(this.options, {
+      folder: `${KIND[kind].folder}/${id}`,
+      extension: extensionFor(request.contentType),
+      contentType: request.contentType,
+      urlSeconds: TEMPLATE_UPLOAD_URL_SECONDS,
+      maxBytes: TEMPLATE_IMAGE_MAX_BYTES,
+    });
+    return { key, uploadUrl: url };
   }
 
   /**
@@ -364,33 +361,15 @@ export class TemplatesService {
     if (!issuedKeyPattern(kind, id).test(key)) {
       throw new AppError('bad_request', `This ${kind} upload does not belong to this template.`);
     }
-    const { storage } = this.options;
-    const info = await storage.head(key);
-    if (!info) {
-      throw new AppError('bad_request', `The ${kind} image has not been uploaded yet.`);
-    }
-    if (info.size > TEMPLATE_IMAGE_MAX_BYTES) {
-      await storage.delete(key);
-      throw new AppError('payload_too_large', `The ${kind} image must be at most 20 MB.`);
-    }
-    const object = await storage.get(key);
-    if (
-      !object ||
-      !hasImageSignature(info.contentType, object.body) ||
-      !key.endsWith(`.${extensionFor(info.contentType)}`)
-    ) {
-      await storage.delete(key);
-      throw new AppError('bad_request', KIND[kind].typeMessage);
-    }
-    const replaced = await this.repo.replaceKey(id, kind, key, this.options.now());
-    if (!replaced) {
-      await storage.delete(key);
-      throw templateNotFound();
-    }
-    await this.options.cleanup.uploadConfirmed(key);
-    if (replaced.previous && replaced.previous !== key) {
-      await this.deleteObject(replaced.previous, id);
-    }
+    await confirmObjectUpload(this.options, key, {
+      maxBytes: TEMPLATE_IMAGE_MAX_BYTES,
+      notUploaded: `The ${kind} image has not been uploaded yet.`,
+      tooLarge: `The ${kind} image must be at most 20 MB.`,
+      inspect: imageInspection(this.options.storage, key, KIND[kind].typeMessage),
+      swap: () => this.repo.replaceKey(id, kind, key, this.options.now()),
+      recordGone: templateNotFound,
+      deletePrevious: (previous) => this.deleteObject(previous, id),
+    });
     return this.toDto(await this.existing(id));
   }
 
