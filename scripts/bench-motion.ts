@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     const encoder = new FfmpegMotionEncoder({ threads: 1, niceness: 0 });
     const times: number[] = [];
     const cpus: number[] = [];
+    const parts: { video: number; poster: number; preview: number }[] = [];
     let last: Awaited<ReturnType<FfmpegMotionEncoder['encode']>> | undefined;
     for (let run = 0; run < WARM_UPS + RUNS; run += 1) {
       const outDir = path.join(root, `out-${run}`);
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
         cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined;
       if (run >= WARM_UPS) {
         times.push(ms);
+        parts.push(last.ms);
         if (cpu !== undefined) cpus.push(cpu);
         console.log(
           `run ${run - WARM_UPS + 1}: ${(ms / 1000).toFixed(2)} s` +
@@ -139,6 +141,13 @@ async function main(): Promise<void> {
       `last frame → MP4 + poster + preview: median ${(median / 1000).toFixed(2)} s, ` +
         `best ${((sorted[0] ?? 0) / 1000).toFixed(2)} s, worst ${((sorted.at(-1) ?? 0) / 1000).toFixed(2)} s ` +
         `(${RUNS} runs; clip ${last.seconds.toFixed(2)} s, burst 1.5 s)`,
+    );
+    const medianOf = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    console.log(
+      `of which (medians): MP4 ${(medianOf(parts.map((p) => p.video)) / 1000).toFixed(2)} s, ` +
+        `poster ${(medianOf(parts.map((p) => p.poster)) / 1000).toFixed(2)} s, ` +
+        `preview ${(medianOf(parts.map((p) => p.preview)) / 1000).toFixed(2)} s`,
     );
     if (cpuMedian !== undefined) {
       console.log(`CPU time (agent + ffmpeg) per encoding: median ${cpuMedian.toFixed(2)} s`);

@@ -51,7 +51,7 @@ export interface ConnectionHandlers {
 }
 
 /**
- * The booth's side of the MQTT link (docs/architecture.md, "Devices and the MQTT link"): it logs
+ * The booth's side of the MQTT link (docs/reference/server.md, "Devices and the MQTT link"): it logs
  * in as its thing name with its secret, leaves a retained `offline` last will, subscribes to its
  * commands and settings on every connection and hands their messages to the handlers.
  */

@@ -153,6 +153,12 @@ describe('FfmpegMotionEncoder', () => {
     expect(preview.width).toBe(480);
     // Forward then back (14 frames, 0.47 s at 30 fps) at 12 fps: 6 frames.
     expect(preview.pages).toBe(6);
+    // The overlay is on every page of the preview (here the last: 480×270, band at the bottom).
+    const page = await sharp(await readFile(result.preview), { page: 5 })
+      .extract({ left: 240, top: 265, width: 1, height: 1 })
+      .raw()
+      .toBuffer();
+    expect(near({ r: page[0]!, g: page[1]!, b: page[2]! }, BAND)).toBe(true);
     expect(await readdir(outDir)).toEqual(['motion.mp4', 'poster.jpg', 'preview.webp']);
   });
 

@@ -354,6 +354,7 @@ export class DeliveryQueue {
         captureId,
         kind,
         ms: Math.round(performance.now() - started),
+        parts: result.ms,
         seconds: result.seconds,
         size: `${result.width}x${result.height}`,
       },

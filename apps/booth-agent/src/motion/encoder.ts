@@ -48,6 +48,8 @@ export interface EncodeResult {
   height: number;
   /** The MP4's length in seconds. */
   seconds: number;
+  /** Milliseconds spent on each file (the overlays' fitting counts with the video). */
+  ms: { video: number; poster: number; preview: number; gif: number };
 }
 
 /** Turns recorded frames into the MP4, its poster, the animated WebP and for a GIF the .gif. */
@@ -94,6 +96,13 @@ export class FfmpegMotionEncoder implements MotionEncoder {
     const plan = timeline(request.kind, request.frames.length, request.fps, request.speed);
     await mkdir(request.outDir, { recursive: true });
     return withScratchFolder('flashbooth-encode-', async (scratch) => {
+      const ms: EncodeResult['ms'] = { video: 0, poster: 0, preview: 0, gif: 0 };
+      let lap = performance.now();
+      const took = (part: keyof EncodeResult['ms']) => {
+        const at = performance.now();
+        ms[part] += Math.round(at - lap);
+        lap = at;
+      };
       const overlay = request.foreground
         ? await fitOverlay(request.foreground, size, path.join(scratch, 'overlay.png'))
         : null;
@@ -113,12 +122,14 @@ export class FfmpegMotionEncoder implements MotionEncoder {
       );
       const video = path.join(request.outDir, MOTION_FILES.video);
       await this.writeVideo(loopDir, overlay, size, plan.loops, scratch, video);
+      took('video');
 
       const poster = path.join(request.outDir, MOTION_FILES.poster);
       const posterFrame = await sharpestFrame(
         middleFrames(request.frames.length).map((i) => request.frames[i] as string),
       );
       await writeAtomically(poster, await stillWithOverlay(posterFrame, size, overlay));
+      took('poster');
 
       const preview = path.join(request.outDir, MOTION_FILES.preview);
       const previewPlan = timeline(
@@ -138,6 +149,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
           smallOverlay,
         ),
       );
+      took('preview');
 
       let gif: string | null = null;
       if (request.gif) {
@@ -156,6 +168,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
           scratch,
           gif,
         );
+        took('gif');
       }
       return {
         video,
@@ -165,6 +178,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
         width: size.width,
         height: size.height,
         seconds: plan.loopSeconds * plan.loops,
+        ms,
       };
     });
   }
@@ -386,23 +400,25 @@ async function animatedWebp(
   size: { width: number; height: number },
   overlay: string | null,
 ): Promise<Buffer> {
-  const overlayPixels = overlay ? await readFile(overlay) : null;
   // Each recorded frame is scaled once, however often the loop shows it.
   const scaled = new Map<number, Buffer>();
   for (const index of new Set(order)) {
     const image = sharp(frames[index] as string).resize(size.width, size.height, { fit: 'cover' });
-    if (overlayPixels) image.composite([{ input: overlayPixels }]);
     scaled.set(index, await image.removeAlpha().raw().toBuffer());
   }
   const pages = order.map((index) => scaled.get(index) as Buffer);
-  return sharp(Buffer.concat(pages), {
+  const animation = sharp(Buffer.concat(pages), {
     raw: {
       width: size.width,
       height: size.height * pages.length,
       channels: 3,
       pageHeight: size.height,
     },
-  })
+  });
+  // The overlay is the size of one page: tiled down the pages, it is drawn once on each, in one
+  // operation rather than one per frame.
+  if (overlay) animation.composite([{ input: overlay, tile: true, gravity: 'northwest' }]);
+  return animation
     .webp({
       quality: 70,
       effort: 2,
@@ -487,6 +503,7 @@ export class FakeMotionEncoder implements MotionEncoder {
       width: 1280,
       height: 720,
       seconds: 3,
+      ms: { video: 0, poster: 0, preview: 0, gif: 0 },
     };
   }
 }
