@@ -58,7 +58,7 @@ export type Revenue = z.infer<typeof RevenueSchema>;
  * GET organizations/{id}/stats (staff spec section 3). `share_rate`, `download_rate`,
  * `repeated_users` and `revenue` are present only for the organization's admins and privileged
  * staff; members get them omitted. `most_used_template` is omitted when no capture names a
- * template. Definitions: docs/architecture.md, "Organization statistics".
+ * template. Definitions: docs/reference/server.md, "Organization statistics".
  */
 export const OrganizationStatsSchema = z.object({
   total_captures: CountSchema,

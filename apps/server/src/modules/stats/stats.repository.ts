@@ -36,7 +36,7 @@ export interface RevenueRecord {
 const int = (value: unknown) => Number(value ?? 0);
 
 /**
- * The statistics queries (definitions in docs/architecture.md, "Organization statistics"). An
+ * The statistics queries (definitions in docs/reference/server.md, "Organization statistics"). An
  * organization's media are the uploaded media rows whose `org_id` is the organization (the
  * organization of the booth when the photo was taken; it stays with it when a booth moves); its
  * captures are their distinct `capture_id`s. The totals read the organization's range of
