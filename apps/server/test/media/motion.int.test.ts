@@ -6,12 +6,15 @@ import {
   TEMPLATE_MESSAGES,
 } from '@flashbooth/contracts';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { captures, media, templates } from '../../src/db/schema.js';
+import { MediaEraser } from '../../src/modules/privacy/media-eraser.js';
 import { createStorage } from '../../src/modules/storage/create-storage.js';
+import { ObjectCleanup } from '../../src/modules/storage/object-cleanup.js';
 import type { ObjectStorage } from '../../src/modules/storage/storage.js';
 import { databaseTargets } from '../databases.js';
 import {
@@ -465,5 +468,22 @@ describe.each(databaseTargets)('motion media on $name', ({ open }) => {
     expect(stats.total_photos).toBe(counted.filter((entry) => entry.type === 'image').length);
     expect(stats.total_videos).toBeGreaterThanOrEqual(2);
     expect(stats.total_photos + stats.total_videos).toBe(stats.total_media);
+  });
+
+  it('erasing a video removes its MP4, poster, animated WebP and gif from the store', async () => {
+    const templateId = await motionTemplate('gif', { prints: false, slots: 0 });
+    const { result, sent } = await captured(templateId);
+    await uploadVideo(sent.uploads[0] as MotionUpload);
+    expect((await confirm(result.media_ids[0])).statusCode).toBe(200);
+    const row = await rowOf(result.media_ids[0]);
+    const keys = [row.s3Key, row.lowresKey!, row.previewKey!, row.gifKey!];
+    for (const key of keys) expect(await storage.head(key), key).not.toBeNull();
+
+    const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+    const now = () => new Date();
+    const cleanup = new ObjectCleanup({ db: database.db, storage, now, log });
+    const erased = await new MediaEraser({ db: database.db, cleanup, log, now }).erase([row.id]);
+    expect(erased.media).toBe(1);
+    for (const key of keys) expect(await storage.head(key), key).toBeNull();
   });
 });
