@@ -4,6 +4,7 @@ import type { Camera } from './camera/camera.js';
 import { SimulatedCamera } from './camera/simulated-camera.js';
 import {
   checkCamera,
+  checkEncoder,
   checkPrint,
   checkPrinter,
   checkServer,
@@ -116,6 +117,18 @@ describe('checkCamera', () => {
       ms: 7,
       detail: 'gphoto2: the photo failed',
       fix: 'No camera found: check that the camera is switched on',
+    });
+  });
+});
+
+describe('checkEncoder', () => {
+  it('fails and says what to install when ffmpeg is missing', async () => {
+    const result = await checkEncoder(() => 0, 'flashbooth-no-such-ffmpeg');
+    expect(result).toMatchObject({
+      name: 'encoder',
+      status: 'fail',
+      detail: 'ffmpeg is not installed',
+      fix: 'install ffmpeg: sudo apt-get install ffmpeg (motion templates need it)',
     });
   });
 });

@@ -1,16 +1,17 @@
-// `flashbooth-booth doctor`: the booth's self-test (issue 22). Takes one photo, reads the
-// printer's queue (prints a test page only with --print), and checks the broker and the server,
+// `flashbooth-booth doctor`: the booth's self-test (issue 22). Takes one photo, checks the motion
+// encoder (ffmpeg with libx264), reads the printer's queue (prints a test page only with --print), and checks the broker and the server,
 // each on one line with its time and, when it fails, what to do.
 import sharp from 'sharp';
 import mqtt from 'mqtt';
 import type { Camera } from './camera/camera.js';
+import { ProgramError, runProgram } from './camera/run-program.js';
 import { AgentEnvError, loadAgentEnv } from './env.js';
 import type { Printer } from './printer/printer.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
 export interface CheckResult {
-  /** camera, printer, print, broker, server. */
+  /** camera, encoder, printer, print, broker, server. */
   name: string;
   status: CheckStatus;
   ms: number;
@@ -32,8 +33,9 @@ export interface DoctorOptions {
 
 export const DOCTOR_USAGE = `Usage: flashbooth-booth doctor [--print] [--broker-login]
 
-Checks this booth with its settings: takes one photo with the camera, reads the printer's queue,
-connects to the broker and asks the server for its health. Exits with 0 when all pass.
+Checks this booth with its settings: takes one photo with the camera, checks ffmpeg (the motion
+encoder), reads the printer's queue, connects to the broker and asks the server for its health.
+Exits with 0 when all pass.
 
   --print          also print a small test page
   --broker-login   log in to the broker as this booth to check its secret (the broker allows one
@@ -120,6 +122,41 @@ export async function checkCamera(
         fix: describeCameraFailure(error),
       };
     }
+  });
+}
+
+/**
+ * The motion encoder: `ffmpeg` is installed and has libx264 (GIF, boomerang and video templates
+ * are encoded with it whatever the camera).
+ */
+export async function checkEncoder(now: Clock, command = 'ffmpeg'): Promise<CheckResult> {
+  return timed('encoder', now, async () => {
+    const fix = 'install ffmpeg: sudo apt-get install ffmpeg (motion templates need it)';
+    let version: string;
+    let encoders: string;
+    try {
+      version =
+        (await runProgram(command, ['-hide_banner', '-version'], { timeoutMs: 10_000 })).stdout
+          .toString('utf8')
+          .split('\n')[0]
+          ?.trim() ?? '';
+      encoders = (
+        await runProgram(command, ['-hide_banner', '-encoders'], { timeoutMs: 10_000 })
+      ).stdout.toString('utf8');
+    } catch (error) {
+      const missing = error instanceof ProgramError && error.failure === 'not_found';
+      return {
+        status: 'fail',
+        detail: missing
+          ? 'ffmpeg is not installed'
+          : `ffmpeg does not run: ${(error as Error).message}`,
+        fix,
+      };
+    }
+    if (!/\blibx264\b/.test(encoders)) {
+      return { status: 'fail', detail: `${version}: no libx264 (H.264) encoder`, fix };
+    }
+    return { status: 'pass', detail: `${version.replace(/ Copyright.*$/, '')}, libx264` };
   });
 }
 
@@ -353,6 +390,8 @@ export interface DoctorDeps {
   /** Where each line goes, as soon as its check ends. */
   write?: (line: string) => void;
   timeoutMs?: number;
+  /** The encoder program checked (default ffmpeg). */
+  ffmpegCommand?: string;
 }
 
 /** Runs the checks in order, writing each line as it ends; resolves to all the results. */
@@ -370,6 +409,7 @@ export async function runDoctor(
     write(formatResult(result));
   };
   add(await checkCamera(targets.camera, targets.cameraDescription, now));
+  add(await checkEncoder(now, deps.ffmpegCommand));
   add(await checkPrinter(targets.printer, targets.printerDescription, now));
   if (options.print) {
     add(

@@ -145,12 +145,14 @@ describe('runDoctor', () => {
     );
     expect(results.map((r) => [r.name, r.status])).toEqual([
       ['camera', 'pass'],
+      ['encoder', 'pass'],
       ['printer', 'pass'],
       ['print', 'pass'],
       ['broker', 'pass'],
       ['server', 'pass'],
     ]);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toMatch(/^✓ encoder +\d+ ms {2}ffmpeg version \S+, libx264$/);
     expect(lines.every((line) => /^✓ \w+ +\d+ ms {2}\S/.test(line))).toBe(true);
     expect((await readdir(spool)).filter((name) => name.endsWith('.jpg'))).toHaveLength(1);
   });
