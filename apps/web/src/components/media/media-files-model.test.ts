@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MEDIA_SHARE_CAPTIONS,
   downloadFileName,
+  gifFileName,
   isAbortError,
   isMobileUserAgent,
   pickShareCaption,
@@ -71,5 +72,15 @@ describe('isAbortError', () => {
     expect(isAbortError(new DOMException('x', 'AbortError'))).toBe(true);
     expect(isAbortError(new Error('x'))).toBe(false);
     expect(isAbortError(null)).toBe(false);
+  });
+});
+
+describe('motion file names', () => {
+  it('names a shared MP4 .mp4 and the GIF download after the HD file', () => {
+    expect(shareFileName(7, 'video')).toBe('7.mp4');
+    expect(shareFileName(7)).toBe('7.jpg');
+    expect(gifFileName('media/7/clip-7.mp4', 'https://b/x.mp4', 7)).toBe('clip-7.gif');
+    expect(gifFileName(null, 'https://b/files/party.mp4?sig=1', 7)).toBe('party.gif');
+    expect(gifFileName(null, 'https://b/', 7)).toBe('7.gif');
   });
 });
