@@ -183,8 +183,12 @@ export class FfmpegMotionEncoder implements MotionEncoder {
     });
   }
 
-  private threads(): string[] {
-    return ['-threads', String(this.options.threads ?? 0)];
+  /** Threads of the decoder (before an input), the filters (global) and the encoder (output). */
+  private threads(where: 'input' | 'output'): string[] {
+    const threads = String(this.options.threads ?? 0);
+    return where === 'input'
+      ? ['-filter_complex_threads', threads, '-threads', threads]
+      : ['-threads', threads];
   }
 
   /** Encodes one loop, then repeats it (stream copy) into the MP4 when one loop is too short. */
@@ -205,7 +209,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
     await this.run(
       [
         ...COMMON,
-        ...this.threads(),
+        ...this.threads('input'),
         '-framerate',
         String(OUTPUT_FPS),
         '-i',
@@ -215,6 +219,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
         graph,
         '-map',
         '[v]',
+        ...this.threads('output'),
         '-an',
         '-c:v',
         'libx264',
@@ -269,7 +274,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
     await this.run(
       [
         ...COMMON,
-        ...this.threads(),
+        ...this.threads('input'),
         '-framerate',
         fps.toFixed(4),
         '-i',
@@ -277,6 +282,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
         ...(overlay ? ['-i', overlay] : []),
         '-filter_complex',
         `${framed};[f]split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=bayer:bayer_scale=4`,
+        ...this.threads('output'),
         '-loop',
         '0',
         temp,
