@@ -242,6 +242,39 @@ describe('capture flow', () => {
     }
   });
 
+  it('carries a motion kind and its recording into the booth’s session, from when it is ready', async () => {
+    const { controller } = setup({
+      ping: scriptedPing(['idle', 'ready']),
+      capture: () =>
+        Promise.resolve({
+          media_ids: [9],
+          total_captures: 1,
+          capture_kind: 'boomerang',
+          record_seconds: 1.5,
+        }),
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(controller.getState()).toMatchObject({
+      kind: 'awaiting-device-ready',
+      captureKind: 'boomerang',
+      recordSeconds: 1.5,
+    });
+    await vi.advanceTimersByTimeAsync(3000);
+    const state = controller.getState();
+    expect(state).toMatchObject({
+      kind: 'device-processing-wait',
+      captureKind: 'boomerang',
+      recordSeconds: 1.5,
+    });
+    // One countdown and the recording: the spec's wait for one capture.
+    if (state.kind === 'device-processing-wait') {
+      expect(state.endsAt - state.readyAt).toBe(processingWaitMs(1, CAPTURE_TIMINGS));
+    }
+    controller.dispose();
+  });
+
   it('succeeds at once when the booth is idle again and every item has arrived', async () => {
     const uploaded = vi.fn(() => Promise.resolve({ media_items: [item(7, true)] }));
     const { controller } = setup({ ping: scriptedPing(['idle', 'offline', 'idle']), uploaded });

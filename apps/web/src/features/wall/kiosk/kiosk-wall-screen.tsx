@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import { useEffect, useMemo, useState } from 'react';
 import { appConfig } from '@/config/app-config';
 import { ApiError } from '@/lib/api-client';
+import { useReducedMotion } from '@/hooks/use-reduced-motion';
 import { useKioskWall } from './api';
 import {
   KIOSK_SLIDE_MS_REDUCED,
@@ -15,19 +16,6 @@ import {
 } from './kiosk-model';
 import { useKioskEvents } from './use-kiosk-events';
 import './kiosk-wall.css';
-
-/** Whether the person (or the screen's owner) asked for less motion; follows a change. */
-function useReducedMotion(): boolean {
-  const query = '(prefers-reduced-motion: reduce)';
-  const [reduced, setReduced] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const list = window.matchMedia(query);
-    const onChange = () => setReduced(list.matches);
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  }, []);
-  return reduced;
-}
 
 /**
  * The QR code of the booth's page (the `qrcode` library the booth posters use), error correction
