@@ -1,4 +1,5 @@
 import {
+  MEDIA_MAX_BYTES,
   MEDIA_MESSAGES,
   type Media,
   type OrganizationStats,
@@ -292,8 +293,21 @@ describe.each(databaseTargets)('motion media on $name', ({ open }) => {
     expect(await storage.head(row.previewKey!)).toBeNull();
     expect(await storage.head(row.s3Key)).not.toBeNull();
 
-    // An MP4 that is not one is refused and removed too.
     expect((await put(upload.preview_upload_url!, files.webp, 'image/webp')).statusCode).toBe(204);
+    // A poster over the photos' cap is refused and removed as a photo would be (written to the
+    // store directly: the local store's own link would refuse it while uploading).
+    await storage.put(
+      row.lowresKey!,
+      Buffer.concat([files.poster, Buffer.alloc(MEDIA_MAX_BYTES)]),
+      'image/jpeg',
+    );
+    const tooLarge = await confirm(id);
+    expect(tooLarge.statusCode).toBe(422);
+    expect(tooLarge.json().message).toBe(MEDIA_MESSAGES.tooLarge);
+    expect(await storage.head(row.lowresKey!)).toBeNull();
+
+    expect((await put(upload.poster_upload_url!, files.poster, 'image/jpeg')).statusCode).toBe(204);
+    // An MP4 that is not one is refused and removed too.
     expect(
       (await put(upload.upload_url, Buffer.from('not a video, just text'), 'video/mp4')).statusCode,
     ).toBe(204);
