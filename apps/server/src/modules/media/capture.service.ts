@@ -230,7 +230,7 @@ export class CaptureService {
       ? { ...base, mediaType: 'image', s3Key: newObjectKey(folder, 'jpg') }
       : null;
     const items = [video, print].filter((item): item is NewMedia => item !== null);
-    const uploads = await Promise.all(items.map((item) => motionUploadLinks(storage, item)));
+    const uploads = await Promise.all(items.map((item) => uploadLinksOf(storage, item)));
     const foregroundUrl = template.foregroundKey
       ? await storage.presignDownload(template.foregroundKey, FOREGROUND_URL_SECONDS)
       : null;
@@ -486,7 +486,7 @@ export class CaptureService {
  * The presigned uploads of one item, as the capture command lists them: a print's JPEG, or a
  * video's MP4 with its poster, animated WebP and (gif kind) `.gif`, each capped in size.
  */
-export async function motionUploadLinks(
+export async function uploadLinksOf(
   storage: Pick<ObjectStorage, 'presignUpload'>,
   item: Pick<NewMedia, 'mediaType' | 's3Key' | 'lowresKey' | 'previewKey' | 'gifKey'>,
 ): Promise<Omit<CapturePrintUpload, 'media_id'> | Omit<CaptureMotionUpload, 'media_id'>> {
