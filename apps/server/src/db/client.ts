@@ -52,6 +52,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on('error', (error) => {
       console.warn(`PostgreSQL connection lost (the pool reconnects): ${error.message}`);
     });
+    // The pool listens for errors only on idle connections. One checked out (a transaction
+    // between two statements) that the server ends (a restart, a failover: FATAL 57P01) would
+    // emit 'error' with nobody listening, and Node would end the whole process. Its statement in
+    // flight, or the next one, fails instead, and the pool discards it when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     const db = drizzleNodePg(pool, { schema }) as unknown as Database;
     return {
       db,

@@ -186,6 +186,20 @@ function postgresBin(program: string): string {
   return program;
 }
 
+/** The programs an installation needs that this machine lacks (PostgreSQL, Mosquitto, haproxy). */
+export function missingPrograms(): string[] {
+  const found = (program: string, ...places: string[]) =>
+    places.some((place) => existsSync(place)) ||
+    (process.env.PATH ?? '')
+      .split(':')
+      .some((dir) => dir !== '' && existsSync(path.join(dir, program)));
+  const missing: string[] = [];
+  if (!found('initdb', postgresBin('initdb'))) missing.push('PostgreSQL (initdb, postgres)');
+  if (!found('mosquitto', '/usr/sbin/mosquitto')) missing.push('mosquitto');
+  if (!found('haproxy', '/usr/sbin/haproxy')) missing.push('haproxy');
+  return missing;
+}
+
 /**
  * A PostgreSQL cluster of its own: initdb in `dir`, trust authentication on 127.0.0.1:`port`,
  * no fsync (a test's data). Run as the `postgres` account when this process is root.
@@ -324,14 +338,18 @@ export class PrivateMosquitto {
 
 /** Readiness of one instance, straight to it (not through the balancer). */
 export async function ready(port: number): Promise<boolean> {
+  return (await readiness(port)).status === 200;
+}
+
+/** GET /api/health/ready of one instance: its status (0: no answer in 3 s) and body. */
+export async function readiness(port: number): Promise<{ status: number; body: string }> {
   try {
     const response = await fetch(`http://127.0.0.1:${port}/api/health/ready`, {
       signal: AbortSignal.timeout(3000),
     });
-    await response.arrayBuffer();
-    return response.status === 200;
-  } catch {
-    return false;
+    return { status: response.status, body: await response.text() };
+  } catch (error) {
+    return { status: 0, body: (error as Error).message };
   }
 }
 

@@ -156,7 +156,8 @@ export async function pay(
   templateId: number,
 ): Promise<number> {
   const busy = (answer: Answer) =>
-    answer.status === 409 && ['booth_busy', 'booth_offline'].includes(code(answer) ?? '');
+    answer.status === 409 &&
+    ['booth_busy', 'booth_offline', 'booth_updating'].includes(code(answer) ?? '');
   const created = await api.retried(
     'POST',
     '/api/regular/payments/create',
