@@ -44,7 +44,11 @@ export function MotionPlayer({ src, poster, label, onError }: MotionPlayerProps)
   const plan = motionPlan({ near, visible, reduced, choice, loaded });
   if (plan.load && !loaded) setLoaded(true);
 
+  // What the latest render decided, for the play event (autoplay may start a clip loaded ahead
+  // while it is still below the screen; it waits there until it scrolls in).
+  const shouldPlay = useRef(plan.play);
   useEffect(() => {
+    shouldPlay.current = plan.play;
     const video = ref.current;
     if (!video || !plan.load) return;
     if (plan.play) {
@@ -59,6 +63,8 @@ export function MotionPlayer({ src, poster, label, onError }: MotionPlayerProps)
     const video = ref.current;
     const paused = !video || video.paused;
     setChoice(paused ? 'play' : 'pause');
+    // The button is on the screen: a Play press plays now, before the next render says so.
+    shouldPlay.current = paused;
     // Straight from the press (a user gesture) where the clip is there already.
     if (video && plan.load) {
       if (paused) video.play().catch(() => undefined);
@@ -84,7 +90,10 @@ export function MotionPlayer({ src, poster, label, onError }: MotionPlayerProps)
         playsInline
         aria-label={label}
         data-testid="motion-video"
-        onPlay={() => setPlaying(true)}
+        onPlay={(event) => {
+          if (shouldPlay.current) setPlaying(true);
+          else event.currentTarget.pause();
+        }}
         onPause={() => setPlaying(false)}
         onError={onError}
       />
