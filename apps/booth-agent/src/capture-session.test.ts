@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CaptureCommandPayload, PRINTS_LEFT_WARNING } from '@flashbooth/contracts';
 import { LAYOUTS } from '@flashbooth/print-composition';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   commandMessage,
   FakeChannel,
@@ -322,8 +322,16 @@ function fastRecorder(): Camera {
 }
 
 describe('CaptureSession with a motion template', () => {
+  const folders: MemoryQueueFolder[] = [];
+  afterEach(async () => {
+    for (const folder of folders.splice(0)) await folder.dispose();
+  });
+
   it('records a boomerang burst after one countdown, prints a still from it, queues video and print', async () => {
-    const { run, board, channel, store, jobs, queue } = await setup({ camera: fastRecorder() });
+    const { run, board, channel, store, jobs, queue, folder } = await setup({
+      camera: fastRecorder(),
+    });
+    folders.push(folder);
     const capture = motionPayload('boomerang', true);
     expect(await run(capture)).toEqual([{ status: 'accepted' }]);
     await board.idle();
@@ -358,7 +366,8 @@ describe('CaptureSession with a motion template', () => {
         return { frames: [file], fps: 4 / 3 };
       },
     };
-    const { run, board, jobs, queue, store, channel } = await setup({ camera });
+    const { run, board, jobs, queue, store, channel, folder } = await setup({ camera });
+    folders.push(folder);
     const capture = motionPayload('gif', false);
     await run(capture);
     await board.idle();
@@ -377,7 +386,8 @@ describe('CaptureSession with a motion template', () => {
       capture: () => Promise.reject(new Error('no stills expected')),
       record: () => Promise.reject(new Error('The webcam /dev/video0 recorded nothing')),
     };
-    const { run, board, queue, channel, cameraResults } = await setup({ camera });
+    const { run, board, queue, channel, cameraResults, folder } = await setup({ camera });
+    folders.push(folder);
     const capture = motionPayload('boomerang', true);
     await run(capture);
     await board.idle();

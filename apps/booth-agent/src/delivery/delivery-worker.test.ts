@@ -140,6 +140,7 @@ async function recordMotion(queue: DeliveryQueue, capture: CaptureCommandPayload
 
 async function setup<F extends QueueFolder = MemoryQueueFolder>(
   folder: F = new MemoryQueueFolder() as QueueFolder as F,
+  retry = { firstMs: 1, maxMs: 4 },
 ) {
   const log = recordingLog();
   const queue = new DeliveryQueue({ folder, warnItems: 100, log });
@@ -153,7 +154,7 @@ async function setup<F extends QueueFolder = MemoryQueueFolder>(
     encoder,
     log,
     now: () => new Date(),
-    retry: { firstMs: 1, maxMs: 4 },
+    retry,
     onDelivered: (item) => delivered.push(item.upload.media_id),
     onRejected: (item, _error, done) => rejected.push({ item, delivered: done }),
   });
@@ -266,7 +267,11 @@ describe('DeliveryWorker', () => {
   });
 
   it('lets an item with a problem of its own wait while the next goes', async () => {
-    const { worker, queued, calls, script, delivered } = await setup();
+    // The item's pause is long enough that the next item surely goes first on a busy machine.
+    const { worker, queued, calls, script, delivered } = await setup(undefined, {
+      firstMs: 200,
+      maxMs: 200,
+    });
     script.confirm.push(409);
     await queued(payload([12]), new Date('2026-11-27T10:00:00Z'));
     await queued(payload([13]), new Date('2026-11-27T10:00:01Z'));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -164,6 +165,18 @@ async function filesIn(folder: string, prefix: string): Promise<{ name: string; 
   return found;
 }
 
+/** Temporary folders of memory queues still there, removed when the process exits. */
+const leftAtExit = new Set<string>();
+
+function removeAtExit(dir: string): void {
+  if (leftAtExit.size === 0) {
+    process.once('exit', () => {
+      for (const left of leftAtExit) rmSync(left, { recursive: true, force: true });
+    });
+  }
+  leftAtExit.add(dir);
+}
+
 /** The queue in memory: the same behaviour, gone with the process. */
 export class MemoryQueueFolder implements QueueFolder {
   readonly dir = undefined;
@@ -202,16 +215,25 @@ export class MemoryQueueFolder implements QueueFolder {
     let folder = this.folders.get(entry);
     if (!folder) {
       folder = mkdtemp(path.join(os.tmpdir(), 'flashbooth-queue-'));
+      void folder.then(removeAtExit, () => undefined);
       this.folders.set(entry, folder);
     }
     return folder;
+  }
+
+  /** Removes every temporary folder this queue made (tests, once done with it). */
+  async dispose(): Promise<void> {
+    for (const entry of [...this.folders.keys()]) await this.remove(entry);
   }
 
   async remove(entry: string): Promise<void> {
     this.entries.delete(entry);
     const folder = this.folders.get(entry);
     this.folders.delete(entry);
-    if (folder) await rm(await folder, { recursive: true, force: true });
+    if (!folder) return;
+    const dir = await folder;
+    leftAtExit.delete(dir);
+    await rm(dir, { recursive: true, force: true });
   }
 
   setAside(entry: string): Promise<void> {

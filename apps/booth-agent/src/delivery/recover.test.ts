@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { CaptureCommandPayload, DeviceErrorReport } from '@flashbooth/contracts';
 import { LAYOUTS, samplePhoto } from '@flashbooth/print-composition';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { recordingLog } from '../../test/fakes.js';
 import type { ReportedSession } from '../report-outbox.js';
 import { DeliveryQueue } from './delivery-queue.js';
@@ -111,9 +111,15 @@ function motionPayload(videoId: number, print: boolean): CaptureCommandPayload {
 }
 
 describe('recoverInterrupted with motion captures', () => {
+  const folders: MemoryQueueFolder[] = [];
+  afterEach(async () => {
+    for (const folder of folders.splice(0)) await folder.dispose();
+  });
+
   it('gives up one cut short while recording; queues recorded ones, composing the print first', async () => {
     const log = recordingLog();
     const folder = new MemoryQueueFolder();
+    folders.push(folder);
     const before = new DeliveryQueue({ folder, warnItems: 10, log });
     const recording = motionPayload(50, true);
     const withPrint = motionPayload(52, true);
