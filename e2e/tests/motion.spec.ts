@@ -1,8 +1,9 @@
 /**
  * Motion from end to end: a visitor picks the demo organization's Boomerang template at a booth,
  * captures, and finds in My Media a real MP4 made by the booth agent (H.264 yuv420p, at least
- * 3 s, 30 fps, the template's overlay burned into its frames) that plays in the browser, and that
- * plays on the wall once made public.
+ * 3 s, 30 fps, the template's overlay burned into its frames) that plays in the browser, downloads
+ * as .mp4 and goes to a phone's share sheet as the MP4 file, and that plays on the wall once made
+ * public.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -253,7 +254,7 @@ test(
       expect(mp4.ok(), video.s3_url!).toBe(true);
       const file = path.join(work, 'boomerang.mp4');
       await writeFile(file, await mp4.body());
-      const info = await probe(file);
+      const info = { ...(await probe(file)), bytes: (await mp4.body()).length };
       expect(info.codec_name).toBe('h264');
       expect(info.pix_fmt).toBe('yuv420p');
       expect(info.fps).toBe(30);
@@ -303,6 +304,35 @@ test(
       await expect(player).toHaveAttribute('src', new RegExp(pathOf(video.s3_url!)));
       await expect(player).toHaveAttribute('poster', new RegExp(pathOf(video.lowres_s3_url!)));
       await expectPlaying(player);
+
+      // Download HD saves the MP4; Share hands the phone's share sheet the MP4 file itself.
+      const download = page.waitForEvent('download');
+      await mediaCard.getByRole('button', { name: 'Download HD' }).click();
+      expect((await download).suggestedFilename()).toMatch(/\.mp4$/);
+      // Chromium on Linux has no share sheet: stand in for the phone's, recording what it gets.
+      await page.evaluate(() => {
+        const files: { name: string; type: string; size: number }[] = [];
+        Object.assign(window, { sharedFiles: files });
+        Object.defineProperty(navigator, 'canShare', {
+          configurable: true,
+          value: (data?: ShareData) => Array.isArray(data?.files) && data.files.length > 0,
+        });
+        Object.defineProperty(navigator, 'share', {
+          configurable: true,
+          value: (data: ShareData) => {
+            for (const file of data.files ?? []) {
+              files.push({ name: file.name, type: file.type, size: file.size });
+            }
+            return Promise.resolve();
+          },
+        });
+      });
+      await mediaCard.getByRole('button', { name: 'Share' }).click();
+      await expect
+        .poll(() =>
+          page.evaluate(() => (window as unknown as { sharedFiles: unknown[] }).sharedFiles),
+        )
+        .toEqual([{ name: `${video.id}.mp4`, type: 'video/mp4', size: info.bytes }]);
 
       // Made public, it plays on the wall too.
       const publicWall = mediaCard.getByRole('switch', { name: 'Public Wall' });
