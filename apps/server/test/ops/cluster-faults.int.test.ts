@@ -516,6 +516,15 @@ describe.skipIf(missing.length > 0)('two server instances behind haproxy under f
 
         // --- Every instance ready again, straight and through the balancer.
         for (const instance of installation.instances) {
+          // Still the process last started: none exited by itself (a crash on a fault).
+          expect(
+            instance.process.running,
+            `${instance.name} exited:\n${instance.process.tail(30)}`,
+          ).toBe(true);
+          expect(
+            instance.process.runs.length,
+            `${instance.name} started once plus once per kill`,
+          ).toBe(1 + killed.filter((name) => name === instance.name).length);
           const answer = await readiness(instance.port);
           expect(
             answer.status,
