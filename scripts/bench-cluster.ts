@@ -48,6 +48,7 @@ interface RunResult {
   instances: number;
   captures: number;
   requests: number;
+  requestsPerInstance: number[];
   cpuSeconds: number | undefined;
   cpuPerInstance: number[];
   /** CPU seconds per second of each instance doing nothing. */
@@ -67,15 +68,14 @@ const phone = () => {
   return `+916${String(process.pid % 10000).padStart(4, '0')}${String(phoneCounter).padStart(5, '0')}`;
 };
 
-/** "request completed" lines of every instance at or after `since` (the API requests served). */
-function requestsServed(installation: Installation, since: number): number {
-  let count = 0;
-  for (const instance of installation.instances) {
-    for (const entry of instance.logEntries()) {
-      if (entry.msg === 'request completed' && Number(entry.time) >= since) count += 1;
-    }
-  }
-  return count;
+/** "request completed" lines of each instance at or after `since` (the API requests served). */
+function requestsServed(installation: Installation, since: number): number[] {
+  return installation.instances.map(
+    (instance) =>
+      instance
+        .logEntries()
+        .filter((entry) => entry.msg === 'request completed' && Number(entry.time) >= since).length,
+  );
 }
 
 async function run(label: string, instances: number, restartOne: boolean): Promise<RunResult> {
@@ -154,11 +154,13 @@ async function run(label: string, instances: number, restartOne: boolean): Promi
     const cpuAfter = cpuAt();
     const cpuPerInstance = cpuAfter.map((after, index) => after - cpuBefore[index]!);
     const latencies = api.calls.map((call) => call.ms);
+    const served = requestsServed(installation, started);
     return {
       label,
       instances,
       captures: VISITORS,
-      requests: requestsServed(installation, started),
+      requests: served.reduce((a, b) => a + b, 0),
+      requestsPerInstance: served,
       // A restarted instance's CPU is split over two processes: not comparable.
       cpuSeconds: restartOne ? undefined : cpuPerInstance.reduce((a, b) => a + b, 0),
       cpuPerInstance,
@@ -190,7 +192,7 @@ function report(result: RunResult): void {
   console.log(
     [
       `${result.label}:`,
-      `  ${result.captures} captures, ${result.requests} API requests served, ${result.capturesPerMinute.toFixed(1)} captures/min`,
+      `  ${result.captures} captures, ${result.requests} API requests served (${result.requestsPerInstance.join(' + ')}), ${result.capturesPerMinute.toFixed(1)} captures/min`,
       `  ${cpu}`,
       `  visitor API p50 ${ms(result.p50)}, p99 ${ms(result.p99)}; lost or 5xx answers ${result.failedAnswers}`,
       `  idle CPU ${result.idlePerSecond.map((s) => `${(s * 1000).toFixed(1)} ms/s`).join(' + ')} per instance; the load took ${(result.elapsedMs / 1000).toFixed(1)} s, so about ${((result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000).toFixed(2)} s of the CPU above is the instances' idle cost`,
