@@ -205,6 +205,8 @@ GET /api/health/details                                         ok   ok   ok   o
 GET /p/:publicId                                                ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /p/:publicId/image.jpg                                      ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /p/:publicId/video.mp4                                      302  302  302  302  302  302  302  302  302  302
+GET /p/:publicId/preview.webp                                   302  302  302  302  302  302  302  302  302  302
+GET /p/:publicId/animation.gif                                  302  302  302  302  302  302  302  302  302  302
 GET /api/sandbox/checkout/:orderId                              ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 POST /api/sandbox/checkout/:orderId                             303  303  303  303  303  303  303  303  303  303
 GET /api/dev/sms                                                ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
@@ -309,12 +311,17 @@ async function newVisitor(f: Fixtures): Promise<number> {
   return row!.id;
 }
 
-/** The public id of a new wall item whose file is in the store (a share page shows it). */
+/**
+ * The public id of a new wall item whose file is in the store (a share page shows it); a motion
+ * item's preview and GIF are that file too.
+ */
 async function sharedItem(f: Fixtures, mediaType: 'image' | 'video'): Promise<string> {
   const id = await wallItem(f, f.world.callers.visitor);
+  const key = await f.templateUpload('sample');
+  const motionKeys = mediaType === 'video' ? { previewKey: key, gifKey: key } : {};
   const [row] = await f.world.database.db
     .update(media)
-    .set({ s3Key: await f.templateUpload('sample'), mediaType })
+    .set({ s3Key: key, mediaType, ...motionKeys })
     .where(eq(media.id, id))
     .returning({ publicId: media.publicId });
   return row!.publicId!;
@@ -723,6 +730,10 @@ const REQUESTS: Record<string, Build> = {
   'GET /p/:publicId/image.jpg': async (f) =>
     get(`/p/${await sharedItem(f, 'image')}/image.jpg?w=600`),
   'GET /p/:publicId/video.mp4': async (f) => get(`/p/${await sharedItem(f, 'video')}/video.mp4`),
+  'GET /p/:publicId/preview.webp': async (f) =>
+    get(`/p/${await sharedItem(f, 'video')}/preview.webp`),
+  'GET /p/:publicId/animation.gif': async (f) =>
+    get(`/p/${await sharedItem(f, 'video')}/animation.gif`),
   'GET /api/health/live': async () => get('/api/health/live'),
   'GET /api/health/ready': async () => get('/api/health/ready'),
   'GET /api/sandbox/checkout/:orderId': async (f) =>
