@@ -14,6 +14,23 @@ export class ApiError extends Error {
   }
 }
 
+/** What a request that never reached the server says (no connection, DNS, a dropped socket). */
+export const NETWORK_FAILURE_MESSAGE =
+  'Could not reach Flashbooth. Check your connection and try again.';
+
+/**
+ * fetch(), with a network failure turned into an ApiError (status 0, code `network`) so every
+ * screen shows the same words for it; a cancelled request stays an AbortError.
+ */
+export async function fetchOrNetworkError(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(NETWORK_FAILURE_MESSAGE, 0, 'network');
+  }
+}
+
 interface AccessToken {
   pool: Pool;
   token: string;
@@ -57,7 +74,7 @@ export async function parseError(response: Response, fallback: string): Promise<
 export function refreshAccessToken(pool: Pool): Promise<string> {
   refreshing ??= (async () => {
     try {
-      const response = await fetch(`/api/${pool}/auth/refresh`, {
+      const response = await fetchOrNetworkError(`/api/${pool}/auth/refresh`, {
         method: 'POST',
         credentials: 'same-origin',
       });
@@ -120,7 +137,7 @@ export async function authorizedFetch(
     const headers: Record<string, string> = { Accept: accept };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers.Authorization = `Bearer ${token}`;
-    return fetch(buildUrl(pool, path, query), {
+    return fetchOrNetworkError(buildUrl(pool, path, query), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -135,7 +152,10 @@ export async function authorizedFetch(
   return response;
 }
 
-/** The one API client: attaches the token, reads `message` from errors, refreshes once on 401. */
+/**
+ * The one API client: attaches the token, reads `message` from errors, refreshes once on 401, and
+ * fails with an ApiError whatever went wrong (NETWORK_FAILURE_MESSAGE when nothing answered).
+ */
 export async function apiRequest<T>(
   pool: Pool,
   path: string,
