@@ -4,33 +4,38 @@ import {
   commentEditOutcome,
   isPostableComment,
 } from '@flashbooth/contracts/rules';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Pagination } from '@/components/ui/pagination';
 import { pageCount } from '@/components/ui/pagination-model';
 import type { StatusKind } from '@/components/ui/status-message';
 import { formatUtcTimestamp } from '@/lib/format-date';
-import { addComment } from '../api/add-comment';
-import { deleteComment } from '../api/delete-comment';
-import { commentsQueryOptions, useComments } from '../api/get-comments';
-import { updateComment } from '../api/update-comment';
+import { useAddComment } from '../api/add-comment';
+import { useDeleteComment } from '../api/delete-comment';
+import { useComments } from '../api/get-comments';
+import { useUpdateComment } from '../api/update-comment';
 import { COMMENT_MAX_LENGTH, WALL_MESSAGES, displayName, pageAfterDelete } from '../wall-model';
 
 export type Notify = (kind: StatusKind, text: string) => void;
 
 interface CommentItemProps {
   comment: Comment;
-  /** Resolves true when saved (the editor closes either way once it settles). */
-  onSave: (comment: Comment, text: string) => Promise<boolean>;
-  onDelete: (comment: Comment) => Promise<void>;
+  mediaId: number;
+  notify: Notify;
+  /** Deleted: runs before the comments reload (the message, the page, the focus). */
+  onDeleted: () => void;
 }
 
 /** One comment: author, time and text; its author may edit it in place or delete it. */
-function CommentItem({ comment, onSave, onDelete }: CommentItemProps) {
+function CommentItem({ comment, mediaId, notify, onDeleted }: CommentItemProps) {
   const inputId = useId();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(comment.comment_text);
-  const [busy, setBusy] = useState<'save' | 'delete' | null>(null);
+  const saving = useUpdateComment(mediaId, {
+    beforeReload: () => notify('success', WALL_MESSAGES.commentUpdated),
+  });
+  const deleting = useDeleteComment(mediaId, { beforeReload: onDeleted });
+  // Each lasts until the comments have reloaded.
+  const busy = saving.isPending ? 'save' : deleting.isPending ? 'delete' : null;
   const editButton = useRef<HTMLButtonElement>(null);
 
   const close = () => {
@@ -40,17 +45,18 @@ function CommentItem({ comment, onSave, onDelete }: CommentItemProps) {
   };
 
   /** Spec: unchanged or empty text just cancels; otherwise save the trimmed text. */
-  const save = async () => {
+  const save = () => {
     if (busy) return;
     const outcome = commentEditOutcome(comment.comment_text, draft);
     if (outcome.kind === 'cancel') {
       close();
       return;
     }
-    setBusy('save');
-    const saved = await onSave(comment, outcome.text);
-    setBusy(null);
-    if (saved) close();
+    // A failed save keeps the editor open.
+    saving.mutate(
+      { commentId: comment.id, text: outcome.text },
+      { onSuccess: close, onError: () => notify('error', WALL_MESSAGES.commentUpdateFailed) },
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -62,14 +68,11 @@ function CommentItem({ comment, onSave, onDelete }: CommentItemProps) {
     }
   };
 
-  const remove = async () => {
+  const remove = () => {
     if (busy) return;
-    setBusy('delete');
-    try {
-      await onDelete(comment);
-    } finally {
-      setBusy(null);
-    }
+    deleting.mutate(comment.id, {
+      onError: () => notify('error', WALL_MESSAGES.commentDeleteFailed),
+    });
   };
 
   return (
@@ -85,7 +88,7 @@ function CommentItem({ comment, onSave, onDelete }: CommentItemProps) {
           className="wall-comment-edit"
           onSubmit={(event) => {
             event.preventDefault();
-            void save();
+            save();
           }}
         >
           <label htmlFor={inputId} className="visually-hidden">
@@ -140,7 +143,7 @@ function CommentItem({ comment, onSave, onDelete }: CommentItemProps) {
                 type="button"
                 className="btn-link wall-comment-action wall-comment-delete"
                 aria-disabled={busy !== null || undefined}
-                onClick={() => void remove()}
+                onClick={remove}
               >
                 {busy === 'delete' ? 'Deleting…' : 'Delete'}
               </button>
@@ -154,29 +157,50 @@ function CommentItem({ comment, onSave, onDelete }: CommentItemProps) {
 
 /** The new comment's form: Post is enabled only while the trimmed text is not empty. */
 function NewComment({
-  onPost,
+  mediaId,
+  notify,
+  onPosted,
   inputRef,
   signedIn,
+  onSignInToPost,
 }: {
-  onPost: (text: string) => Promise<boolean>;
+  mediaId: number;
+  notify: Notify;
+  /** Posted: runs before the comments reload (back to page 1). */
+  onPosted: () => void;
   inputRef: React.RefObject<HTMLInputElement | null>;
   /** Signed out, Post first asks to sign in; the comment is posted on the way back. */
   signedIn: boolean;
+  onSignInToPost?: (text: string) => void;
 }) {
   const inputId = useId();
   const hintId = useId();
   const [text, setText] = useState('');
-  const [posting, setPosting] = useState(false);
-  const submit = async (event: FormEvent) => {
+  // Lasts until the comments have reloaded.
+  const adding = useAddComment({ beforeReload: onPosted });
+  const posting = adding.isPending;
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (posting || !isPostableComment(text)) return;
-    setPosting(true);
-    const posted = await onPost(text.trim());
-    setPosting(false);
-    if (posted) setText('');
+    if (!signedIn) {
+      onSignInToPost?.(text.trim());
+      return;
+    }
+    adding.mutate(
+      { mediaId, text: text.trim() },
+      {
+        // Said once the comment is there, so the message (under the comment box) is placed,
+        // and scrolled into sight, after the list grew.
+        onSuccess: () => {
+          notify('success', WALL_MESSAGES.commentAdded);
+          setText('');
+        },
+        onError: () => notify('error', WALL_MESSAGES.commentAddFailed),
+      },
+    );
   };
   return (
-    <form className="wall-comment-new" onSubmit={(event) => void submit(event)}>
+    <form className="wall-comment-new" onSubmit={submit}>
       <label htmlFor={inputId} className="visually-hidden">
         Add a comment
       </label>
@@ -230,7 +254,6 @@ export function CommentsPanel({
   signedIn = true,
   onSignInToPost,
 }: CommentsPanelProps) {
-  const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const comments = useComments(mediaId, page, signedIn);
   const newCommentInput = useRef<HTMLInputElement>(null);
@@ -244,51 +267,10 @@ export function CommentsPanel({
 
   const items = failed ? [] : (comments.data?.items ?? []);
   const totalPages = failed ? 1 : pageCount(comments.data?.total_count ?? 0, COMMENTS_PAGE_SIZE);
-  const reload = () =>
-    queryClient.invalidateQueries({ queryKey: commentsQueryOptions(mediaId).queryKey });
-
-  const onPost = async (text: string) => {
-    if (!signedIn) {
-      onSignInToPost?.(text);
-      return false;
-    }
-    try {
-      await addComment(mediaId, text);
-    } catch {
-      notify('error', WALL_MESSAGES.commentAddFailed);
-      return false;
-    }
-    // Newest first: the new comment is at the top of page 1. Said once it is there, so the
-    // message (under the comment box) is placed, and scrolled into sight, after the list grew.
-    setPage(1);
-    await reload();
-    notify('success', WALL_MESSAGES.commentAdded);
-    return true;
-  };
-
-  const onSave = async (comment: Comment, text: string) => {
-    try {
-      await updateComment(comment.id, text);
-    } catch {
-      notify('error', WALL_MESSAGES.commentUpdateFailed);
-      return false;
-    }
-    notify('success', WALL_MESSAGES.commentUpdated);
-    await reload();
-    return true;
-  };
-
-  const onDelete = async (comment: Comment) => {
-    try {
-      await deleteComment(comment.id);
-    } catch {
-      notify('error', WALL_MESSAGES.commentDeleteFailed);
-      return;
-    }
+  const onDeleted = () => {
     notify('success', WALL_MESSAGES.commentDeleted);
     setPage(pageAfterDelete(page, items.length));
     newCommentInput.current?.focus();
-    await reload();
   };
 
   return (
@@ -306,7 +288,13 @@ export function CommentsPanel({
           aria-busy={comments.isFetching || undefined}
         >
           {items.map((comment) => (
-            <CommentItem key={comment.id} comment={comment} onSave={onSave} onDelete={onDelete} />
+            <CommentItem
+              key={comment.id}
+              comment={comment}
+              mediaId={mediaId}
+              notify={notify}
+              onDeleted={onDeleted}
+            />
           ))}
         </ol>
       )}
@@ -317,7 +305,15 @@ export function CommentsPanel({
         label="Comment pages"
         disabled={comments.isFetching}
       />
-      <NewComment onPost={onPost} inputRef={newCommentInput} signedIn={signedIn} />
+      <NewComment
+        mediaId={mediaId}
+        notify={notify}
+        // Newest first: the new comment is at the top of page 1.
+        onPosted={() => setPage(1)}
+        inputRef={newCommentInput}
+        signedIn={signedIn}
+        onSignInToPost={onSignInToPost}
+      />
     </section>
   );
 }

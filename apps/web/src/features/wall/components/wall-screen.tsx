@@ -8,9 +8,9 @@ import { paths } from '@/config/paths';
 import { useSearchPaging } from '@/hooks/use-search-paging';
 import { useSession } from '@/lib/session';
 import { rememberRedirect } from '@/lib/storage';
-import { addComment } from '../api/add-comment';
+import { useAddComment } from '../api/add-comment';
 import { publicMediaQueryOptions, usePublicMedia } from '../api/get-public-media';
-import { setLiked } from '../api/toggle-like';
+import { useLike, useToggleLike } from '../api/toggle-like';
 import {
   rememberWallIntent,
   takeWallIntent,
@@ -18,7 +18,7 @@ import {
   wallItemAnchor,
   wallReturnPath,
 } from '../wall-intent';
-import { WALL_MESSAGES, WALL_STATUS_MS, likeToggle, wallMessageAt } from '../wall-model';
+import { WALL_MESSAGES, WALL_STATUS_MS, wallMessageAt } from '../wall-model';
 import { WallCard, WallCardSkeleton } from './wall-card';
 import './wall.css';
 
@@ -35,17 +35,16 @@ export function WallScreen() {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const list = useMediaList(
-    paging,
-    usePublicMedia(search, page, signedIn),
-    publicMediaQueryOptions({ search, page, signedIn }).queryKey,
-    {
-      pageSize: WALL_PAGE_SIZE,
-      statusMs: WALL_STATUS_MS,
-      loadFailed: WALL_MESSAGES.loadFailed,
-    },
-  );
-  const { show, patchItem } = list;
+  const pageKey = publicMediaQueryOptions({ search, page, signedIn }).queryKey;
+  const list = useMediaList(paging, usePublicMedia(search, page, signedIn), pageKey, {
+    pageSize: WALL_PAGE_SIZE,
+    statusMs: WALL_STATUS_MS,
+    loadFailed: WALL_MESSAGES.loadFailed,
+  });
+  const { show } = list;
+  const toggleLike = useToggleLike(pageKey);
+  const { mutateAsync: like } = useLike();
+  const { mutateAsync: comment } = useAddComment();
   /** The card to bring into view and focus once it is on screen (back from signing in). */
   const [focusId, setFocusId] = useState<number | null>(null);
   /** The card whose comments open at once (back from signing in to comment). */
@@ -73,9 +72,9 @@ export function WallScreen() {
       try {
         if (intent.action === 'like') {
           // A like, not a toggle: liking twice is one like.
-          await setLiked(mediaId, true);
+          await like(mediaId);
         } else {
-          await addComment(mediaId, intent.text);
+          await comment({ mediaId, text: intent.text });
           setCommentsOpenId(mediaId);
           show('success', WALL_MESSAGES.commentAdded, wallMessageAt.comments(mediaId));
         }
@@ -90,7 +89,7 @@ export function WallScreen() {
       await queryClient.invalidateQueries({ queryKey: ['media', 'regular', 'public'] });
       setFocusId(mediaId);
     })();
-  }, [signedIn, arrivedAt, show, queryClient]);
+  }, [signedIn, arrivedAt, show, queryClient, like, comment]);
 
   const itemsOnScreen = list.items;
   useEffect(() => {
@@ -110,13 +109,10 @@ export function WallScreen() {
       askToSignIn({ action: 'like', mediaId: item.id, at: Date.now() });
       return;
     }
-    const toggle = likeToggle(item);
-    patchItem(item.id, toggle.optimistic);
+    // The card waits for the answer (one toggle at a time); the page's cache is the hook's.
     try {
-      const answer = await setLiked(item.id, toggle.optimistic.is_liked_by_caller);
-      patchItem(item.id, toggle.settled(answer));
+      await toggleLike.mutateAsync(item);
     } catch {
-      patchItem(item.id, toggle.reverted());
       show('error', WALL_MESSAGES.likeFailed, wallMessageAt.card(item.id));
     }
   };
