@@ -1,7 +1,8 @@
-import type { RepostAllowed, StatusOk } from '@flashbooth/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Media, RepostAllowed, StatusOk } from '@flashbooth/contracts';
+import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { myMediaQueryOptions } from './get-my-media';
+import { patchPageItem } from './media-page-cache';
 
 /** PATCH media/repost_allowed (regular API): repost consent for the listed media. */
 export function updateRepostAllowed(body: RepostAllowed): Promise<StatusOk> {
@@ -20,5 +21,23 @@ export function useUpdateRepostAllowed() {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: myMediaQueryOptions().queryKey });
     },
+  });
+}
+
+type RepostItem = Pick<Media, 'id' | 'is_repost_allowed'>;
+
+/**
+ * One card's repost toggle on the My Media page `pageKey`: it shows at once and reverts to the
+ * state before the tap when the call fails (the page is not reloaded).
+ */
+export function useToggleRepost(pageKey: QueryKey) {
+  const queryClient = useQueryClient();
+  const patch = (id: number, allowed: boolean) =>
+    patchPageItem<Media>(queryClient, pageKey, id, { is_repost_allowed: allowed });
+  return useMutation({
+    mutationFn: (item: RepostItem) =>
+      updateRepostAllowed({ media_ids: [item.id], is_repost_allowed: !item.is_repost_allowed }),
+    onMutate: (item) => patch(item.id, !item.is_repost_allowed),
+    onError: (_error, item) => patch(item.id, item.is_repost_allowed),
   });
 }

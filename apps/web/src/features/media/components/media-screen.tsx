@@ -1,10 +1,9 @@
 import type { Media } from '@flashbooth/contracts';
 import { MEDIA_PAGE_SIZE } from '@flashbooth/contracts/rules';
-import { useQueryClient } from '@tanstack/react-query';
 import { useSearchPaging } from '@/hooks/use-search-paging';
 import { myMediaQueryOptions, useMyMedia } from '@/api/media/get-my-media';
-import { updateRepostAllowed } from '@/api/media/update-repost-allowed';
-import { updateMedia } from '../api/update-media';
+import { useToggleRepost } from '@/api/media/update-repost-allowed';
+import { useRecordMediaUse, useSaveCaption, useSetPublic } from '../api/update-media';
 import { downloadGif, downloadMedia, shareMedia } from '@/components/media/media-files';
 import { isMobileUserAgent } from '@/components/media/media-files-model';
 import type { StatusKind } from '@/components/ui/status-message';
@@ -21,55 +20,33 @@ const onMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator
 export function MediaScreen() {
   const paging = useSearchPaging();
   const { search, page } = paging;
-  const list = useMediaList(
-    paging,
-    useMyMedia(search, page),
-    myMediaQueryOptions({ search, page }).queryKey,
-    {
-      pageSize: MEDIA_PAGE_SIZE,
-      statusMs: MEDIA_STATUS_MS,
-      loadFailed: MEDIA_SCREEN_MESSAGES.loadFailed,
-    },
-  );
-  const { patchItem } = list;
-  const queryClient = useQueryClient();
+  const pageKey = myMediaQueryOptions({ search, page }).queryKey;
+  const list = useMediaList(paging, useMyMedia(search, page), pageKey, {
+    pageSize: MEDIA_PAGE_SIZE,
+    statusMs: MEDIA_STATUS_MS,
+    loadFailed: MEDIA_SCREEN_MESSAGES.loadFailed,
+  });
+  // The page's cache is the hooks'; each card waits for its own action's answer (MediaCard).
+  const setPublic = useSetPublic(pageKey);
+  const toggleRepost = useToggleRepost(pageKey);
+  const saveCaption = useSaveCaption(pageKey);
+  const recordUse = useRecordMediaUse(pageKey);
 
   const onAction = async (item: Media, action: CardAction, caption?: string) => {
     // Each message shows under the control it answers: the caption's, or the card's buttons.
     const show = (kind: StatusKind, text: string) =>
       list.show(kind, text, (action === 'caption' ? messageAt.caption : messageAt.card)(item.id));
     switch (action) {
-      case 'public': {
-        const next = !item.is_public;
-        // A private item has no share page (it answers 404 at once).
-        patchItem(item.id, next ? { is_public: next } : { is_public: next, share_path: null });
-        try {
-          await updateMedia(item.id, { is_public: next });
-        } catch {
-          patchItem(item.id, { is_public: item.is_public, share_path: item.share_path });
-          show('error', MEDIA_SCREEN_MESSAGES.publicFailed);
-          return;
-        }
-        // Made public: the page again, for its share page's address.
-        if (next) {
-          void queryClient.invalidateQueries({
-            queryKey: myMediaQueryOptions({ search, page }).queryKey,
-            exact: true,
-          });
-        }
+      case 'public':
+        await setPublic
+          .mutateAsync(item)
+          .catch(() => show('error', MEDIA_SCREEN_MESSAGES.publicFailed));
         return;
-      }
-      case 'repost': {
-        const next = !item.is_repost_allowed;
-        patchItem(item.id, { is_repost_allowed: next });
-        try {
-          await updateRepostAllowed({ media_ids: [item.id], is_repost_allowed: next });
-        } catch {
-          patchItem(item.id, { is_repost_allowed: item.is_repost_allowed });
-          show('error', MEDIA_SCREEN_MESSAGES.repostFailed);
-        }
+      case 'repost':
+        await toggleRepost
+          .mutateAsync(item)
+          .catch(() => show('error', MEDIA_SCREEN_MESSAGES.repostFailed));
         return;
-      }
       case 'caption': {
         const change = captionChange(item.caption, caption ?? '');
         if (change.kind === 'unchanged') {
@@ -77,8 +54,7 @@ export function MediaScreen() {
           return;
         }
         try {
-          const saved = await updateMedia(item.id, { caption: change.caption });
-          patchItem(item.id, { caption: saved.caption, updated_at: saved.updated_at });
+          const saved = await saveCaption.mutateAsync({ id: item.id, caption: change.caption });
           show(
             'success',
             saved.caption === null
@@ -111,12 +87,8 @@ export function MediaScreen() {
                   : await shareMedia(item);
         if (outcome.kind !== 'silent') show(outcome.kind, outcome.text);
         if (outcome.done) {
-          const shared = action === 'share';
-          patchItem(item.id, shared ? { is_shared: true } : { is_downloaded: true });
           // Bookkeeping only: the visitor already has the file, so a failure here stays quiet.
-          updateMedia(item.id, shared ? { is_shared: true } : { is_downloaded: true }).catch(
-            () => undefined,
-          );
+          recordUse.mutate({ id: item.id, use: action === 'share' ? 'shared' : 'downloaded' });
         }
         return;
       }
