@@ -1,9 +1,10 @@
-import type { StaffMediaItem, StaffMediaPage } from '@flashbooth/contracts';
+import type { StaffMediaItem } from '@flashbooth/contracts';
 import { MEDIA_LIBRARY_MESSAGES as M } from '@flashbooth/contracts/rules';
-import { type QueryKey, useQueryClient } from '@tanstack/react-query';
+import type { QueryKey } from '@tanstack/react-query';
 import { downloadGif, downloadMedia, shareMedia } from '@/components/media/media-files';
 import type { StatusKind } from '@/components/ui/status-message';
-import { setWallHidden } from '../api/set-wall-hidden';
+import { errorText } from '@/lib/error-text';
+import { useSetWallHidden } from '../api/set-wall-hidden';
 import { staffMessageAt } from '../staff-media-model';
 import type { StaffCardAction } from './staff-media-card';
 
@@ -15,20 +16,8 @@ export function useStaffMediaActions(
   pageKey: QueryKey,
   showOnScreen: (kind: StatusKind, text: string, at?: string) => void,
 ) {
-  const queryClient = useQueryClient();
-
-  const patchItem = (id: number, change: Partial<StaffMediaItem>) => {
-    queryClient.setQueryData<StaffMediaPage>(pageKey, (current) =>
-      current
-        ? {
-            ...current,
-            items: current.items.map((entry) =>
-              entry.id === id ? { ...entry, ...change } : entry,
-            ),
-          }
-        : current,
-    );
-  };
+  // The card waits for its action's answer (StaffMediaCard: one action at a time per card).
+  const wall = useSetWallHidden(pageKey);
 
   return async (item: StaffMediaItem, action: StaffCardAction): Promise<void> => {
     // The card shows the message under its buttons.
@@ -36,11 +25,10 @@ export function useStaffMediaActions(
       showOnScreen(kind, text, staffMessageAt(item.id));
     if (action === 'wall') {
       try {
-        const state = await setWallHidden(item.id, !item.hidden_from_wall);
-        patchItem(item.id, { hidden_from_wall: state.hidden_from_wall });
+        const state = await wall.mutateAsync({ id: item.id, hidden: !item.hidden_from_wall });
         show('success', state.hidden_from_wall ? M.hidden : M.shown);
       } catch (error) {
-        show('error', (error instanceof Error && error.message) || M.hideFailed);
+        show('error', errorText(error, M.hideFailed));
       }
       return;
     }
