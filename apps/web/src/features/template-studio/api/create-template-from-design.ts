@@ -1,4 +1,6 @@
 import type { Template } from '@flashbooth/contracts';
+import { createTemplate } from '@/api/templates/create-template';
+import { uploadTemplateImage } from '@/api/templates/upload-template-image';
 import {
   layoutOf,
   layoutSlots,
@@ -6,9 +8,7 @@ import {
   type CreateStep,
   type LayoutName,
 } from '../template-studio-model';
-import { createTemplate } from './create-template';
 import { createTemplateImage } from './create-template-image';
-import { uploadTemplateImage } from './upload-template-image';
 
 export interface DesignOutputs {
   layout: LayoutName;
@@ -55,10 +55,10 @@ export async function createTemplateFromDesign(
     const names = outputFileNames(outputs.layout);
     step = 'foreground';
     onStep(step);
-    await uploadTemplateImage(template.id, 'foreground', outputs.png, names.png);
+    await uploadTemplateImage(template.id, 'foreground', outputs.png, { filename: names.png });
     step = 'sample';
     onStep(step);
-    return await uploadTemplateImage(template.id, 'sample', outputs.jpg, names.jpg);
+    return await uploadTemplateImage(template.id, 'sample', outputs.jpg, { filename: names.jpg });
   } catch (error) {
     throw new CreateFromDesignError(step, templateId, reasonOf(error));
   }
