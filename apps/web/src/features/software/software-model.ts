@@ -9,13 +9,13 @@ import {
   SOFTWARE_NAME_MAX,
 } from '@flashbooth/contracts/rules';
 import { changedFields, isEmptyChange } from '@/components/console/changed-fields';
+import type { FormOutcome } from '@/components/console/use-form-submit';
 import { formatUtcTimestamp } from '@/lib/format-date';
 
 const M = SOFTWARE_MESSAGES;
 
-/** Spec section 9: messages hide after 5 s; after a delete the list returns after 1.5 s. */
+/** Spec section 9: messages hide after 5 s (the return after a delete: the console kit's). */
 export const SOFTWARE_STATUS_MS = 5000;
-export const RETURN_AFTER_DELETE_MS = 1500;
 /** Longer descriptions and notes are cut on the list's cards (the detail shows them whole). */
 export const CARD_TEXT_MAX = 140;
 
@@ -40,11 +40,6 @@ export const SOFTWARE_SCREEN_TEXT = {
       ? `Signed link: its query part (the signature) is hidden here. It expires at ${formatUtcTimestamp(expiry)} UTC; reload the page for a new one.`
       : 'Signed link: its query part (the signature) is hidden here. It expires after a while; reload the page for a new one.',
 } as const;
-
-export type FormOutcome<T> =
-  | { kind: 'ok'; body: T }
-  | { kind: 'invalid'; message: string }
-  | { kind: 'unchanged'; message: string };
 
 /** What the person sees of a failure: the server's message, the error's own, or the spec's. */
 export function failureText(error: unknown, fallback: string): string {

@@ -1,11 +1,12 @@
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { Link } from 'react-router';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
+import { DetailPage, DetailSkeleton, useDetailScreen } from '@/components/console/detail-page';
 import { paths } from '@/config/paths';
 import { useDeleteChannel } from '../api/delete-channel';
 import { channelQueryOptions, useChannel } from '../api/get-channel';
-import { linkedReleaseLabel, SOFTWARE_SCREEN_TEXT } from '../software-model';
-import { DetailActions, DetailFacts, DetailPage, useDetailScreen } from './detail-parts';
+import { linkedReleaseLabel, SOFTWARE_SCREEN_TEXT, SOFTWARE_STATUS_MS } from '../software-model';
+import { DetailFacts, SoftwareActions } from './software-detail';
 import { EditChannelDialog } from './edit-channel-dialog';
 import { LinkReleaseDialog } from './link-release-dialog';
 import { RolloutPanel } from './rollout-panel';
@@ -16,11 +17,12 @@ const M = SOFTWARE_MESSAGES;
 
 /** Software channel detail (staff spec section 2); only mounted for those who may manage software. */
 export function ChannelDetailScreen({ channelId }: { channelId: number }) {
-  const screen = useDetailScreen<'link'>(
-    useDeleteChannel(channelId),
-    channelQueryOptions(channelId).queryKey,
-    paths.enterprise.channels.getHref(),
-  );
+  const screen = useDetailScreen<'link'>({
+    remove: useDeleteChannel(channelId),
+    queryKey: channelQueryOptions(channelId).queryKey,
+    listHref: paths.enterprise.channels.getHref(),
+    statusMs: SOFTWARE_STATUS_MS,
+  });
   const permissions = useStaffPermissions(screen.show);
   const channel = useChannel(channelId);
   const title = channel.data?.name ?? 'Software Channel';
@@ -28,17 +30,18 @@ export function ChannelDetailScreen({ channelId }: { channelId: number }) {
   return (
     <DetailPage
       screen={screen}
+      className="console-narrow software-page"
       list={{ label: 'Software Channels', href: paths.enterprise.channels.getHref() }}
       title={title}
       crumb={title}
       query={channel}
-      loadingLabel="Loading channel…"
+      skeleton={<DetailSkeleton label="Loading channel…" className="card software-detail" />}
       loadFailed={M.loadChannelFailed}
       thing="software channel"
     >
       {(record) => (
         <>
-          <DetailActions
+          <SoftwareActions
             screen={screen}
             noun="Channel"
             edit="Edit Channel"

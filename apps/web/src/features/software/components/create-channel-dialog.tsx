@@ -6,7 +6,7 @@ import { useCreateChannel } from '../api/create-channel';
 import { createChannelBody, EMPTY_CHANNEL_FORM, SOFTWARE_SCREEN_TEXT } from '../software-model';
 import { ReleaseSelect } from './release-select';
 import { ChannelFields } from './software-fields';
-import { useFormSubmit } from './use-form-submit';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface CreateChannelDialogProps {
   onClose: () => void;

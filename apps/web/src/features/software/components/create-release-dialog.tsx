@@ -5,7 +5,7 @@ import { FormDialog } from '@/components/console/form-dialog';
 import { useCreateRelease } from '../api/create-release';
 import { createReleaseBody, EMPTY_RELEASE_FORM, SOFTWARE_SCREEN_TEXT } from '../software-model';
 import { ReleaseFields } from './software-fields';
-import { useFormSubmit } from './use-form-submit';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface CreateReleaseDialogProps {
   onClose: () => void;

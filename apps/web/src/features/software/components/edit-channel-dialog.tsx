@@ -5,7 +5,7 @@ import { FormDialog } from '@/components/console/form-dialog';
 import { useUpdateChannel } from '../api/update-channel';
 import { channelForm, channelPatch } from '../software-model';
 import { ChannelFields } from './software-fields';
-import { useFormSubmit } from './use-form-submit';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface EditChannelDialogProps {
   channel: SoftwareChannel;

@@ -5,7 +5,7 @@ import { FormDialog } from '@/components/console/form-dialog';
 import { useUpdateRelease } from '../api/update-release';
 import { releaseForm, releasePatch } from '../software-model';
 import { ReleaseFields } from './software-fields';
-import { useFormSubmit } from './use-form-submit';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface EditReleaseDialogProps {
   release: SoftwareRelease;

@@ -5,7 +5,7 @@ import { FormDialog } from '@/components/console/form-dialog';
 import { useUpdateChannel } from '../api/update-channel';
 import { releaseIdValue, SOFTWARE_SCREEN_TEXT } from '../software-model';
 import { ReleaseSelect } from './release-select';
-import { useFormSubmit } from './use-form-submit';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface LinkReleaseDialogProps {
   channel: SoftwareChannel;

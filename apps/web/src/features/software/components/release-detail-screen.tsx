@@ -1,10 +1,17 @@
 import type { SoftwareRelease } from '@flashbooth/contracts';
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
+import { DetailPage, DetailSkeleton, useDetailScreen } from '@/components/console/detail-page';
 import { paths } from '@/config/paths';
 import { useDeleteRelease } from '../api/delete-release';
 import { releaseQueryOptions, useRelease } from '../api/get-release';
-import { formatSizeMb, hideUrlQuery, SOFTWARE_SCREEN_TEXT, yesNo } from '../software-model';
-import { DetailActions, DetailFacts, DetailPage, useDetailScreen } from './detail-parts';
+import {
+  formatSizeMb,
+  hideUrlQuery,
+  SOFTWARE_SCREEN_TEXT,
+  SOFTWARE_STATUS_MS,
+  yesNo,
+} from '../software-model';
+import { DetailFacts, SoftwareActions } from './software-detail';
 import { EditReleaseDialog } from './edit-release-dialog';
 import { UploadReleaseDialog } from './upload-release-dialog';
 import '@/components/console/console.css';
@@ -61,27 +68,29 @@ function StoredFile({ release }: { release: SoftwareRelease }) {
 
 /** Software release detail (staff spec section 2); only mounted for those who may manage software. */
 export function ReleaseDetailScreen({ releaseId }: { releaseId: number }) {
-  const screen = useDetailScreen<'upload'>(
-    useDeleteRelease(releaseId),
-    releaseQueryOptions(releaseId).queryKey,
-    paths.enterprise.releases.getHref(),
-  );
+  const screen = useDetailScreen<'upload'>({
+    remove: useDeleteRelease(releaseId),
+    queryKey: releaseQueryOptions(releaseId).queryKey,
+    listHref: paths.enterprise.releases.getHref(),
+    statusMs: SOFTWARE_STATUS_MS,
+  });
   const release = useRelease(releaseId);
 
   return (
     <DetailPage
       screen={screen}
+      className="console-narrow software-page"
       list={{ label: 'Software Releases', href: paths.enterprise.releases.getHref() }}
       title={release.data ? `Release ${release.data.version}` : 'Software Release'}
       crumb={release.data?.version ?? 'Release'}
       query={release}
-      loadingLabel="Loading release…"
+      skeleton={<DetailSkeleton label="Loading release…" className="card software-detail" />}
       loadFailed={M.loadReleaseFailed}
       thing="software release"
     >
       {(record) => (
         <>
-          <DetailActions
+          <SoftwareActions
             screen={screen}
             noun="Release"
             edit="Edit Details"

@@ -8,6 +8,7 @@ import { EmptyPanel, LoadErrorPanel, ListLoading } from '@/components/ui/list-st
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { paths } from '@/config/paths';
 import { formatUtcTimestamp } from '@/lib/format-date';
+import { errorText } from '@/lib/error-text';
 import { type RolloutAction, useChangeRollout } from '../api/change-rollout';
 import { useLatestRollout } from '../api/get-latest-rollout';
 import { useStartRollout } from '../api/start-rollout';
@@ -26,7 +27,6 @@ import {
   startBlockedReason,
   waveProgress,
 } from '../rollout-model';
-import { failureText } from '../software-model';
 import './rollout-panel.css';
 
 export type RolloutPanelProps = {
@@ -68,7 +68,7 @@ export function RolloutPanel({ channelId, releaseVersion, canManage }: RolloutPa
       { rolloutId: rollout.id, action },
       {
         onSuccess: () => show('success', ACTION_DONE[action]),
-        onError: (error) => show('error', failureText(error, ROLLOUT_MESSAGES.actionFailed)),
+        onError: (error) => show('error', errorText(error, ROLLOUT_MESSAGES.actionFailed)),
         onSettled: () => setConfirm(null),
       },
     );
@@ -185,7 +185,7 @@ export function RolloutPanel({ channelId, releaseVersion, canManage }: RolloutPa
             {},
             {
               onSuccess: (started) => show('success', ROLLOUT_TEXT.started(started.version)),
-              onError: (error) => show('error', failureText(error, ROLLOUT_MESSAGES.startFailed)),
+              onError: (error) => show('error', errorText(error, ROLLOUT_MESSAGES.startFailed)),
               onSettled: () => setConfirm(null),
             },
           )
