@@ -4,6 +4,12 @@ import { patchPageItem } from './media-page-cache';
 
 const KEY = ['media', 'enterprise', 'all', '', 1] as const;
 
+interface Item {
+  id: number;
+  hidden_from_wall: boolean;
+  caption: string;
+}
+
 describe('patchPageItem', () => {
   it('changes only the one item of the cached page, and leaves an absent page absent', () => {
     const queryClient = new QueryClient();
@@ -14,7 +20,7 @@ describe('patchPageItem', () => {
         { id: 2, hidden_from_wall: false, caption: 'b' },
       ],
     });
-    patchPageItem(queryClient, KEY, 2, { hidden_from_wall: true });
+    patchPageItem<Item>(queryClient, KEY, 2, { hidden_from_wall: true });
     expect(queryClient.getQueryData(KEY)).toEqual({
       total_count: 2,
       items: [
@@ -22,7 +28,7 @@ describe('patchPageItem', () => {
         { id: 2, hidden_from_wall: true, caption: 'b' },
       ],
     });
-    patchPageItem(queryClient, ['other'], 2, { caption: 'c' });
+    patchPageItem<Item>(queryClient, ['other'], 2, { caption: 'c' });
     expect(queryClient.getQueryData(['other'])).toBeUndefined();
   });
 
