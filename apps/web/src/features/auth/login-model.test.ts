@@ -5,7 +5,6 @@ import {
   hasErrorCode,
   homeAfterSignIn,
   isCompleteOtp,
-  messageOf,
   phoneToSend,
   returnPathToSend,
   sanitizeOtp,
@@ -63,10 +62,6 @@ describe('error helpers', () => {
     expect(hasErrorCode(error, 'code_mismatch')).toBe(true);
     expect(hasErrorCode(error, 'code_expired')).toBe(false);
     expect(hasErrorCode(new Error('x'), 'code_mismatch')).toBe(false);
-  });
-  it('prefers the server message and falls back otherwise', () => {
-    expect(messageOf(error, 'Fallback')).toBe('Wrong code');
-    expect(messageOf(new TypeError('Failed to fetch'), 'Fallback')).toBe('Fallback');
   });
 });
 

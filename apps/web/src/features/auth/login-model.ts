@@ -77,11 +77,6 @@ export function hasErrorCode(error: unknown, code: AuthErrorCode): boolean {
   return error instanceof ApiError && error.code === code;
 }
 
-/** The server's message when it sent one (spec: read it first), else the screen's default. */
-export function messageOf(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.message ? error.message : fallback;
-}
-
 /**
  * A phone whose code budget is spent (issue 14): codes are not checked until `retryAt`, but the
  * one-tap link in a sign-in SMS still signs in. `linkSent`: this very refusal texted one.

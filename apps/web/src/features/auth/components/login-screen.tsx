@@ -5,6 +5,7 @@ import { BrandLogo } from '@/components/layout/brand-logo';
 import { Spinner } from '@/components/ui/spinner';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
 import { paths } from '@/config/paths';
+import { errorText } from '@/lib/error-text';
 import { useSession } from '@/lib/session';
 import { peekRedirect, takeRedirect } from '@/lib/storage';
 import { useSignIn } from '../api/sign-in';
@@ -19,7 +20,6 @@ import {
   homeAfterSignIn,
   isCompleteOtp,
   LOGIN_MESSAGES,
-  messageOf,
   phoneToSend,
   returnPathToSend,
 } from '../login-model';
@@ -130,7 +130,7 @@ export function LoginScreen({ pool }: { pool: Pool }) {
         show('error', LOGIN_MESSAGES.tooManyAttempts);
         goToStep('phone');
       } else {
-        show('error', messageOf(error, LOGIN_MESSAGES.sendFailed));
+        show('error', errorText(error, LOGIN_MESSAGES.sendFailed));
       }
     }
   };
@@ -153,7 +153,7 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     } catch (error) {
       if (showBudget(error)) return;
       if (hasErrorCode(error, AUTH_CODES.userNotFound)) goToStep('signup');
-      else show('error', messageOf(error, LOGIN_MESSAGES.sendFailed));
+      else show('error', errorText(error, LOGIN_MESSAGES.sendFailed));
     }
   };
 

@@ -1,8 +1,8 @@
 import type { Pool, VerifyResponse } from '@flashbooth/contracts';
 import { readSignInLinkFragment, SIGN_IN_LINK_MESSAGES } from '@flashbooth/contracts/rules';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { errorText } from '@/lib/error-text';
 import { signInWithLink } from '../api/sign-in-with-link';
-import { messageOf } from '../login-model';
 
 export type SignInLinkState =
   | { status: 'none' }
@@ -44,7 +44,7 @@ export function useSignInLink(
     signInWithLink(pool, link.token).then(
       (response) => signedIn(response, link.next),
       (error: unknown) =>
-        setState({ status: 'failed', message: messageOf(error, SIGN_IN_LINK_MESSAGES.failed) }),
+        setState({ status: 'failed', message: errorText(error, SIGN_IN_LINK_MESSAGES.failed) }),
     );
   }, [link, pool, ready]);
 
