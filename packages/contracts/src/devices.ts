@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CaptureKindSchema } from './capture-kind.js';
-import { DB_INT_MAX, hasNoNul, idSchema, nulMessage, TimestampSchema } from './common.js';
+import { DB_INT_MAX, hasNoNul, idSchema, listOf, nulMessage, TimestampSchema } from './common.js';
 import {
   DEVICE_MESSAGES,
   DEVICE_PRICE_MAX_RUPEES,
@@ -27,6 +27,9 @@ export const DeviceSchema = z.object({
   pinged_at: TimestampSchema.nullable(),
 });
 export type Device = z.infer<typeof DeviceSchema>;
+/** GET devices: one page of devices and how many match. */
+export const DeviceListSchema = listOf(DeviceSchema);
+export type DeviceList = z.infer<typeof DeviceListSchema>;
 
 /**
  * The environment a booth agent needs (apps/booth-agent/src/env.ts), as the server knows it:
@@ -149,6 +152,9 @@ export const DeviceErrorSchema = z.object({
   error_message: z.string(),
 });
 export type DeviceError = z.infer<typeof DeviceErrorSchema>;
+/** GET devices/{id}/errors: one page of a device's errors and how many match. */
+export const DeviceErrorListSchema = listOf(DeviceErrorSchema);
+export type DeviceErrorList = z.infer<typeof DeviceErrorListSchema>;
 
 // ---- The MQTT protocol between the server and a booth (DESIGN.md "devices"). ----
 

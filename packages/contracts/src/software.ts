@@ -3,6 +3,7 @@ import {
   DB_INT_MAX,
   hasNoNul,
   limitSchema,
+  listOf,
   nulMessage,
   OffsetSchema,
   SearchSchema,
@@ -86,6 +87,9 @@ export const SoftwareChannelSchema = z.object({
   created_by_name: z.string().nullable(),
 });
 export type SoftwareChannel = z.infer<typeof SoftwareChannelSchema>;
+/** GET software/channels: one page of channels and how many match. */
+export const SoftwareChannelListSchema = listOf(SoftwareChannelSchema);
+export type SoftwareChannelList = z.infer<typeof SoftwareChannelListSchema>;
 
 /** POST software/channels. */
 export const SoftwareChannelCreateSchema = z
@@ -139,6 +143,9 @@ export const SoftwareReleaseSchema = z.object({
   created_by_name: z.string().nullable(),
 });
 export type SoftwareRelease = z.infer<typeof SoftwareReleaseSchema>;
+/** GET software/releases: one page of releases and how many match. */
+export const SoftwareReleaseListSchema = listOf(SoftwareReleaseSchema);
+export type SoftwareReleaseList = z.infer<typeof SoftwareReleaseListSchema>;
 
 /** POST software/releases. */
 export const SoftwareReleaseCreateSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasNoNul, idTextSchema, limitSchema, nulMessage, SearchSchema } from './common.js';
+import { hasNoNul, idTextSchema, limitSchema, listOf, nulMessage, SearchSchema } from './common.js';
 import { CaptureKindSchema } from './capture-kind.js';
 import { DeviceLinkSchema } from './devices.js';
 import {
@@ -71,6 +71,9 @@ export const TemplateSchema = z.object({
   motion_prints: z.boolean(),
 });
 export type Template = z.infer<typeof TemplateSchema>;
+/** GET templates: one page of templates and how many match. */
+export const TemplateListSchema = listOf(TemplateSchema);
+export type TemplateList = z.infer<typeof TemplateListSchema>;
 
 const NAME_MAX = 100;
 const nameTooLong = `Template name must be at most ${NAME_MAX} characters.`;

@@ -1,12 +1,7 @@
-import type { DeviceError } from '@flashbooth/contracts';
+import type { DeviceErrorList } from '@flashbooth/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { DEVICE_LOGS_PAGE_SIZE, DEVICE_TEXT } from '../devices-model';
-
-export interface DeviceErrorList {
-  items: DeviceError[];
-  total_count: number;
-}
 
 /** GET devices/{id}/errors: newest first; `search` is left out when empty (spec section 7). */
 export function getDeviceErrors(

@@ -1,12 +1,7 @@
-import type { Device } from '@flashbooth/contracts';
+import type { DeviceList } from '@flashbooth/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { DEVICE_TEXT, DEVICES_PAGE_SIZE } from '../devices-model';
-
-export interface DeviceList {
-  items: Device[];
-  total_count: number;
-}
 
 /** GET devices: one page of the devices the person may see (all for privileged staff). */
 export function getDevices(

@@ -1,9 +1,9 @@
-import type { DeviceStatusEvent } from '@flashbooth/contracts';
+import type { DeviceList, DeviceStatusEvent } from '@flashbooth/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { applyStatusEvent, applyStatusEventToList } from '../devices-model';
 import { deviceQueryOptions } from './get-device';
-import { devicesQueryOptions, type DeviceList } from './get-devices';
+import { devicesQueryOptions } from './get-devices';
 import { useDeviceStatusStream } from './use-device-status-stream';
 
 /**

@@ -1,19 +1,14 @@
-import type { SoftwareChannel } from '@flashbooth/contracts';
+import type { SoftwareChannelList } from '@flashbooth/contracts';
 import { SOFTWARE_MESSAGES, SOFTWARE_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-
-export interface ChannelList {
-  items: SoftwareChannel[];
-  total_count: number;
-}
 
 /** GET software/channels: one page of 9, newest first, searching name and description. */
 export function getChannels(
   params: { search: string; page: number },
   signal?: AbortSignal,
-): Promise<ChannelList> {
-  return apiRequest<ChannelList>('enterprise', 'software/channels', {
+): Promise<SoftwareChannelList> {
+  return apiRequest<SoftwareChannelList>('enterprise', 'software/channels', {
     query: {
       search: params.search,
       limit: SOFTWARE_PAGE_SIZE,

@@ -1,4 +1,4 @@
-import type { SoftwareRelease } from '@flashbooth/contracts';
+import type { SoftwareReleaseList } from '@flashbooth/contracts';
 import {
   SOFTWARE_MESSAGES,
   SOFTWARE_PAGE_SIZE,
@@ -7,17 +7,12 @@ import {
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-export interface ReleaseList {
-  items: SoftwareRelease[];
-  total_count: number;
-}
-
 /** GET software/releases: one page of 9, newest first, searching version and notes. */
 export function getReleases(
   params: { search: string; page: number },
   signal?: AbortSignal,
-): Promise<ReleaseList> {
-  return apiRequest<ReleaseList>('enterprise', 'software/releases', {
+): Promise<SoftwareReleaseList> {
+  return apiRequest<SoftwareReleaseList>('enterprise', 'software/releases', {
     query: {
       search: params.search,
       limit: SOFTWARE_PAGE_SIZE,
@@ -42,8 +37,8 @@ export function useReleases(search: string, page: number) {
 }
 
 /** The channel dialogs' release select: up to 200 releases (spec section 9). */
-export function getReleaseOptions(signal?: AbortSignal): Promise<ReleaseList> {
-  return apiRequest<ReleaseList>('enterprise', 'software/releases', {
+export function getReleaseOptions(signal?: AbortSignal): Promise<SoftwareReleaseList> {
+  return apiRequest<SoftwareReleaseList>('enterprise', 'software/releases', {
     query: { limit: SOFTWARE_PICKER_LIMIT, offset: 0 },
     fallbackMessage: SOFTWARE_MESSAGES.loadReleaseOptionsFailed,
     signal,

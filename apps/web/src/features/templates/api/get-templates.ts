@@ -1,12 +1,7 @@
-import type { Template } from '@flashbooth/contracts';
+import type { TemplateList } from '@flashbooth/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { TEMPLATE_TEXT, TEMPLATES_PAGE_SIZE } from '../templates-model';
-
-export interface TemplateList {
-  items: Template[];
-  total_count: number;
-}
 
 /** GET templates: one page (10) of templates, newest first, searched by name. */
 export function getTemplates(
