@@ -17,12 +17,12 @@ import {
   type OrganizationRole,
 } from '@flashbooth/contracts/rules';
 import { changedFields, isEmptyChange } from '@/components/console/changed-fields';
+import type { FormOutcome } from '@/components/console/use-form-submit';
 
 const M = ORGANIZATION_MESSAGES;
 
-/** Spec section 9: messages hide after 5 s; after a delete the list returns after 1.5 s. */
+/** Spec section 9: messages hide after 5 s (the return after a delete: the console kit's). */
 export const ORGANIZATION_STATUS_MS = 5000;
-export const RETURN_AFTER_DELETE_MS = 1500;
 
 /** The screens' own texts beyond the spec's (successes, a search that finds nothing). */
 export const ORGANIZATION_SCREEN_TEXT = {
@@ -65,8 +65,6 @@ export function formFromOrganization(organization: Organization): OrganizationFo
   };
 }
 
-export type FormOutcome<T> = { kind: 'ok'; body: T } | { kind: 'invalid'; message: string };
-
 /** Spec section 5: the name is required; the rest is optional ('' is none). */
 export function createOrganizationBody(
   form: OrganizationFormValues,
@@ -90,7 +88,7 @@ export function createOrganizationBody(
 export function organizationPatch(
   organization: Organization,
   form: OrganizationFormValues,
-): FormOutcome<OrganizationPatchBody> | { kind: 'unchanged'; message: string } {
+): FormOutcome<OrganizationPatchBody> {
   const changes = changedFields(organization, form, ORGANIZATION_FIELDS);
   if (isEmptyChange(changes)) return { kind: 'unchanged', message: M.noChanges };
   if (changes.name !== undefined && changes.name === '') {

@@ -2,6 +2,7 @@ import type { Organization } from '@flashbooth/contracts';
 import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useCreateOrganization } from '../api/create-organization';
 import { createOrganizationBody, EMPTY_ORGANIZATION_FORM } from '../organizations-model';
 import { OrganizationFormFields } from './organization-form-fields';
@@ -21,29 +22,20 @@ export function CreateOrganizationDialog({
   onCreated,
 }: CreateOrganizationDialogProps) {
   const [values, setValues] = useState(EMPTY_ORGANIZATION_FORM);
-  const [error, setError] = useState<string | null>(null);
-  const create = useCreateOrganization();
+  const submit = useFormSubmit(
+    useCreateOrganization(),
+    () => createOrganizationBody(values),
+    ORGANIZATION_MESSAGES.createFailed,
+    (organization) => {
+      setValues(EMPTY_ORGANIZATION_FORM);
+      onCreated(organization);
+    },
+  );
 
   const close = () => {
     setValues(EMPTY_ORGANIZATION_FORM);
-    setError(null);
+    submit.clear();
     onClose();
-  };
-
-  const submit = () => {
-    const outcome = createOrganizationBody(values);
-    if (outcome.kind === 'invalid') {
-      setError(outcome.message);
-      return;
-    }
-    setError(null);
-    create.mutate(outcome.body, {
-      onSuccess: (organization) => {
-        setValues(EMPTY_ORGANIZATION_FORM);
-        onCreated(organization);
-      },
-      onError: (failure) => setError(failure.message || ORGANIZATION_MESSAGES.createFailed),
-    });
   };
 
   return (
@@ -52,10 +44,8 @@ export function CreateOrganizationDialog({
       title="Create Organization"
       submitLabel="Create"
       busyLabel={ORGANIZATION_MESSAGES.creating}
-      busy={create.isPending}
-      error={error}
-      onSubmit={submit}
       onCancel={close}
+      {...submit}
     >
       <OrganizationFormFields values={values} onChange={setValues} order={CREATE_ORDER} />
     </FormDialog>

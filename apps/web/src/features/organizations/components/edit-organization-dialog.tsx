@@ -2,6 +2,7 @@ import type { Organization } from '@flashbooth/contracts';
 import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useUpdateOrganization } from '../api/update-organization';
 import {
   ORGANIZATION_FIELDS,
@@ -26,22 +27,12 @@ export function EditOrganizationDialog({
   onSaved,
 }: EditOrganizationDialogProps) {
   const [values, setValues] = useState(() => formFromOrganization(organization));
-  const [message, setMessage] = useState<{ kind: 'error' | 'info'; text: string } | null>(null);
-  const update = useUpdateOrganization(organization.id);
-
-  const submit = () => {
-    const outcome = organizationPatch(organization, values);
-    if (outcome.kind !== 'ok') {
-      setMessage({ kind: outcome.kind === 'unchanged' ? 'info' : 'error', text: outcome.message });
-      return;
-    }
-    setMessage(null);
-    update.mutate(outcome.body, {
-      onSuccess: onSaved,
-      onError: (failure) =>
-        setMessage({ kind: 'error', text: failure.message || ORGANIZATION_MESSAGES.updateFailed }),
-    });
-  };
+  const submit = useFormSubmit(
+    useUpdateOrganization(organization.id),
+    () => organizationPatch(organization, values),
+    ORGANIZATION_MESSAGES.updateFailed,
+    onSaved,
+  );
 
   return (
     <FormDialog
@@ -49,17 +40,14 @@ export function EditOrganizationDialog({
       title="Edit Organization"
       submitLabel="Save Changes"
       busyLabel="Saving..."
-      busy={update.isPending}
-      error={message?.kind === 'error' ? message.text : null}
-      notice={message?.kind === 'info' ? message.text : null}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
       <OrganizationFormFields
         values={values}
         onChange={(next) => {
           setValues(next);
-          setMessage(null);
+          submit.clear();
         }}
         order={ORGANIZATION_FIELDS}
       />

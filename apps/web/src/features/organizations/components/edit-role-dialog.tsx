@@ -2,6 +2,7 @@ import type { OrganizationUser } from '@flashbooth/contracts';
 import { ORGANIZATION_MESSAGES, ORGANIZATION_ROLES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { Field, FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useUpdateOrganizationUser } from '../api/update-organization-user';
 import { roleChange, roleLabel } from '../organizations-model';
 
@@ -17,28 +18,19 @@ interface EditRoleDialogProps {
 export function EditRoleDialog({ orgId, user, selfId, onClose, onSaved }: EditRoleDialogProps) {
   const id = useId();
   const [role, setRole] = useState<string>(user.role);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const update = useUpdateOrganizationUser(orgId);
-
-  const submit = () => {
-    const outcome = roleChange(role, user, selfId);
-    if (outcome.kind === 'invalid') {
-      setError(outcome.message);
-      return;
-    }
-    if (outcome.body.role === user.role) {
-      setNotice(ORGANIZATION_MESSAGES.noChanges);
-      return;
-    }
-    update.mutate(
-      { userId: user.id, patch: outcome.body },
-      {
-        onSuccess: onSaved,
-        onError: (failure) => setError(failure.message || ORGANIZATION_MESSAGES.updateRoleFailed),
-      },
-    );
-  };
+  const submit = useFormSubmit(
+    useUpdateOrganizationUser(orgId),
+    () => {
+      const outcome = roleChange(role, user, selfId);
+      if (outcome.kind !== 'ok') return outcome;
+      if (outcome.body.role === user.role) {
+        return { kind: 'unchanged', message: ORGANIZATION_MESSAGES.noChanges };
+      }
+      return { kind: 'ok', body: { userId: user.id, patch: outcome.body } };
+    },
+    ORGANIZATION_MESSAGES.updateRoleFailed,
+    onSaved,
+  );
 
   return (
     <FormDialog
@@ -46,11 +38,8 @@ export function EditRoleDialog({ orgId, user, selfId, onClose, onSaved }: EditRo
       title="Edit User Role"
       submitLabel="Save"
       busyLabel="Saving..."
-      busy={update.isPending}
-      error={error}
-      notice={notice}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
       <p className="dialog-lead">{user.name}</p>
       <Field id={`${id}-role`} label="Role">
@@ -60,8 +49,7 @@ export function EditRoleDialog({ orgId, user, selfId, onClose, onSaved }: EditRo
           value={role}
           onChange={(event) => {
             setRole(event.target.value);
-            setError(null);
-            setNotice(null);
+            submit.clear();
           }}
         >
           {ORGANIZATION_ROLES.map((value) => (

@@ -1,6 +1,7 @@
 import { ORGANIZATION_MESSAGES, ORGANIZATION_ROLES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { Field, FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useCreateInvitation } from '../api/create-invitation';
 import { INITIAL_INVITE, inviteBody, roleLabel } from '../organizations-model';
 
@@ -19,21 +20,12 @@ export function InviteUserDialog({ orgId, onClose, onInvited }: InviteUserDialog
   const id = useId();
   const [phone, setPhone] = useState(INITIAL_INVITE.phone);
   const [role, setRole] = useState<string>(INITIAL_INVITE.role);
-  const [error, setError] = useState<string | null>(null);
-  const invite = useCreateInvitation(orgId);
-
-  const submit = () => {
-    const outcome = inviteBody(phone, role);
-    if (outcome.kind === 'invalid') {
-      setError(outcome.message);
-      return;
-    }
-    setError(null);
-    invite.mutate(outcome.body, {
-      onSuccess: () => onInvited(outcome.body.invitee_phone),
-      onError: (failure) => setError(failure.message || ORGANIZATION_MESSAGES.inviteFailed),
-    });
-  };
+  const submit = useFormSubmit(
+    useCreateInvitation(orgId),
+    () => inviteBody(phone, role),
+    ORGANIZATION_MESSAGES.inviteFailed,
+    (_, body) => onInvited(body.invitee_phone),
+  );
 
   return (
     <FormDialog
@@ -41,10 +33,8 @@ export function InviteUserDialog({ orgId, onClose, onInvited }: InviteUserDialog
       title="Invite User"
       submitLabel="Send Invite"
       busyLabel="Sending..."
-      busy={invite.isPending}
-      error={error}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
       <Field id={`${id}-phone`} label="Phone Number">
         <input
@@ -57,7 +47,7 @@ export function InviteUserDialog({ orgId, onClose, onInvited }: InviteUserDialog
           value={phone}
           onChange={(event) => {
             setPhone(event.target.value);
-            setError(null);
+            submit.clear();
           }}
         />
       </Field>
