@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { useOrganization } from '@/features/organizations/api/get-organization';
+import { useOrganization } from '@/api/organizations/get-organization';
 import { organizationTitle } from '@/features/organizations/organizations-model';
 import { OrganizationStatsScreen } from '@/features/organization-stats/components/organization-stats-screen';
 import { parseId } from '@/lib/parse-id';

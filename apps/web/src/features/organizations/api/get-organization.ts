@@ -1,22 +1,6 @@
-import type { Organization } from '@flashbooth/contracts';
-import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
-
-/** GET organizations/{id}: one organization (404 when the person is not one of its members). */
-export function getOrganization(orgId: number, signal?: AbortSignal): Promise<Organization> {
-  return apiRequest<Organization>('enterprise', `organizations/${orgId}`, {
-    fallbackMessage: ORGANIZATION_MESSAGES.loadDetailsFailed,
-    signal,
-  });
-}
-
-export const organizationQueryOptions = (orgId: number) =>
-  queryOptions({
-    queryKey: ['organizations', 'detail', orgId] as const,
-    queryFn: ({ signal }) => getOrganization(orgId, signal),
-  });
-
-export function useOrganization(orgId: number) {
-  return useQuery(organizationQueryOptions(orgId));
-}
+/** Moved to the shared endpoints (the media screens' breadcrumb reads it too); import it from there. */
+export {
+  getOrganization,
+  organizationQueryOptions,
+  useOrganization,
+} from '@/api/organizations/get-organization';

@@ -2,7 +2,7 @@ import type { Organization, OrganizationPatchBody } from '@flashbooth/contracts'
 import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { organizationQueryOptions } from './get-organization';
+import { organizationQueryOptions } from '@/api/organizations/get-organization';
 import { organizationsQueryOptions } from './get-organizations';
 
 /** PATCH organizations/{id} with only the changed fields; answers the updated organization. */

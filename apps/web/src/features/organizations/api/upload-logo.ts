@@ -3,7 +3,7 @@ import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { uploadThroughPresignedUrl } from '@/lib/presigned-upload';
-import { organizationQueryOptions } from './get-organization';
+import { organizationQueryOptions } from '@/api/organizations/get-organization';
 import { organizationsQueryOptions } from './get-organizations';
 
 /**

@@ -14,7 +14,7 @@ import { paths } from '@/config/paths';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { useExportGuests } from '../api/export-guests';
 import { useGuests } from '../api/get-guests';
-import { useOrganization } from '../api/get-organization';
+import { useOrganization } from '@/api/organizations/get-organization';
 import { useErasePerson } from '../api/person-privacy';
 import { erasedText, GUEST_PRIVACY_TEXT } from '../guest-privacy-model';
 import {

@@ -13,7 +13,7 @@ import { Toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { useCancelInvitation } from '../api/cancel-invitation';
-import { useOrganization } from '../api/get-organization';
+import { useOrganization } from '@/api/organizations/get-organization';
 import { useOrganizationUsers } from '../api/get-organization-users';
 import { useRemoveOrganizationUser } from '../api/remove-organization-user';
 import {
