@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { appConfig } from '@/config/app-config';
 import type { StatusKind } from '@/components/ui/status-message';
 import { ApiError } from '@/lib/api-client';
+import { errorText } from '@/lib/error-text';
 import { canUsePasskeys, hasWebAuthn, passkeyFailure } from '@/lib/webauthn';
 import { useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/list-passkeys';
@@ -177,7 +178,7 @@ export function PasskeysSection({
       await remove.mutateAsync(removing.id);
       onStatus('success', M.removed);
     } catch (error) {
-      onStatus('error', error instanceof ApiError ? error.message : M.loadFailed);
+      onStatus('error', errorText(error, M.loadFailed));
     } finally {
       setRemoving(null);
     }

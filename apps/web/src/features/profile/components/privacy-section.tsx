@@ -4,13 +4,11 @@ import { Dialog } from '@/components/ui/dialog';
 import { LoadErrorPanel } from '@/components/ui/list-states';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
+import { errorText } from '@/lib/error-text';
 import { useDataExport, useRequestDataExport } from '../api/data-export';
 import { useEraseAccount, useSendErasureCode } from '../api/erase-account';
 import { closedDeletion, deletionReducer, exportView } from '../privacy-model';
 import './privacy-section.css';
-
-const messageOf = (error: unknown, fallback: string) =>
-  error instanceof ApiError ? error.message : fallback;
 
 /** "Download my data": ask for a ZIP, see it being prepared, download it before its link expires. */
 function DataExportCard() {
@@ -85,7 +83,7 @@ function DataExportCard() {
         )}
         {request.isError && (
           <p className="status status-error privacy-inline-error" role="alert">
-            {messageOf(request.error, M.exportRequestFailed)}
+            {errorText(request.error, M.exportRequestFailed)}
           </p>
         )}
       </div>
@@ -141,7 +139,7 @@ function DeleteAccountDialog({
       const sent = await sendCode.mutateAsync();
       dispatch({ type: 'codeSent', sentTo: sent.sent_to });
     } catch (error) {
-      dispatch({ type: 'sendFailed', message: messageOf(error, M.deleteSendFailed) });
+      dispatch({ type: 'sendFailed', message: errorText(error, M.deleteSendFailed) });
     }
   };
 
@@ -159,7 +157,7 @@ function DeleteAccountDialog({
       dispatch({ type: 'deleted' });
       onDeleted();
     } catch (error) {
-      const message = messageOf(error, M.deleteFailed);
+      const message = errorText(error, M.deleteFailed);
       const codeSpent =
         error instanceof ApiError &&
         (error.status === 429 || message === M.codeExpired || message === M.codeTooManyAttempts);

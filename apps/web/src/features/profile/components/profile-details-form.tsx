@@ -2,7 +2,7 @@ import type { Pool, User } from '@flashbooth/contracts';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import type { StatusKind } from '@/components/ui/status-message';
-import { ApiError } from '@/lib/api-client';
+import { errorText } from '@/lib/error-text';
 import { useUpdateSelf } from '../api/update-self';
 import {
   autoFormatDob,
@@ -92,12 +92,7 @@ export function ProfileDetailsForm({ user, pool, onStatus, clearStatus }: Profil
       setForm(formFromUser(saved));
       onStatus('success', PROFILE_SCREEN_MESSAGES.updated);
     } catch (error) {
-      onStatus(
-        'error',
-        error instanceof ApiError && error.message
-          ? error.message
-          : PROFILE_SCREEN_MESSAGES.updateFailed,
-      );
+      onStatus('error', errorText(error, PROFILE_SCREEN_MESSAGES.updateFailed));
     }
   };
 
