@@ -100,6 +100,26 @@ export type Id = z.infer<typeof IdSchema>;
 export const IdParamSchema = z.object({ id: IdSchema });
 export type IdParam = z.infer<typeof IdParamSchema>;
 
+/** The longest cursor a list gives out (an encoded timestamp and id are about 45 characters). */
+export const CURSOR_MAX_LENGTH = 100;
+/** The message of a cursor that is not one a list gave out. */
+export const CURSOR_MESSAGE =
+  "cursor is not one this list gave out: pass the previous page's next_cursor unchanged.";
+
+/**
+ * `cursor` of a list that pages by cursor (the wall, My Media, My Transactions, All Media, an
+ * organization's media and guests): the previous page's `next_cursor`, opaque to the client (the
+ * server reads the newest-first position `(created_at, id)` of the page's last item from it). The
+ * next page is the items after that one, so paging by cursor neither repeats nor skips items
+ * when new ones arrive. `offset` is still accepted without a cursor; with one it must be 0.
+ */
+export const CursorSchema = z
+  .string({ error: CURSOR_MESSAGE })
+  .regex(/^[A-Za-z0-9_-]+$/, CURSOR_MESSAGE)
+  .max(CURSOR_MAX_LENGTH, CURSOR_MESSAGE)
+  .optional();
+export type Cursor = z.infer<typeof CursorSchema>;
+
 export const PageQuerySchema = z.object({
   search: SearchSchema,
   limit: limitSchema(10),
@@ -107,8 +127,25 @@ export const PageQuerySchema = z.object({
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 
+/** An offset page query that also takes a `cursor` (CursorSchema). */
+export const CursorPageQuerySchema = PageQuerySchema.extend({ cursor: CursorSchema });
+export type CursorPageQuery = z.infer<typeof CursorPageQuerySchema>;
+
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), total_count: z.number().int() });
+}
+
+/**
+ * `next_cursor` of a list that pages by cursor: the `cursor` of the page after this one, null when
+ * this page is the last. Always sent by the server; optional here so that bodies written before it
+ * (fixtures, older clients) still type-check.
+ */
+export const NextCursorSchema = z.string().nullable().optional();
+export type NextCursor = z.infer<typeof NextCursorSchema>;
+
+/** `{ items, total_count, next_cursor }`: a list paged by offset or by cursor. */
+export function cursorListOf<T extends z.ZodType>(item: T) {
+  return listOf(item).extend({ next_cursor: NextCursorSchema });
 }
 
 export const HealthSchema = z.object({ status: z.literal('ok') });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import {
+  cursorListOf,
+  CursorSchema,
   idTextSchema,
   limitSchema,
-  listOf,
   OffsetSchema,
   SearchSchema,
   TimestampSchema,
@@ -41,7 +42,7 @@ export const StaffMediaItemSchema = z.object({
 });
 export type StaffMediaItem = z.infer<typeof StaffMediaItemSchema>;
 
-export const StaffMediaPageSchema = listOf(StaffMediaItemSchema);
+export const StaffMediaPageSchema = cursorListOf(StaffMediaItemSchema);
 export type StaffMediaPage = z.infer<typeof StaffMediaPageSchema>;
 
 /** GET organizations/{id}/media/repost_allowed: search, limit (10), offset. */
@@ -49,6 +50,7 @@ export const OrganizationMediaQuerySchema = z.object({
   search: SearchSchema,
   limit: limitSchema(STAFF_MEDIA_PAGE_SIZE),
   offset: OffsetSchema,
+  cursor: CursorSchema,
 });
 export type OrganizationMediaQuery = z.infer<typeof OrganizationMediaQuerySchema>;
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import {
+  cursorListOf,
   DB_INT_MAX,
   hasNoNul,
   idListSchema,
   idTextSchema,
-  listOf,
   nulMessage,
   TimestampSchema,
 } from './common.js';
@@ -113,7 +113,7 @@ export const MediaSchema = z.object({
 export type Media = z.infer<typeof MediaSchema>;
 
 /** GET media (regular API): one page of the visitor's own media, offset paging. */
-export const MediaPageSchema = listOf(MediaSchema);
+export const MediaPageSchema = cursorListOf(MediaSchema);
 export type MediaPage = z.infer<typeof MediaPageSchema>;
 
 /** A comma-joined list of ids, as `GET media/uploaded?media_ids=1,2` sends it. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  cursorListOf,
+  CursorSchema,
   hasNoNul,
   idSchema,
   idTextSchema,
@@ -129,7 +131,7 @@ export type Guest = z.infer<typeof GuestSchema>;
 
 export const OrganizationListSchema = listOf(OrganizationSchema);
 export type OrganizationList = z.infer<typeof OrganizationListSchema>;
-export const GuestListSchema = listOf(GuestSchema);
+export const GuestListSchema = cursorListOf(GuestSchema);
 export type GuestList = z.infer<typeof GuestListSchema>;
 
 // ---- Queries and paths. ----
@@ -143,7 +145,7 @@ export type OrganizationsQuery = z.infer<typeof OrganizationsQuerySchema>;
 export const OrganizationUsersQuerySchema = pageQuery(ORGANIZATION_USERS_PAGE_SIZE);
 export type OrganizationUsersQuery = z.infer<typeof OrganizationUsersQuerySchema>;
 /** GET organizations/{id}/guests: search on name, phone and email. */
-export const GuestsQuerySchema = pageQuery(GUESTS_PAGE_SIZE);
+export const GuestsQuerySchema = pageQuery(GUESTS_PAGE_SIZE).extend({ cursor: CursorSchema });
 export type GuestsQuery = z.infer<typeof GuestsQuerySchema>;
 
 /** GET organizations/{id}/guests/export.csv: the same search, every matching guest. */

@@ -3,6 +3,7 @@ import {
   hasNoNul,
   idTextSchema,
   limitSchema,
+  NextCursorSchema,
   nulMessage,
   OffsetSchema,
   TimestampSchema,
@@ -88,6 +89,7 @@ export type Transaction = z.infer<typeof TransactionSchema>;
 export const TransactionListSchema = z.object({
   items: z.array(TransactionSchema),
   total_count: z.number().int(),
+  next_cursor: NextCursorSchema,
 });
 export type TransactionList = z.infer<typeof TransactionListSchema>;
 

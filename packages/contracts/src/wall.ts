@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  cursorListOf,
+  CursorSchema,
   hasNoNul,
   limitSchema,
   listOf,
@@ -25,10 +27,11 @@ export const WallQuerySchema = z.object({
   search: SearchSchema,
   limit: limitSchema(WALL_PAGE_SIZE),
   offset: OffsetSchema,
+  cursor: CursorSchema,
 });
 export type WallQuery = z.infer<typeof WallQuerySchema>;
 
-export const WallPageSchema = listOf(MediaSchema);
+export const WallPageSchema = cursorListOf(MediaSchema);
 export type WallPage = z.infer<typeof WallPageSchema>;
 
 /** POST and DELETE media/{id}/likes: the item's count after the change and the caller's like. */

@@ -1,22 +1,116 @@
-import { type AnyColumn, and, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { CURSOR_MESSAGE } from '@flashbooth/contracts';
+import { type AnyColumn, and, ilike, or, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
+import { AppError } from '../errors.js';
 
-/** What a list call asks for: optional search text and an offset page. */
+/**
+ * What a list call asks for: optional search text and an offset page, or (lists paged by cursor)
+ * the page after the item a `cursor` names.
+ */
 export interface PageQuery {
   search?: string | undefined;
   limit: number;
   offset: number;
+  cursor?: string | undefined;
 }
 
-/** One page of rows and the number of rows over all pages. */
+/**
+ * One page of rows and the number of rows over all pages; `nextCursor` (lists paged by cursor)
+ * names the page after it, null when this is the last.
+ */
 export interface Page<Row> {
   rows: Row[];
   total: number;
+  nextCursor?: string | null;
 }
 
-/** The API's list shape (`{ items, total_count }`, DESIGN.md). */
+/** The API's list shape (`{ items, total_count }`, DESIGN.md; `next_cursor` when paged by cursor). */
 export interface ListBody<Item> {
   items: Item[];
   total_count: number;
+  next_cursor?: string | null;
+}
+
+// ---- Cursor (keyset) paging: newest first by (created_at, id). ----
+
+/**
+ * A position in a newest-first list: the `(created_at, id)` of the last item of a page. `at` is
+ * the timestamp as PostgreSQL text exact to the microsecond (`keyText`), so the next page starts
+ * exactly after that item even when many share one millisecond.
+ */
+export interface Keyset {
+  at: string;
+  id: number;
+}
+
+const KEY_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const KEY_ID_MAX = 2_147_483_647;
+
+/**
+ * The cursor of a position: `<at>~<id>` in base64url (docs/reference/server.md, "Lists"). Opaque
+ * to clients; only `decodeCursor` reads it.
+ */
+export function encodeCursor(key: Keyset): string {
+  return Buffer.from(`${key.at}~${key.id}`, 'utf8').toString('base64url');
+}
+
+/** The position a cursor names; undefined when it is not one `encodeCursor` made. */
+export function decodeCursor(cursor: string): Keyset | undefined {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const [at, idText, ...rest] = text.split('~');
+  if (rest.length > 0 || !at || !idText || !KEY_AT.test(at) || !/^\d{1,10}$/.test(idText)) {
+    return undefined;
+  }
+  const id = Number(idText);
+  // A real instant (no 30 February): the date written back the same.
+  const date = new Date(`${at.slice(0, 23)}Z`);
+  if (id < 1 || id > KEY_ID_MAX || Number.isNaN(date.getTime())) return undefined;
+  if (date.toISOString().slice(0, 23) !== at.slice(0, 23)) return undefined;
+  return { at, id };
+}
+
+/**
+ * The position a page query starts after: none without a cursor; a 400 for a cursor that is not
+ * one a list gave out, or for a cursor together with an offset.
+ */
+export function pageKeyset(page: Pick<PageQuery, 'cursor' | 'offset'>): Keyset | undefined {
+  if (page.cursor === undefined) return undefined;
+  const key = decodeCursor(page.cursor);
+  if (!key) throw new AppError('validation_error', CURSOR_MESSAGE);
+  if (page.offset !== 0) {
+    throw new AppError('validation_error', 'Send either cursor or offset, not both.');
+  }
+  return key;
+}
+
+/** A timestamp as the exact text a `Keyset` holds (UTC, microseconds). */
+export function keyText(at: SQLWrapper | AnyColumn): SQL<string> {
+  return sql<string>`to_char(${at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/**
+ * The rows after `key` in the order `at desc, id desc` (a row comparison, which an index on
+ * `(…, at desc, id desc)` answers as a range); nothing without a key.
+ */
+export function after(
+  key: Keyset | undefined,
+  at: SQLWrapper | AnyColumn,
+  id: SQLWrapper | AnyColumn,
+): SQL | undefined {
+  return key && sql`(${at}, ${id}) < (${key.at}::timestamptz, ${key.id}::integer)`;
+}
+
+/**
+ * A page from `limit + 1` rows read in the list's order: the first `limit`, and the cursor of the
+ * last of them when there was one more (null when this is the last page).
+ */
+export function cutPage<Row>(
+  rows: Row[],
+  limit: number,
+  keyOf: (row: Row) => Keyset,
+): { rows: Row[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { rows, nextCursor: null };
+  const page = rows.slice(0, limit);
+  return { rows: page, nextCursor: encodeCursor(keyOf(page[limit - 1]!)) };
 }
 
 /**
@@ -69,7 +163,11 @@ export async function fetchPage<Row>(
 
 /** The API body of a page, each row turned into its item. */
 export function listBody<Row, Item>(page: Page<Row>, toItem: (row: Row) => Item): ListBody<Item> {
-  return { items: page.rows.map(toItem), total_count: page.total };
+  return withCursor({ items: page.rows.map(toItem), total_count: page.total }, page);
+}
+
+function withCursor<Item>(body: ListBody<Item>, page: Page<unknown>): ListBody<Item> {
+  return page.nextCursor === undefined ? body : { ...body, next_cursor: page.nextCursor };
 }
 
 /** The same, for items that take a lookup each (a signed URL, say). */
@@ -77,5 +175,8 @@ export async function listBodyAsync<Row, Item>(
   page: Page<Row>,
   toItem: (row: Row) => Promise<Item>,
 ): Promise<ListBody<Item>> {
-  return { items: await Promise.all(page.rows.map(toItem)), total_count: page.total };
+  return withCursor(
+    { items: await Promise.all(page.rows.map(toItem)), total_count: page.total },
+    page,
+  );
 }

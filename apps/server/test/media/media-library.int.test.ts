@@ -146,10 +146,15 @@ describe.each(databaseTargets)('staff media views on $name', ({ open }) => {
     expect(idsOf(await orgMedia(s.orgA, token, '?search=birthday'))).toEqual([ids.ashaA]);
     expect(idsOf(await orgMedia(s.orgA, token, '?search=sunrise'))).toHaveLength(3);
     // Pattern characters are taken literally.
-    expect(await orgMedia(s.orgA, token, '?search=%25')).toEqual({ items: [], total_count: 0 });
+    expect(await orgMedia(s.orgA, token, '?search=%25')).toEqual({
+      items: [],
+      total_count: 0,
+      next_cursor: null,
+    });
     expect(await orgMedia(s.orgA, token, '?limit=1&offset=1')).toEqual({
       items: [expect.objectContaining({ id: ids.raviA })],
       total_count: 3,
+      next_cursor: expect.any(String),
     });
   });
 

@@ -187,7 +187,7 @@ describe.each(databaseTargets)('media on $name', ({ open }) => {
       (await call('GET', `media/uploaded?media_ids=${item.id}`, stranger.token)).json(),
     ).toEqual({ media_items: [] });
     const theirList = (await call('GET', 'media', stranger.token)).json();
-    expect(theirList).toEqual({ items: [], total_count: 0 });
+    expect(theirList).toEqual({ items: [], total_count: 0, next_cursor: null });
 
     const patch = await call('PATCH', `media/${item.id}`, stranger.token, { is_public: true });
     expect(patch.statusCode).toBe(404);

@@ -94,6 +94,7 @@ describe.each(databaseTargets)('organization guests on $name', ({ open }) => {
         },
       ],
       total_count: 2,
+      next_cursor: null,
     });
     expect((await guests(other, s.superUser.token)).items.map((guest) => guest.id)).toEqual([
       zoe.userId,
@@ -115,9 +116,14 @@ describe.each(databaseTargets)('organization guests on $name', ({ open }) => {
     expect(await guests(venue, s.orgAdmin.token, { search: 'zoe' })).toEqual({
       items: [],
       total_count: 0,
+      next_cursor: null,
     });
     const page = await guests(venue, s.orgAdmin.token, { limit: '1', offset: '1' });
-    expect(page).toEqual({ items: [expect.objectContaining({ id: ravi.userId })], total_count: 2 });
+    expect(page).toEqual({
+      items: [expect.objectContaining({ id: ravi.userId })],
+      total_count: 2,
+      next_cursor: null,
+    });
   });
 
   it('exports the guests as CSV for admins, with the same search', async () => {

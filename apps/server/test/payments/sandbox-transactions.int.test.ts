@@ -24,7 +24,11 @@ describe.each(databaseTargets)(
         expect(response.statusCode).toBe(404);
         expect(response.json()).toEqual({ message: 'Transaction not found.', code: 'not_found' });
       }
-      expect((await s.api.list(other.token)).json()).toEqual({ items: [], total_count: 0 });
+      expect((await s.api.list(other.token)).json()).toEqual({
+        items: [],
+        total_count: 0,
+        next_cursor: null,
+      });
       expect((await s.api.list(owner.token)).json().items.map((t: { id: number }) => t.id)).toEqual(
         [txnId],
       );

@@ -1,7 +1,16 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { mediaMatching } from '../../db/media-search.js';
-import { allOf, literalLimit, type Page, type PageQuery } from '../../db/paging.js';
+import {
+  after,
+  allOf,
+  cutPage,
+  keyText,
+  literalLimit,
+  type Page,
+  type PageQuery,
+  pageKeyset,
+} from '../../db/paging.js';
 import { media, type MediaRow, moderationLog, organizations, users } from '../../db/schema.js';
 import { type MediaListRow, selectMediaWithNames, withNames } from './media.repository.js';
 
@@ -87,35 +96,49 @@ export class MediaLibraryRepository {
    * and the count as two statements side by side.
    */
   private async list(page: PageQuery, scope: SQL | undefined): Promise<Page<LibraryRow>> {
+    const key = pageKeyset(page);
     // Written without a parameter so the partial indexes' predicate is seen in any plan.
     const uploaded = allOf(sql`${media.isUploaded}`, scope)!;
-    const limit = literalLimit(page.limit);
+    // One more than the page: whether a page follows (its cursor), without counting.
+    const limit = literalLimit(page.limit + 1);
+    const cut = (rows: (LibraryRow & { cursorAt: string })[], total: number) => ({
+      ...cutPage(rows, page.limit, (row) => ({ at: row.cursorAt, id: row.id })),
+      total,
+    });
     if (!page.search) {
+      const from = after(key, media.createdAt, media.id);
       const [rows, [counted]] = await Promise.all([
-        this.rowsOf(sql`select ${media.id} from ${media} where ${uploaded}
+        this.rowsOf(sql`select ${media.id} from ${media} where ${allOf(uploaded, from)}
           order by ${media.createdAt} desc, ${media.id} desc
           limit ${limit} offset ${page.offset}`),
         this.db.select({ value: count() }).from(media).where(uploaded),
       ]);
-      return { rows, total: counted?.value ?? 0 };
+      return cut(rows, counted?.value ?? 0);
     }
     const matching = this.db
       .$with('matching', { id: media.id, createdAt: media.createdAt })
       .as(mediaMatching(page.search, uploaded));
+    const from = after(key, sql`created_at`, sql`id`);
     const [rows, [counted]] = await Promise.all([
       this.rowsOf(
-        sql`select id from matching order by created_at desc, id desc
+        sql`select id from matching ${from ? sql`where ${from}` : sql``}
+          order by created_at desc, id desc
           limit ${limit} offset ${page.offset}`,
         matching,
       ),
       this.db.with(matching).select({ value: count() }).from(matching),
     ]);
-    return { rows, total: counted?.value ?? 0 };
+    return cut(rows, counted?.value ?? 0);
   }
 
-  /** The items whose ids `ids` selects, with their names, newest first. */
-  private async rowsOf(ids: SQL, withCte?: ReturnType<Database['$with']>): Promise<LibraryRow[]> {
-    const rows = await selectMediaWithNames(withCte ? this.db.with(withCte) : this.db)
+  /** The items whose ids `ids` selects, with their names and cursor positions, newest first. */
+  private async rowsOf(
+    ids: SQL,
+    withCte?: ReturnType<Database['$with']>,
+  ): Promise<(LibraryRow & { cursorAt: string })[]> {
+    const rows = await selectMediaWithNames(withCte ? this.db.with(withCte) : this.db, {
+      cursorAt: keyText(media.createdAt),
+    })
       .where(sql`${media.id} = any(array(${ids}))`)
       .orderBy(desc(media.createdAt), desc(media.id));
     return withNames(rows);

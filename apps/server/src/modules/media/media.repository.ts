@@ -1,6 +1,28 @@
-import { and, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
-import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
+import {
+  after,
+  allOf,
+  cutPage,
+  keyText,
+  type Page,
+  type PageQuery,
+  pageKeyset,
+  searchAny,
+} from '../../db/paging.js';
 import {
   devices,
   media,
@@ -23,9 +45,17 @@ export type MediaListRow = MediaRow & {
  * organization and the booth (either may be gone). Narrow it with `.where`; `withNames` makes the
  * answer `MediaListRow`s. `db` may be a `db.with(cte)` builder.
  */
-export function selectMediaWithNames(db: Database | ReturnType<Database['with']>) {
+export function selectMediaWithNames<
+  Extra extends Record<string, SQL.Aliased | SQL> = Record<never, never>,
+>(db: Database | ReturnType<Database['with']>, extra?: Extra) {
   return db
-    .select({ media, orgName: organizations.name, deviceName: devices.name, userName: users.name })
+    .select({
+      media,
+      orgName: organizations.name,
+      deviceName: devices.name,
+      userName: users.name,
+      ...(extra ?? ({} as Extra)),
+    })
     .from(media)
     .innerJoin(users, eq(users.id, media.userId))
     .leftJoin(organizations, eq(organizations.id, media.orgId))
@@ -33,10 +63,15 @@ export function selectMediaWithNames(db: Database | ReturnType<Database['with']>
 }
 
 /** `selectMediaWithNames`'s rows as `MediaListRow`s. */
-export function withNames(
-  rows: { media: MediaRow; orgName: string | null; deviceName: string | null; userName: string }[],
-): MediaListRow[] {
-  return rows.map(({ media: row, ...names }) => ({ ...row, ...names }));
+export function withNames<Extra extends object = object>(
+  rows: ({
+    media: MediaRow;
+    orgName: string | null;
+    deviceName: string | null;
+    userName: string;
+  } & Extra)[],
+): (MediaListRow & Extra)[] {
+  return rows.map(({ media: row, ...names }) => ({ ...row, ...names }) as MediaListRow & Extra);
 }
 
 export interface MediaChanges {
@@ -107,25 +142,36 @@ export class MediaRepository {
     });
   }
 
-  /** A page of the caller's media, newest first, searching caption, organization and device. */
+  /**
+   * A page of the caller's media, newest first (`media_user_idx`), searching caption,
+   * organization and device; by offset or after a cursor's item.
+   */
   async listOwn(userId: number, page: PageQuery): Promise<Page<MediaListRow>> {
+    const key = pageKeyset(page);
     // Items of a capture given back (or otherwise over) that never arrived are not shown.
     const where = allOf(
       eq(media.userId, userId),
       mediaVisibleToOwner(),
       searchAny(page.search, [media.caption, organizations.name, devices.name]),
     );
-    const found = await fetchPage(
-      page,
-      selectMediaWithNames(this.db).where(where).orderBy(desc(media.createdAt), desc(media.id)),
+    const [rows, [counted]] = await Promise.all([
+      selectMediaWithNames(this.db, { cursorAt: keyText(media.createdAt) })
+        .where(allOf(where, after(key, media.createdAt, media.id)))
+        .orderBy(desc(media.createdAt), desc(media.id))
+        // One more than the page: whether a page follows (its cursor), without counting.
+        .limit(page.limit + 1)
+        .offset(page.offset),
       this.db
         .select({ value: count() })
         .from(media)
         .leftJoin(organizations, eq(organizations.id, media.orgId))
         .leftJoin(devices, eq(devices.id, media.deviceId))
         .where(where),
-    );
-    return { rows: withNames(found.rows), total: found.total };
+    ]);
+    return {
+      ...cutPage(withNames(rows), page.limit, (row) => ({ at: row.cursorAt, id: row.id })),
+      total: counted?.value ?? 0,
+    };
   }
 
   /** Changes one of the caller's items; undefined when it is not theirs (or does not exist). */

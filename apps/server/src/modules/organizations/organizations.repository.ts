@@ -16,7 +16,17 @@ import {
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { inOrganizationsOf } from '../../db/memberships.js';
-import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
+import {
+  after,
+  allOf,
+  cutPage,
+  fetchPage,
+  keyText,
+  type Page,
+  type PageQuery,
+  pageKeyset,
+  searchAny,
+} from '../../db/paging.js';
 import {
   media,
   organizationInvitations,
@@ -443,22 +453,37 @@ export class OrganizationsRepository {
 
   /**
    * A page of the organization's guests (visitors with media captured at its booths), latest
-   * visit first, searching name, phone and email.
+   * visit first (then the newest account), searching name, phone and email; by offset or after a
+   * cursor's guest (its latest visit and id, compared after grouping: the order is of an
+   * aggregate, which no index holds).
    */
   async guests(orgId: number, page: PageQuery): Promise<Page<GuestRow>> {
+    const key = pageKeyset(page);
     const where = this.guestsWhere(orgId, page.search);
-    return fetchPage(
-      page,
-      this.guestsQuery()
+    const [rows, [counted]] = await Promise.all([
+      this.db
+        .select({ ...guestColumns, cursorAt: keyText(max(media.createdAt)) })
+        .from(media)
+        .innerJoin(users, eq(users.id, media.userId))
         .where(where)
         .groupBy(users.id)
-        .orderBy(desc(max(media.createdAt)), desc(users.id)),
+        .having(after(key, max(media.createdAt), users.id))
+        .orderBy(desc(max(media.createdAt)), desc(users.id))
+        // One more than the page: whether a page follows (its cursor), without counting.
+        .limit(page.limit + 1)
+        .offset(page.offset),
       this.db
         .select({ value: countDistinct(media.userId) })
         .from(media)
         .innerJoin(users, eq(users.id, media.userId))
         .where(where),
-    );
+    ]);
+    const found = cutPage(rows, page.limit, (row) => ({ at: row.cursorAt, id: row.id }));
+    return {
+      rows: found.rows.map(({ cursorAt: _at, ...row }) => row),
+      total: counted?.value ?? 0,
+      nextCursor: found.nextCursor,
+    };
   }
 
   /**

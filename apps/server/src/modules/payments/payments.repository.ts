@@ -1,6 +1,15 @@
 import { and, asc, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import { allOf, fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
+import {
+  after,
+  allOf,
+  cutPage,
+  keyText,
+  type Page,
+  type PageQuery,
+  pageKeyset,
+  searchAny,
+} from '../../db/paging.js';
 import {
   creditLedger,
   devices,
@@ -193,35 +202,46 @@ export class PaymentsRepository {
     return row && { ...row.transaction, orgName: row.orgName, deviceName: row.deviceName };
   }
 
-  /** A page of the caller's transactions, newest first; search on order id, venue and booth. */
+  /**
+   * A page of the caller's transactions, newest first (`payment_transactions_user_idx`); search
+   * on order id, venue and booth; by offset or after a cursor's transaction.
+   */
   async listOwn(userId: number, page: PageQuery): Promise<Page<TransactionView>> {
+    const key = pageKeyset(page);
     const where = allOf(
       eq(paymentTransactions.userId, userId),
       searchAny(page.search, [paymentTransactions.orderId, organizations.name, devices.name]),
     );
-    const found = await fetchPage(
-      page,
+    const [rows, [counted]] = await Promise.all([
       this.db
-        .select(view)
+        .select({ ...view, cursorAt: keyText(paymentTransactions.createdAt) })
         .from(paymentTransactions)
         .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
         .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
-        .where(where)
-        .orderBy(desc(paymentTransactions.createdAt), desc(paymentTransactions.id)),
+        .where(allOf(where, after(key, paymentTransactions.createdAt, paymentTransactions.id)))
+        .orderBy(desc(paymentTransactions.createdAt), desc(paymentTransactions.id))
+        // One more than the page: whether a page follows (its cursor), without counting.
+        .limit(page.limit + 1)
+        .offset(page.offset),
       this.db
         .select({ value: count() })
         .from(paymentTransactions)
         .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
         .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
         .where(where),
-    );
+    ]);
+    const found = cutPage(rows, page.limit, (row) => ({
+      at: row.cursorAt,
+      id: row.transaction.id,
+    }));
     return {
       rows: found.rows.map((row) => ({
         ...row.transaction,
         orgName: row.orgName,
         deviceName: row.deviceName,
       })),
-      total: found.total,
+      total: counted?.value ?? 0,
+      nextCursor: found.nextCursor,
     };
   }
 

@@ -1,7 +1,15 @@
 import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
 import { mediaMatching } from '../../db/media-search.js';
-import { literalLimit, type Page, type PageQuery } from '../../db/paging.js';
+import {
+  after,
+  cutPage,
+  keyText,
+  literalLimit,
+  type Page,
+  type PageQuery,
+  pageKeyset,
+} from '../../db/paging.js';
 import {
   devices,
   media,
@@ -65,6 +73,8 @@ const wallColumns = {
 
 /** One wall item: what it shows of the media row, the names and whether the caller likes it. */
 export type WallRow = { [K in keyof typeof wallColumns]: MediaRow[K] } & {
+  /** `created_at` exact to the microsecond (a cursor's position, `keyText`). */
+  cursorAt: string;
   orgName: string | null;
   deviceName: string | null;
   userName: string;
@@ -112,28 +122,37 @@ export class WallRepository {
    */
   async listPublic(caller: WallCaller | undefined, page: PageQuery): Promise<WallPageRows> {
     const callerParams = { callerId: caller?.id ?? null, callerPool: caller?.pool ?? null };
+    const key = pageKeyset(page);
+    // One more than the page: whether a page follows (its cursor), without counting.
+    const limit = literalLimit(page.limit + 1);
     if (!page.search) {
-      if (page.offset === 0) {
+      if (page.offset === 0 && !key) {
         let prepared = this.firstPages.get(page.limit);
         if (!prepared) {
           prepared = this.prepareFirstPage(page.limit);
           this.firstPages.set(page.limit, prepared);
         }
-        return this.toPage(await prepared.execute(callerParams), () => this.wallCount());
+        return this.toPage(await prepared.execute(callerParams), page.limit, () =>
+          this.wallCount(),
+        );
       }
-      const ids = sql`select ${media.id} from ${media} where ${onWall()} ${newestFirst}
-        limit ${literalLimit(page.limit)} offset ${page.offset}`;
+      const from = after(key, media.createdAt, media.id);
+      const ids = sql`select ${media.id} from ${media}
+        where ${onWall()} ${from ? sql`and ${from}` : sql``} ${newestFirst}
+        limit ${limit} offset ${page.offset}`;
       const rows = await this.pageQuery(ids, onWallCount, callerParams);
-      return this.toPage(rows, () => this.wallCount());
+      return this.toPage(rows, page.limit, () => this.wallCount());
     }
     const matching = this.db
       .$with('matching', { id: media.id, createdAt: media.createdAt })
       .as(mediaMatching(page.search, onWall()));
-    const ids = sql`select id from matching order by created_at desc, id desc
-      limit ${literalLimit(page.limit)} offset ${page.offset}`;
+    const from = after(key, sql`created_at`, sql`id`);
+    const ids = sql`select id from matching ${from ? sql`where ${from}` : sql``}
+      order by created_at desc, id desc
+      limit ${limit} offset ${page.offset}`;
     const total = sql<number>`(select count(*)::int from matching)`;
     const rows = await this.pageQuery(ids, total, callerParams, matching);
-    return this.toPage(rows, async () => {
+    return this.toPage(rows, page.limit, async () => {
       const [alone] = await this.db.with(matching).select({ total: count() }).from(matching);
       return alone?.total ?? 0;
     });
@@ -141,7 +160,7 @@ export class WallRepository {
 
   private prepareFirstPage(limit: number) {
     const ids = sql`select ${media.id} from ${media} where ${onWall()} ${newestFirst}
-      limit ${literalLimit(limit)}`;
+      limit ${literalLimit(limit + 1)}`;
     return this.pageQuery(ids, onWallCount, {
       callerId: sql.placeholder('callerId'),
       callerPool: sql.placeholder('callerPool'),
@@ -162,6 +181,7 @@ export class WallRepository {
     return builder
       .select({
         ...wallColumns,
+        cursorAt: keyText(media.createdAt),
         orgName: organizations.name,
         deviceName: devices.name,
         userName: users.name,
@@ -187,19 +207,28 @@ export class WallRepository {
     return row?.total ?? 0;
   }
 
-  /** The rows as wall rows; the total asked on its own (`total`) only when the page is empty. */
+  /**
+   * The rows (up to `limit + 1`) as a wall page of `limit`; the total asked on its own (`total`)
+   * only when the page is empty.
+   */
   private async toPage(
-    rows: (WallRow & { total: number; callerKnown: boolean })[],
+    read: (WallRow & { total: number; callerKnown: boolean })[],
+    limit: number,
     total: () => Promise<number>,
   ): Promise<WallPageRows> {
-    const count = rows[0]?.total ?? (await total());
+    const count = read[0]?.total ?? (await total());
+    const { rows, nextCursor } = cutPage(read, limit, (row) => ({
+      at: row.cursorAt,
+      id: row.id,
+    }));
     return {
       rows: rows.map(({ total: _total, callerKnown: _known, ...row }) => ({
         ...row,
         likedByCaller: Boolean(row.likedByCaller),
       })),
       total: Number(count),
-      callerKnown: rows[0] && Boolean(rows[0].callerKnown),
+      nextCursor,
+      callerKnown: read[0] && Boolean(read[0].callerKnown),
     };
   }
 
