@@ -152,6 +152,44 @@ test.describe('booth page first paint', () => {
       await expect(page).toHaveURL(`/b/${booth.id}`);
     },
   );
+  test(
+    'a signed-out visitor’s browser fetches the sign-in screen beside the app',
+    { tag: '@flow' },
+    async ({ page }) => {
+      const problems = watchConsole(page);
+      // The booth screen's module held back: the app cannot start, so its guard cannot redirect
+      // yet. The sign-in screen's script is asked for all the same, by the page's loader.
+      let releaseBooth!: () => void;
+      const boothHeld = new Promise<void>((resolve) => (releaseBooth = resolve));
+      await page.route(/\/assets\/booth-[\w-]+\.js$/, async (route) => {
+        await boothHeld;
+        await route.continue();
+      });
+      const signInScript = page.waitForRequest(/\/assets\/login-screen-[\w-]+\.js$/);
+      await page.goto(`/b/${booth.id}`, { waitUntil: 'commit' });
+      await signInScript;
+      await expect(page).toHaveURL(`/b/${booth.id}`);
+      releaseBooth();
+      await expect(page).toHaveURL(/\/regular\/login$/);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(problems).toEqual([]);
+    },
+  );
+
+  test(
+    'a signed-in visitor’s browser does not fetch the sign-in screen',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await signInThroughUi(page, 'regular', newMobile(), 'First Paint Visitor');
+      await expect(page).toHaveURL('/');
+      await page.goto(`/b/${booth.id}`);
+      await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+      await expect(page.getByRole('dialog', { name: 'Confirm Your Location' })).toBeVisible();
+      await expect(
+        page.locator('head link[rel="modulepreload"][href^="/assets/login-screen-"]'),
+      ).toHaveCount(0);
+    },
+  );
 });
 
 test.describe('landing before its script', () => {

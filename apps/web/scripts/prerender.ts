@@ -57,6 +57,12 @@ interface PageSpec {
    * and rendered over.
    */
   mode: 'hydrate' | 'frame' | 'booth';
+  /**
+   * The route module a visitor with no stored session goes to next (the booth page's guard sends
+   * them to sign in): the loader fetches its scripts and styles beside the app's, so the next
+   * screen does not wait for a second round of requests after the app has started.
+   */
+  signedOutModule?: string;
 }
 
 const PAGES: PageSpec[] = [
@@ -80,7 +86,13 @@ const PAGES: PageSpec[] = [
     module: 'src/app/routes/regular/booth.tsx',
     mode: 'frame' as const,
   })),
-  { path: '/booth-frame', url: '/b/1', module: 'src/app/routes/regular/booth.tsx', mode: 'booth' },
+  {
+    path: '/booth-frame',
+    url: '/b/1',
+    module: 'src/app/routes/regular/booth.tsx',
+    mode: 'booth',
+    signedOutModule: 'src/app/routes/regular/login.tsx',
+  },
 ];
 
 interface ManifestChunk {
@@ -150,6 +162,30 @@ const start = () => {
     link.href = href;
     document.head.append(link);
   }
+  // A browser with no stored session (the app's user key) is sent to sign in next.
+  const next = document.getElementById('app-modules-signed-out');
+  let signedIn = true;
+  try {
+    signedIn = Boolean(localStorage.getItem('user'));
+  } catch {}
+  if (next && !signedIn) {
+    const { scripts, styles } = JSON.parse(next.textContent);
+    for (const href of scripts) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    }
+    for (const href of styles) {
+      const link = document.createElement('link');
+      link.rel = 'preload';
+      link.as = 'style';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    }
+  }
   import(entry);
 };
 requestAnimationFrame(() => setTimeout(start, 0));
@@ -168,8 +204,16 @@ function writeAppLoader(): string {
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/[^"]+\.js)"><\/script>\s*/;
 const MODULEPRELOAD = /<link rel="modulepreload" crossorigin href="(\/[^"]+\.js)">\s*/g;
 
-/** A hydrated page starts the app through the loader, after its first paint. */
-function loadAfterPaint(html: string, routeModules: string[], loader: string): string {
+/**
+ * A hydrated page starts the app through the loader, after its first paint; `signedOut` is what
+ * the loader fetches besides for a browser with no stored session.
+ */
+function loadAfterPaint(
+  html: string,
+  routeModules: string[],
+  loader: string,
+  signedOut?: { scripts: string[]; styles: string[] },
+): string {
   const entryScript = ENTRY_SCRIPT.exec(html);
   if (!entryScript) throw new Error('prerender: index.html has no entry script');
   const modules = [entryScript[1]!];
@@ -181,6 +225,12 @@ function loadAfterPaint(html: string, routeModules: string[], loader: string): s
   return rest.replace(
     '</head>',
     `<script type="application/json" id="app-modules">${JSON.stringify(modules)}</script>` +
+      (signedOut
+        ? `<script type="application/json" id="app-modules-signed-out">${JSON.stringify({
+            scripts: signedOut.scripts.filter((href) => !modules.includes(href)),
+            styles: signedOut.styles,
+          })}</script>`
+        : '') +
       `<script type="module" crossorigin src="${loader}"></script></head>`,
   );
 }
@@ -237,6 +287,13 @@ async function prerender(): Promise<void> {
       const { scripts, styles } = chunkFiles(manifest, page.module);
       const routeStyles = [...styles].filter((file) => !inShell.styles.has(file));
       const routeModules = [...scripts].filter((file) => !inShell.scripts.has(file));
+      const next = page.signedOutModule ? chunkFiles(manifest, page.signedOutModule) : undefined;
+      const signedOut = next && {
+        scripts: [...next.scripts].filter((f) => !inShell.scripts.has(f)).map((f) => `/${f}`),
+        styles: [...next.styles]
+          .filter((f) => !inShell.styles.has(f) && !routeStyles.includes(f))
+          .map((f) => `/${f}`),
+      };
       const withRoute = shell
         .replace(
           '<div id="root"></div>',
@@ -261,6 +318,7 @@ async function prerender(): Promise<void> {
               withRoute,
               routeModules.map((file) => `/${file}`),
               loader,
+              signedOut,
             )
           : withRoute,
       );
