@@ -42,6 +42,8 @@ describe('organization rules', () => {
     expect(guestsCsvFilename('Flashbooth Demo Café')).toBe('flashbooth-demo-cafe-guests.csv');
     expect(guestsCsvFilename('../"evil"\r\n')).toBe('evil-guests.csv');
     expect(guestsCsvFilename('日本')).toBe('organization-guests.csv');
+    expect(guestsCsvFilename('Café Demo Org!')).toBe('cafe-demo-org-guests.csv');
+    expect(guestsCsvFilename('***')).toBe('organization-guests.csv');
   });
 });
 

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import {
   createOrganizationBody,
   formFromOrganization,
-  guestsCsvFilename,
   INITIAL_INVITE,
   inviteBody,
   logoFileError,
@@ -173,10 +172,5 @@ describe('display fallbacks', () => {
   it('falls back to "Organization" for a name that did not load', () => {
     expect(organizationTitle(undefined)).toBe('Organization');
     expect(organizationTitle({ name: 'Demo Org' })).toBe('Demo Org');
-  });
-
-  it('names the CSV after the organization', () => {
-    expect(guestsCsvFilename('Café Demo Org!')).toBe('cafe-demo-org-guests.csv');
-    expect(guestsCsvFilename('***')).toBe('organization-guests.csv');
   });
 });

@@ -150,18 +150,6 @@ export function logoFileError(file: Pick<File, 'type' | 'size'>): string | null 
   return null;
 }
 
-/** "Demo Org" → "demo-org-guests.csv", when the server names no file. */
-export function guestsCsvFilename(orgName: string): string {
-  const slug = orgName
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return `${slug || 'organization'}-guests.csv`;
-}
-
 /** A guest's optional field, or "N/A" (spec: Organization guests). */
 export function orNotAvailable(value: string | null | undefined): string {
   return value && value.trim() ? value : M.notAvailable;

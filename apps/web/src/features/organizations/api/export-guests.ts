@@ -1,8 +1,7 @@
-import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
+import { guestsCsvFilename, ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useMutation } from '@tanstack/react-query';
 import { apiDownload } from '@/lib/api-download';
 import { saveBlob } from '@/lib/save-blob';
-import { guestsCsvFilename } from '../organizations-model';
 
 /**
  * GET organizations/{id}/guests/export.csv with the list's search (an organization's admins and
