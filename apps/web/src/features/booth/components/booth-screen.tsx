@@ -4,7 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { BOOTH_AVAILABILITY_MESSAGES, boothAvailability } from '@flashbooth/contracts/rules';
 import { type Ref, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
+import { useTimedStatus } from '@/components/ui/status-message';
+import { Toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
 import { LineIcon } from '@/components/ui/line-icon';
 import { LoadErrorPanel } from '@/components/ui/list-states';
@@ -290,6 +291,9 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
               />
             )}
 
+            {/* The screen's messages, under its heading (the shared toast). */}
+            <Toast status={status} ms={BOOTH_STATUS_MS} />
+
             <SearchBox
               label="Search templates"
               placeholder="Search templates"
@@ -308,10 +312,6 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
             <ScrollHint hidden={status !== null} />
           </>
         )}
-
-        <div className="booth-status">
-          <StatusMessage status={status} />
-        </div>
 
         <LocationDialog
           open={!confirmed}
