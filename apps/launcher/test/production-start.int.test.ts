@@ -77,5 +77,6 @@ describe('a production start', () => {
     expect(modules.filter((url) => /\/apps\/booth-agent\/|\/demo-booths\.ts$/.test(url))).toEqual(
       [],
     );
-  });
+    // Its own start waits up to 60 s (a cold tsx start on a busy machine), then its stop.
+  }, 90_000);
 });
