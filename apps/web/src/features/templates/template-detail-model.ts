@@ -22,9 +22,8 @@ import {
   type CaptureKind,
 } from '@flashbooth/contracts/rules';
 
-/** Template pages show their messages 3 s (staff spec section 9); the return after delete 1.5 s. */
+/** Template pages show their messages 3 s (staff spec section 9). */
 export const TEMPLATE_STATUS_MS = 3000;
-export const RETURN_AFTER_DELETE_MS = 1500;
 
 export const TEMPLATE_DETAIL_TEXT = {
   loadFailed: 'Failed to load template details. Please try again.',

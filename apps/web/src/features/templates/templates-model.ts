@@ -1,12 +1,12 @@
 import type { Template, TemplateOrientation } from '@flashbooth/contracts';
 import { TEMPLATE_MESSAGES, TEMPLATES_PAGE_SIZE } from '@flashbooth/contracts/rules';
+import type { FormOutcome } from '@/components/console/use-form-submit';
 
 /** Spec section 9: templates are listed 10 to a page. */
 export { TEMPLATES_PAGE_SIZE };
 
-/** Spec sections 4 and 9: messages on template pages hide after 3 s; 1.5 s back after delete. */
+/** Spec sections 4 and 9: messages on template pages hide after 3 s (the return: the kit's). */
 export const TEMPLATE_STATUS_MS = 3000;
-export const RETURN_AFTER_DELETE_MS = 1500;
 
 /** Spec section 9: 6 skeleton organization placeholders. */
 export const TEMPLATE_ORG_SKELETONS = 6;
@@ -78,9 +78,7 @@ export function canCreateTemplate(form: TemplateCreateForm): boolean {
 }
 
 /** The body of POST templates, or the spec's message ("Template name is required."). */
-export function createTemplateBody(
-  form: TemplateCreateForm,
-): { kind: 'ok'; body: TemplateCreateForm } | { kind: 'invalid'; message: string } {
+export function createTemplateBody(form: TemplateCreateForm): FormOutcome<TemplateCreateForm> {
   const name = form.name.trim();
   if (!name) return { kind: 'invalid', message: TEMPLATE_TEXT.nameRequired };
   return { kind: 'ok', body: { name, orientation: form.orientation } };

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Field, FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useAddTemplateOrg } from '../api/add-template-org';
 import { associateOrgId, TEMPLATE_TEXT } from '../templates-model';
 
@@ -12,22 +13,16 @@ interface AddTemplateOrgDialogProps {
 /** "Associate Template with an Organization": the organization's ID (Associate needs one). */
 export function AddTemplateOrgDialog({ templateId, onClose, onAdded }: AddTemplateOrgDialogProps) {
   const [orgId, setOrgId] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const add = useAddTemplateOrg(templateId);
+  const submit = useFormSubmit(
+    useAddTemplateOrg(templateId),
+    () => {
+      const outcome = associateOrgId(orgId);
+      return outcome.kind === 'ok' ? { kind: 'ok', body: outcome.orgId } : outcome;
+    },
+    TEMPLATE_TEXT.associateFailed,
+    (_, added) => onAdded(added),
+  );
   const id = useId();
-
-  const submit = () => {
-    const outcome = associateOrgId(orgId);
-    if (outcome.kind === 'invalid') {
-      setError(outcome.message);
-      return;
-    }
-    setError(null);
-    add.mutate(outcome.orgId, {
-      onSuccess: () => onAdded(outcome.orgId),
-      onError: (failure) => setError(failure.message || TEMPLATE_TEXT.associateFailed),
-    });
-  };
 
   return (
     <FormDialog
@@ -35,11 +30,9 @@ export function AddTemplateOrgDialog({ templateId, onClose, onAdded }: AddTempla
       title="Associate Template with an Organization"
       submitLabel="Associate"
       busyLabel="Associating..."
-      busy={add.isPending}
-      error={error}
       submitDisabled={orgId.trim() === ''}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
       <Field id={id} label="Organization ID">
         <input
@@ -52,7 +45,7 @@ export function AddTemplateOrgDialog({ templateId, onClose, onAdded }: AddTempla
           value={orgId}
           onChange={(event) => {
             setOrgId(event.target.value);
-            setError(null);
+            submit.clear();
           }}
         />
       </Field>

@@ -1,6 +1,7 @@
 import type { Template, TemplateOrientation } from '@flashbooth/contracts';
 import { useId, useState } from 'react';
 import { Field, FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useCreateTemplate } from '../api/create-template';
 import {
   canCreateTemplate,
@@ -18,31 +19,22 @@ interface CreateTemplateDialogProps {
 /** Create Template: name and orientation (portrait by default); Create disabled while unnamed. */
 export function CreateTemplateDialog({ open, onClose, onCreated }: CreateTemplateDialogProps) {
   const [values, setValues] = useState(EMPTY_TEMPLATE_FORM);
-  const [error, setError] = useState<string | null>(null);
-  const create = useCreateTemplate();
+  const submit = useFormSubmit(
+    useCreateTemplate(),
+    () => createTemplateBody(values),
+    TEMPLATE_TEXT.createFailed,
+    (template) => {
+      setValues(EMPTY_TEMPLATE_FORM);
+      onCreated(template);
+    },
+  );
   const nameId = useId();
   const orientationId = useId();
 
   const close = () => {
     setValues(EMPTY_TEMPLATE_FORM);
-    setError(null);
+    submit.clear();
     onClose();
-  };
-
-  const submit = () => {
-    const outcome = createTemplateBody(values);
-    if (outcome.kind === 'invalid') {
-      setError(outcome.message);
-      return;
-    }
-    setError(null);
-    create.mutate(outcome.body, {
-      onSuccess: (template) => {
-        setValues(EMPTY_TEMPLATE_FORM);
-        onCreated(template);
-      },
-      onError: (failure) => setError(failure.message || TEMPLATE_TEXT.createFailed),
-    });
   };
 
   return (
@@ -51,11 +43,9 @@ export function CreateTemplateDialog({ open, onClose, onCreated }: CreateTemplat
       title="Create Template"
       submitLabel="Create"
       busyLabel="Creating..."
-      busy={create.isPending}
-      error={error}
       submitDisabled={!canCreateTemplate(values)}
-      onSubmit={submit}
       onCancel={close}
+      {...submit}
     >
       <Field id={nameId} label="Name">
         <input
