@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNearScreen } from '@/hooks/use-near-screen';
-import { useReducedMotion } from '@/hooks/use-reduced-motion';
+import { useReducedMotion } from '@/hooks/use-media-query';
 import { motionPlan, type MotionChoice } from './motion-player-model';
 
 /** How far from the screen a card's clip starts to load, so it plays as it scrolls in. */

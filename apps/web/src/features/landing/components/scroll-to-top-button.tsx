@@ -1,12 +1,12 @@
 import { SCROLL_TOP_THRESHOLD_PX } from '../content';
-import { usePrefersReducedMotion } from '../hooks/use-media-query';
+import { useReducedMotion } from '@/hooks/use-media-query';
 import { useScrolledPast } from '../hooks/use-scroll-position';
 import { ArrowUpIcon } from './icons';
 
 /** Appears after 400px of scroll (spec); sits above the bottom navigation when it is shown. */
 export function ScrollToTopButton({ aboveNav }: { aboveNav: boolean }) {
   const visible = useScrolledPast(SCROLL_TOP_THRESHOLD_PX);
-  const reducedMotion = usePrefersReducedMotion();
+  const reducedMotion = useReducedMotion();
   if (!visible) return null;
   return (
     <button

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { CAROUSEL_INTERVAL_MS, TEMPLATE_SAMPLES } from '../content';
-import { usePrefersReducedMotion } from '../hooks/use-media-query';
+import { useReducedMotion } from '@/hooks/use-media-query';
 import { usePageVisible } from '../hooks/use-page-visible';
 import { ChevronIcon, PauseIcon, PlayIcon } from './icons';
 
@@ -14,7 +14,7 @@ export function TemplateCarousel() {
   const [index, setIndex] = useState(0);
   const [userPlaying, setUserPlaying] = useState<boolean | null>(null);
   const [hovered, setHovered] = useState(false);
-  const reducedMotion = usePrefersReducedMotion();
+  const reducedMotion = useReducedMotion();
   const pageVisible = usePageVisible();
   const slidesId = useId();
 

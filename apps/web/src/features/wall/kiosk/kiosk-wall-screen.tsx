@@ -4,7 +4,7 @@ import QRCode from 'qrcode';
 import { useEffect, useMemo, useState } from 'react';
 import { appConfig } from '@/config/app-config';
 import { ApiError } from '@/lib/api-client';
-import { useReducedMotion } from '@/hooks/use-reduced-motion';
+import { useReducedMotion } from '@/hooks/use-media-query';
 import { useKioskWall } from './api';
 import {
   KIOSK_SLIDE_MS_REDUCED,
