@@ -5,6 +5,7 @@ import type {
   PaymentCreateResult,
 } from '@flashbooth/contracts';
 import { PAYMENT_MESSAGES } from '@flashbooth/contracts/rules';
+import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { paths } from '@/config/paths';
 import { ApiError, apiRequest } from '@/lib/api-client';
@@ -117,41 +118,52 @@ export async function startPayment(
 const paymentApi: PaymentStartApi = { create: createPayment, checkout: checkoutPayment };
 
 /**
+ * The two calls of a payment's start (startPayment): the answer says how it went, so the call
+ * itself never fails.
+ */
+export function useStartPayment() {
+  return useMutation({
+    mutationFn: ({ deviceId, templateId }: { deviceId: number; templateId: number }) =>
+      startPayment(paymentApi, { deviceId, templateId, origin: window.location.origin }),
+  });
+}
+
+/**
  * A paid pick: set up the payment, then leave for the provider's page. `processing` stays true
  * until the browser has left, and comes back false when the visitor returns with Back (the
  * page may be restored from the back-forward cache as it was left).
  */
 export function usePaymentRedirect(onError: (failure: { message: string; code?: string }) => void) {
-  const [processing, setProcessing] = useState(false);
+  const start = useStartPayment();
+  const { mutateAsync, reset } = start;
+  /** On the way to the provider's page: the call is over, the page not yet gone. */
+  const [leaving, setLeaving] = useState(false);
+  // A second tap in the same moment, before the screen shows the first as busy.
   const busy = useRef(false);
   useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => {
       if (!event.persisted) return;
       busy.current = false;
-      setProcessing(false);
+      setLeaving(false);
+      reset();
     };
     window.addEventListener('pageshow', onPageShow);
     return () => window.removeEventListener('pageshow', onPageShow);
-  }, []);
+  }, [reset]);
   const pay = useCallback(
     async (deviceId: number, templateId: number) => {
       if (busy.current) return;
       busy.current = true;
-      setProcessing(true);
-      const result = await startPayment(paymentApi, {
-        deviceId,
-        templateId,
-        origin: window.location.origin,
-      });
+      const result = await mutateAsync({ deviceId, templateId });
       if (result.ok) {
+        setLeaving(true);
         window.location.assign(result.paymentUrl);
         return;
       }
       busy.current = false;
-      setProcessing(false);
       onError(result);
     },
-    [onError],
+    [mutateAsync, onError],
   );
-  return { processing, pay };
+  return { processing: start.isPending || leaving, pay };
 }
