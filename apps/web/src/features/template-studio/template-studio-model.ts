@@ -171,10 +171,6 @@ export function layoutLabel(layout: LayoutName): string {
   return `${side} · ${photos} (${canvas.width}×${canvas.height})`;
 }
 
-export function isLayoutName(value: string): value is LayoutName {
-  return (LAYOUT_NAMES as readonly string[]).includes(value);
-}
-
 /** The file names the downloads are saved under. */
 export function outputFileNames(layout: LayoutName) {
   return { png: `${layout}-overlay.png`, jpg: `${layout}-sample.jpg` };

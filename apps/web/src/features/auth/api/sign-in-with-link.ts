@@ -1,6 +1,5 @@
 import type { Pool, VerifyResponse } from '@flashbooth/contracts';
 import { SIGN_IN_LINK_MESSAGES } from '@flashbooth/contracts/rules';
-import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
 /**
@@ -15,8 +14,4 @@ export function signInWithLink(pool: Pool, token: string): Promise<VerifyRespons
     auth: false,
     fallbackMessage: SIGN_IN_LINK_MESSAGES.failed,
   });
-}
-
-export function useSignInWithLink(pool: Pool) {
-  return useMutation({ mutationFn: (token: string) => signInWithLink(pool, token) });
 }

@@ -69,13 +69,6 @@ export const HeartIcon = () => (
   </Icon>
 );
 
-export const DisplayIcon = () => (
-  <Icon>
-    <rect x="3" y="4" width="18" height="12" rx="2" />
-    <path d="M9 20h6M12 16v4" />
-  </Icon>
-);
-
 export const MailIcon = () => (
   <Icon>
     <rect x="3" y="5" width="18" height="14" rx="2" />
