@@ -7,7 +7,6 @@ export interface UploadProgress {
   percent: number;
 }
 
-/** The parts of XMLHttpRequest an upload uses (a test hands in a fake). */
 /** What an upload progress event carries. */
 export interface UploadProgressEvent {
   loaded: number;
@@ -15,6 +14,7 @@ export interface UploadProgressEvent {
   lengthComputable: boolean;
 }
 
+/** The parts of XMLHttpRequest an upload uses (a test hands in a fake). */
 export interface UploadRequest {
   open(method: string, url: string): void;
   setRequestHeader(name: string, value: string): void;

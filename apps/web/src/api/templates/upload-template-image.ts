@@ -1,4 +1,4 @@
-import type { Template } from '@flashbooth/contracts';
+import type { ForegroundPresign, SamplePresign, Template } from '@flashbooth/contracts';
 import { apiRequest } from '@/lib/api-client';
 import { uploadThroughPresignedUrl } from '@/lib/presigned-upload';
 import type { UploadProgress } from '@/lib/upload-with-progress';
@@ -35,12 +35,13 @@ export function uploadTemplateImage(
   const filename = options.filename ?? (file instanceof File ? file.name : '');
   return uploadThroughPresignedUrl({
     presign: async (signal) => {
-      const presign = await apiRequest<Record<string, string>>(
+      const presign = await apiRequest<Partial<SamplePresign & ForegroundPresign>>(
         'enterprise',
         `templates/${templateId}/${kind}/presigned_upload`,
         { method: 'POST', body: { filename, contentType }, fallbackMessage, signal },
       );
-      return { url: presign.upload_url ?? '', key: presign[`${kind}_key`] ?? '' };
+      const key = kind === 'sample' ? presign.sample_key : presign.foreground_key;
+      return { url: presign.upload_url ?? '', key: key ?? '' };
     },
     file,
     contentType,
