@@ -6,16 +6,16 @@ import {
   PRINTS_LEFT_MIN,
   PRINTS_LEFT_WARNING,
 } from '@flashbooth/contracts/rules';
+import type { FormOutcome, FormRefusal } from '@/components/console/use-form-submit';
 
 /** Spec section 9: devices and device logs are listed 10 to a page; the channel picker loads 200. */
 export const DEVICES_PAGE_SIZE = 10;
 export const DEVICE_LOGS_PAGE_SIZE = 10;
 export const CHANNEL_PICKER_LIMIT = 200;
 
-/** Spec sections 4 and 9: messages hide after 5 s, the ping result after 3 s; 1.5 s after delete. */
+/** Spec sections 4 and 9: messages hide after 5 s, the ping result after 3 s. */
 export const DEVICE_STATUS_MS = 5000;
 export const PING_STATUS_MS = 3000;
-export const RETURN_AFTER_DELETE_MS = 1500;
 
 /** The spec's texts for the device screens (sections 2, 5 and 8), and the screens' own. */
 export const DEVICE_TEXT = {
@@ -66,10 +66,13 @@ export const DEVICE_TEXT = {
     'Copy the secret now: it is shown only this once and cannot be shown again. If it is lost, delete the device and register a new one.',
 } as const;
 
-export type FormOutcome<T> =
-  | { kind: 'ok'; value: T }
-  | { kind: 'invalid'; message: string }
-  | { kind: 'unchanged'; message: string };
+/** A field's check: its value, or the console kit's refusal (a broken rule, nothing changed). */
+export type FieldOutcome<T> = { kind: 'ok'; value: T } | FormRefusal;
+
+/** A field's check as a form's: the value is the body to send. */
+export function asFormOutcome<T>(outcome: FieldOutcome<T>): FormOutcome<T> {
+  return outcome.kind === 'ok' ? { kind: 'ok', body: outcome.value } : outcome;
+}
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
@@ -80,7 +83,7 @@ function parseNumber(input: string): number | null {
 }
 
 /** Restock Printer Media: a whole number from 100 to 700 (spec section 5). */
-export function restockValue(input: string): FormOutcome<number> {
+export function restockValue(input: string): FieldOutcome<number> {
   const value = parseNumber(input);
   if (
     value === null ||
@@ -94,7 +97,7 @@ export function restockValue(input: string): FormOutcome<number> {
 }
 
 /** Edit Device Price: 0 to 1000 rupees, rounded to two decimals (spec section 5). */
-export function priceValue(input: string): FormOutcome<number> {
+export function priceValue(input: string): FieldOutcome<number> {
   const value = parseNumber(input);
   if (value === null || value < 0 || value > DEVICE_PRICE_MAX_RUPEES) {
     return { kind: 'invalid', message: DEVICE_MESSAGES.price };
@@ -103,7 +106,7 @@ export function priceValue(input: string): FormOutcome<number> {
 }
 
 /** Edit Device Name: required after trimming; the same name is "No changes to save.". */
-export function nameValue(current: string, input: string): FormOutcome<string> {
+export function nameValue(current: string, input: string): FieldOutcome<string> {
   const name = input.trim();
   if (!name) return { kind: 'invalid', message: DEVICE_MESSAGES.nameEmpty };
   if (name === current) return { kind: 'unchanged', message: DEVICE_MESSAGES.noChanges };
@@ -111,7 +114,7 @@ export function nameValue(current: string, input: string): FormOutcome<string> {
 }
 
 /** Link Device to Organization: the id is required (trimmed) and a positive whole number. */
-export function organizationIdValue(input: string): FormOutcome<number> {
+export function organizationIdValue(input: string): FieldOutcome<number> {
   const text = input.trim();
   if (!text) return { kind: 'invalid', message: DEVICE_MESSAGES.orgIdRequired };
   if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > 2_147_483_647) {
@@ -121,7 +124,10 @@ export function organizationIdValue(input: string): FormOutcome<number> {
 }
 
 /** Edit Software Channel: the select's value ("" is "(None)"); the current one is no change. */
-export function channelValue(current: number | null, selected: string): FormOutcome<number | null> {
+export function channelValue(
+  current: number | null,
+  selected: string,
+): FieldOutcome<number | null> {
   const value = selected === '' ? null : Number(selected);
   if (value === current) return { kind: 'unchanged', message: DEVICE_MESSAGES.noChanges };
   return { kind: 'ok', value };

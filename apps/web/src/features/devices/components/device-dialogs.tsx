@@ -2,6 +2,7 @@ import type { Device, DevicePatch } from '@flashbooth/contracts';
 import { PRINTS_LEFT_MAX, PRINTS_LEFT_MIN } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { Field, FormDialog } from '@/components/console/form-dialog';
+import { type FormMutation, useFormSubmit } from '@/components/console/use-form-submit';
 import { useChannelOptions } from '../api/get-channel-options';
 import { useLinkDevice } from '../api/link-device';
 import { useUpdateDevice } from '../api/update-device';
@@ -9,14 +10,13 @@ import {
   channelOptionLabel,
   channelValue,
   DEVICE_TEXT,
-  type FormOutcome,
+  asFormOutcome,
+  type FieldOutcome,
   nameValue,
   organizationIdValue,
   priceValue,
   restockValue,
 } from '../devices-model';
-
-type Message = { kind: 'error' | 'info'; text: string } | null;
 
 interface SingleFieldDialogProps<T> {
   title: string;
@@ -25,10 +25,15 @@ interface SingleFieldDialogProps<T> {
   initial: string;
   inputMode: 'text' | 'numeric' | 'decimal';
   submitLabel?: string;
-  parse: (text: string) => FormOutcome<T>;
-  busy: boolean;
-  /** Sends the value; `fail` shows the server's message (or the spec's) in the dialog. */
-  save: (value: T, fail: (text: string) => void) => void;
+  /** The devices-model rule the text must pass before anything is sent. */
+  parse: (text: string) => FieldOutcome<T>;
+  /** Sends the value. */
+  send: FormMutation<T, unknown>;
+  /** The dialog's failure when the server says none. */
+  failed: string;
+  /** The screen's message once it went through. */
+  success: (value: T) => string;
+  onDone: (text: string) => void;
   onClose: () => void;
 }
 
@@ -41,33 +46,28 @@ function SingleFieldDialog<T>({
   inputMode,
   submitLabel = 'Save',
   parse,
-  busy,
-  save,
+  send,
+  failed,
+  success,
+  onDone,
   onClose,
 }: SingleFieldDialogProps<T>) {
   const id = useId();
   const [text, setText] = useState(initial);
-  const [message, setMessage] = useState<Message>(null);
-  const submit = () => {
-    const outcome = parse(text);
-    if (outcome.kind !== 'ok') {
-      setMessage({ kind: outcome.kind === 'unchanged' ? 'info' : 'error', text: outcome.message });
-      return;
-    }
-    setMessage(null);
-    save(outcome.value, (failure) => setMessage({ kind: 'error', text: failure }));
-  };
+  const submit = useFormSubmit(
+    send,
+    () => asFormOutcome(parse(text)),
+    failed,
+    (_, value) => onDone(success(value)),
+  );
   return (
     <FormDialog
       open
       title={title}
       submitLabel={submitLabel}
       busyLabel="Saving..."
-      busy={busy}
-      error={message?.kind === 'error' ? message.text : null}
-      notice={message?.kind === 'info' ? message.text : null}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
       <Field id={id} label={label} {...(hint ? { hint } : {})}>
         <input
@@ -76,10 +76,10 @@ function SingleFieldDialog<T>({
           value={text}
           inputMode={inputMode}
           autoComplete="off"
-          aria-invalid={message?.kind === 'error' || undefined}
+          aria-invalid={submit.error !== null || undefined}
           onChange={(event) => {
             setText(event.target.value);
-            setMessage(null);
+            submit.clear();
           }}
         />
       </Field>
@@ -94,22 +94,18 @@ interface DeviceDialogProps {
   onDone: (text: string) => void;
 }
 
-/** PATCH devices/{id} with one field, from a SingleFieldDialog. */
-function usePatch(device: Device, fallback: string, onDone: (text: string) => void) {
+/** PATCH devices/{id} with one field: the value a SingleFieldDialog checked, as `patch` of it. */
+function usePatch<T>(device: Device, patch: (value: T) => DevicePatch): FormMutation<T, unknown> {
   const update = useUpdateDevice(device.id);
   return {
-    busy: update.isPending,
-    send: (patch: DevicePatch, success: string, fail: (text: string) => void) =>
-      update.mutate(patch, {
-        onSuccess: () => onDone(success),
-        onError: (error) => fail(error.message || fallback),
-      }),
+    isPending: update.isPending,
+    mutate: (value, { onSuccess, onError }) =>
+      update.mutate(patch(value), { onSuccess: (result) => onSuccess(result, value), onError }),
   };
 }
 
 /** Link Device to Organization: the organization's id. */
 export function LinkDeviceDialog({ device, onClose, onDone }: DeviceDialogProps) {
-  const link = useLinkDevice(device.id);
   return (
     <SingleFieldDialog
       title="Link Device to Organization"
@@ -118,13 +114,10 @@ export function LinkDeviceDialog({ device, onClose, onDone }: DeviceDialogProps)
       inputMode="numeric"
       submitLabel="Link"
       parse={organizationIdValue}
-      busy={link.isPending}
-      save={(orgId, fail) =>
-        link.mutate(orgId, {
-          onSuccess: () => onDone(DEVICE_TEXT.linked(orgId)),
-          onError: (error) => fail(error.message || DEVICE_TEXT.linkFailed),
-        })
-      }
+      send={useLinkDevice(device.id)}
+      failed={DEVICE_TEXT.linkFailed}
+      success={DEVICE_TEXT.linked}
+      onDone={onDone}
       onClose={onClose}
     />
   );
@@ -132,7 +125,6 @@ export function LinkDeviceDialog({ device, onClose, onDone }: DeviceDialogProps)
 
 /** Edit Device Name: required; the same name is "No changes to save.". */
 export function EditNameDialog({ device, onClose, onDone }: DeviceDialogProps) {
-  const patch = usePatch(device, DEVICE_TEXT.nameFailed, onDone);
   return (
     <SingleFieldDialog
       title="Edit Device Name"
@@ -140,8 +132,10 @@ export function EditNameDialog({ device, onClose, onDone }: DeviceDialogProps) {
       initial={device.name}
       inputMode="text"
       parse={(text) => nameValue(device.name, text)}
-      busy={patch.busy}
-      save={(name, fail) => patch.send({ name }, DEVICE_TEXT.renamed, fail)}
+      send={usePatch(device, (name: string) => ({ name }))}
+      failed={DEVICE_TEXT.nameFailed}
+      success={() => DEVICE_TEXT.renamed}
+      onDone={onDone}
       onClose={onClose}
     />
   );
@@ -149,7 +143,6 @@ export function EditNameDialog({ device, onClose, onDone }: DeviceDialogProps) {
 
 /** Restock Printer Media: the new roll's prints, 100 to 700. */
 export function RestockDialog({ device, onClose, onDone }: DeviceDialogProps) {
-  const patch = usePatch(device, DEVICE_TEXT.printsFailed, onDone);
   return (
     <SingleFieldDialog
       title="Restock Printer Media"
@@ -159,10 +152,10 @@ export function RestockDialog({ device, onClose, onDone }: DeviceDialogProps) {
       inputMode="numeric"
       submitLabel="Restock"
       parse={restockValue}
-      busy={patch.busy}
-      save={(prints, fail) =>
-        patch.send({ prints_left: prints }, DEVICE_TEXT.restocked(prints), fail)
-      }
+      send={usePatch(device, (prints: number) => ({ prints_left: prints }))}
+      failed={DEVICE_TEXT.printsFailed}
+      success={DEVICE_TEXT.restocked}
+      onDone={onDone}
       onClose={onClose}
     />
   );
@@ -170,7 +163,6 @@ export function RestockDialog({ device, onClose, onDone }: DeviceDialogProps) {
 
 /** Edit Device Price: rupees, 0 to 1000, rounded to two decimals. */
 export function EditPriceDialog({ device, onClose, onDone }: DeviceDialogProps) {
-  const patch = usePatch(device, DEVICE_TEXT.priceFailed, onDone);
   return (
     <SingleFieldDialog
       title="Edit Device Price"
@@ -179,8 +171,10 @@ export function EditPriceDialog({ device, onClose, onDone }: DeviceDialogProps) 
       initial={device.price_rupees.toFixed(2)}
       inputMode="decimal"
       parse={priceValue}
-      busy={patch.busy}
-      save={(price, fail) => patch.send({ price_rupees: price }, DEVICE_TEXT.priceUpdated, fail)}
+      send={usePatch(device, (price: number) => ({ price_rupees: price }))}
+      failed={DEVICE_TEXT.priceFailed}
+      success={() => DEVICE_TEXT.priceUpdated}
+      onDone={onDone}
       onClose={onClose}
     />
   );
@@ -190,28 +184,20 @@ export function EditPriceDialog({ device, onClose, onDone }: DeviceDialogProps) 
 export function EditChannelDialog({ device, onClose, onDone }: DeviceDialogProps) {
   const id = useId();
   const channels = useChannelOptions(true);
-  const patch = usePatch(device, DEVICE_TEXT.channelFailed, onDone);
   const [selected, setSelected] = useState(
     device.software_channel_id === null ? '' : String(device.software_channel_id),
   );
-  const [message, setMessage] = useState<Message>(null);
+  const submit = useFormSubmit(
+    usePatch(device, (channelId: number | null) => ({ software_channel_id: channelId })),
+    () => asFormOutcome(channelValue(device.software_channel_id, selected)),
+    DEVICE_TEXT.channelFailed,
+    () => onDone(DEVICE_TEXT.channelUpdated),
+  );
   const options = channels.data ?? [];
   // The device's channel stays choosable even when it is not among the 200 loaded.
   const currentMissing =
     device.software_channel_id !== null &&
     !options.some((channel) => channel.id === device.software_channel_id);
-
-  const submit = () => {
-    const outcome = channelValue(device.software_channel_id, selected);
-    if (outcome.kind !== 'ok') {
-      setMessage({ kind: outcome.kind === 'unchanged' ? 'info' : 'error', text: outcome.message });
-      return;
-    }
-    setMessage(null);
-    patch.send({ software_channel_id: outcome.value }, DEVICE_TEXT.channelUpdated, (text) =>
-      setMessage({ kind: 'error', text }),
-    );
-  };
 
   const loadError = channels.isError ? DEVICE_TEXT.channelsFailed : null;
   return (
@@ -220,11 +206,9 @@ export function EditChannelDialog({ device, onClose, onDone }: DeviceDialogProps
       title="Edit Software Channel"
       submitLabel="Save"
       busyLabel="Saving..."
-      busy={patch.busy}
-      error={message?.kind === 'error' ? message.text : loadError}
-      notice={message?.kind === 'info' ? message.text : null}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
+      error={submit.error ?? loadError}
     >
       <Field id={id} label="Software channel">
         <select
@@ -235,7 +219,7 @@ export function EditChannelDialog({ device, onClose, onDone }: DeviceDialogProps
           aria-busy={channels.isPending || undefined}
           onChange={(event) => {
             setSelected(event.target.value);
-            setMessage(null);
+            submit.clear();
           }}
         >
           <option value="">{DEVICE_TEXT.none}</option>

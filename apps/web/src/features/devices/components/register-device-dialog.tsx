@@ -2,10 +2,11 @@ import type { RegisteredDevice } from '@flashbooth/contracts';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Field, FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { Dialog } from '@/components/ui/dialog';
 import { paths } from '@/config/paths';
 import { useRegisterDevice } from '../api/register-device';
-import { boothEnvBlock, DEVICE_TEXT, nameValue } from '../devices-model';
+import { asFormOutcome, boothEnvBlock, DEVICE_TEXT, nameValue } from '../devices-model';
 import { CopyButton } from './copy-button';
 import { EnrollmentCodePanel } from './enrollment-code-panel';
 
@@ -23,25 +24,17 @@ interface RegisterDeviceDialogProps {
 export function RegisterDeviceDialog({ onClose, onRegistered }: RegisterDeviceDialogProps) {
   const nameId = useId();
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const register = useRegisterDevice();
+  const submit = useFormSubmit(
+    register,
+    // An empty name is none: the server names the device after its serial.
+    () => (name.trim() ? asFormOutcome(nameValue('', name)) : { kind: 'ok', body: undefined }),
+    DEVICE_TEXT.registerFailed,
+    onRegistered,
+  );
   const registered = register.data;
 
   if (registered) return <RegisteredBooth device={registered} onClose={onClose} />;
-
-  const submit = () => {
-    let chosen: string | undefined;
-    if (name.trim()) {
-      const outcome = nameValue('', name);
-      if (outcome.kind !== 'ok') return setError(outcome.message);
-      chosen = outcome.value;
-    }
-    setError(null);
-    register.mutate(chosen, {
-      onSuccess: onRegistered,
-      onError: (failure) => setError(failure.message || DEVICE_TEXT.registerFailed),
-    });
-  };
 
   return (
     <FormDialog
@@ -49,10 +42,8 @@ export function RegisterDeviceDialog({ onClose, onRegistered }: RegisterDeviceDi
       title="Register Device"
       submitLabel="Register"
       busyLabel="Registering..."
-      busy={register.isPending}
-      error={error}
-      onSubmit={submit}
       onCancel={onClose}
+      {...submit}
     >
       <Field
         id={nameId}
@@ -67,7 +58,7 @@ export function RegisterDeviceDialog({ onClose, onRegistered }: RegisterDeviceDi
           autoComplete="off"
           onChange={(event) => {
             setName(event.target.value);
-            setError(null);
+            submit.clear();
           }}
         />
       </Field>
