@@ -1,4 +1,5 @@
 import type { Media } from '@flashbooth/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { WallCard } from './wall-card';
@@ -32,7 +33,11 @@ function media(overrides: Partial<Media> = {}): Media {
 }
 
 const render = (item: Media) =>
-  renderToStaticMarkup(<WallCard media={item} onLike={async () => {}} notify={() => {}} />);
+  renderToStaticMarkup(
+    <QueryClientProvider client={new QueryClient()}>
+      <WallCard media={item} pageKey={['wall']} notify={() => {}} />
+    </QueryClientProvider>,
+  );
 
 describe('WallCard', () => {
   it('shows who, where, when and the caption', () => {

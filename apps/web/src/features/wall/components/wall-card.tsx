@@ -1,18 +1,22 @@
 import type { Media } from '@flashbooth/contracts';
+import type { QueryKey } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { MediaPreview } from '@/components/media/media-preview';
 import { LineIcon } from '@/components/ui/line-icon';
 import type { Status, StatusKind } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { formatUtcTimestamp } from '@/lib/format-date';
-import { displayName, likeLabel, mediaWhere, wallMessageAt } from '../wall-model';
+import { useToggleLike } from '../api/toggle-like';
+import { WALL_MESSAGES, displayName, likeLabel, mediaWhere, wallMessageAt } from '../wall-model';
 import { wallItemAnchor } from '../wall-intent';
 import { CommentsPanel } from './comments-panel';
 
 interface WallCardProps {
   media: Media;
-  /** Resolves when the like is settled (or reverted). */
-  onLike: (media: Media) => Promise<void>;
+  /** The wall page the card is on: its like toggles there at once (useToggleLike). */
+  pageKey: QueryKey;
+  /** A signed-out visitor taps Like: keep it and go to sign in. */
+  onSignInToLike?: (media: Media) => void;
   /** The screen's message, shown by the card where `at` says (wallMessageAt). */
   notify: (kind: StatusKind, text: string, at: string) => void;
   status?: Status | null;
@@ -28,7 +32,8 @@ interface WallCardProps {
 /** One public photo or clip: who, where and when, the caption, likes and the comments toggle. */
 export function WallCard({
   media,
-  onLike,
+  pageKey,
+  onSignInToLike,
   notify,
   status = null,
   statusMs = 0,
@@ -38,7 +43,8 @@ export function WallCard({
 }: WallCardProps) {
   const headingId = useId();
   const panelId = useId();
-  const [liking, setLiking] = useState(false);
+  const toggleLike = useToggleLike(pageKey);
+  const liking = toggleLike.isPending;
   const [commentsOpen, setCommentsOpen] = useState(commentsOpenAtStart);
   // Asked to open after the card was first drawn (the comment posted on coming back).
   const [openedFor, setOpenedFor] = useState(commentsOpenAtStart);
@@ -48,15 +54,17 @@ export function WallCard({
   }
   const where = mediaWhere(media);
 
-  const like = async () => {
+  /** Spec: a like toggles at once with its count and reverts when the call fails. */
+  const like = () => {
+    if (!signedIn) {
+      onSignInToLike?.(media);
+      return;
+    }
     // One toggle at a time: the button keeps its focus (aria-disabled), so taps still arrive.
     if (liking) return;
-    setLiking(true);
-    try {
-      await onLike(media);
-    } finally {
-      setLiking(false);
-    }
+    toggleLike.mutate(media, {
+      onError: () => notify('error', WALL_MESSAGES.likeFailed, wallMessageAt.card(media.id)),
+    });
   };
 
   return (
@@ -94,7 +102,7 @@ export function WallCard({
             }
             aria-describedby={headingId}
             aria-disabled={liking || undefined}
-            onClick={() => void like()}
+            onClick={like}
           >
             <LineIcon size={22} className="wall-like-icon">
               <path d="M12 20.5s-7.5-4.6-9.3-9.4C1.5 7.9 3.6 4.5 7 4.5c2.1 0 3.6 1.2 5 3 1.4-1.8 2.9-3 5-3 3.4 0 5.5 3.4 4.3 6.6-1.8 4.8-9.3 9.4-9.3 9.4z" />

@@ -1,4 +1,3 @@
-import type { Media } from '@flashbooth/contracts';
 import { WALL_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -10,7 +9,7 @@ import { useSession } from '@/lib/session';
 import { rememberRedirect } from '@/lib/storage';
 import { useAddComment } from '../api/add-comment';
 import { publicMediaQueryOptions, usePublicMedia } from '../api/get-public-media';
-import { useLike, useToggleLike } from '../api/toggle-like';
+import { useLike } from '../api/toggle-like';
 import {
   rememberWallIntent,
   takeWallIntent,
@@ -42,7 +41,6 @@ export function WallScreen() {
     loadFailed: WALL_MESSAGES.loadFailed,
   });
   const { show } = list;
-  const toggleLike = useToggleLike(pageKey);
   const { mutateAsync: like } = useLike();
   const { mutateAsync: comment } = useAddComment();
   /** The card to bring into view and focus once it is on screen (back from signing in). */
@@ -103,20 +101,6 @@ export function WallScreen() {
     focusedId.current = focusId;
   }, [focusId, itemsOnScreen]);
 
-  /** Spec: a like toggles at once with its count and reverts when the call fails. */
-  const onLike = async (item: Media) => {
-    if (!signedIn) {
-      askToSignIn({ action: 'like', mediaId: item.id, at: Date.now() });
-      return;
-    }
-    // The card waits for the answer (one toggle at a time); the page's cache is the hook's.
-    try {
-      await toggleLike.mutateAsync(item);
-    } catch {
-      show('error', WALL_MESSAGES.likeFailed, wallMessageAt.card(item.id));
-    }
-  };
-
   return (
     <MediaListPage
       list={list}
@@ -140,7 +124,10 @@ export function WallScreen() {
       renderItem={(item) => (
         <WallCard
           media={item}
-          onLike={onLike}
+          pageKey={pageKey}
+          onSignInToLike={(media) =>
+            askToSignIn({ action: 'like', mediaId: media.id, at: Date.now() })
+          }
           notify={show}
           status={list.status}
           statusMs={list.statusMs}
