@@ -46,7 +46,8 @@ interface DetailScreenOptions {
   remove: UseMutationResult<unknown, Error, void>;
   /** The record's query key, dropped from the cache once it is deleted. */
   queryKey: QueryKey;
-  listHref: string;
+  /** The record's list: the first breadcrumb, the way back, where a delete returns to. */
+  list: { label: string; href: string };
   /** How long the screen's messages show (spec section 9). */
   statusMs: number;
   /** Runs before each message of the screen's own (a message of another kind to clear). */
@@ -60,14 +61,14 @@ interface DetailScreenOptions {
 export function useDetailScreen<TDialog extends string = never>({
   remove,
   queryKey,
-  listHref,
+  list,
   statusMs,
   beforeMessage,
 }: DetailScreenOptions) {
   const { status, show, clear } = useTimedStatus(statusMs);
   const [dialog, setDialog] = useState<'edit' | TDialog | 'delete' | null>(null);
   const deleted = remove.isSuccess;
-  useReturnAfterDelete(deleted, queryKey, listHref);
+  useReturnAfterDelete(deleted, queryKey, list.href);
 
   /** A message of the screen's own (success and error never show together). */
   const say = (kind: StatusKind, text: string) => {
@@ -75,6 +76,7 @@ export function useDetailScreen<TDialog extends string = never>({
     show(kind, text);
   };
   return {
+    list,
     status,
     statusMs,
     /** Stable: hand it to useStaffPermissions. */
@@ -108,41 +110,74 @@ interface DetailSkeletonProps {
   step?: number;
 }
 
-/** A detail page's placeholder while the record loads: lines, each shorter than the last. */
-export function DetailSkeleton({ label, className, lines = 6, step = 9 }: DetailSkeletonProps) {
+/** A card standing in for the record while it loads; `label` is announced. */
+export function LoadingCard({
+  label,
+  className,
+  children,
+}: {
+  label: string;
+  className: string;
+  children: ReactNode;
+}) {
   return (
     <div className={className} aria-busy="true">
       <span className="visually-hidden" role="status">
         {label}
       </span>
-      <div aria-hidden="true" className="console-skeleton-lines">
-        {Array.from({ length: lines }, (_, index) => (
-          <span
-            key={index}
-            className="skeleton skeleton-line"
-            style={{ width: `${85 - index * step}%` }}
-          />
-        ))}
-      </div>
+      {children}
+    </div>
+  );
+}
+
+/** A detail page's placeholder while the record loads: lines, each shorter than the last. */
+export function DetailSkeleton({ label, className, lines = 6, step = 9 }: DetailSkeletonProps) {
+  return (
+    <LoadingCard label={label} className={className}>
+      <SkeletonLines className="console-skeleton-lines" lines={lines} step={step} />
+    </LoadingCard>
+  );
+}
+
+interface SkeletonLinesProps {
+  className: string;
+  lines: number;
+  /** The first line's width (percent). */
+  first?: number;
+  /** How much shorter each line is than the one before (percent). */
+  step: number;
+}
+
+/** Placeholder lines, each shorter than the last, hidden from screen readers. */
+export function SkeletonLines({ className, lines, first = 85, step }: SkeletonLinesProps) {
+  return (
+    <div aria-hidden="true" className={className}>
+      {Array.from({ length: lines }, (_, index) => (
+        <span
+          key={index}
+          className="skeleton skeleton-line"
+          style={{ width: `${first - index * step}%` }}
+        />
+      ))}
     </div>
   );
 }
 
 interface DetailPageProps<T> {
-  screen: Pick<DetailScreen, 'status' | 'statusMs'>;
-  /** The screen's own class (its width). */
-  className: string;
-  /** The record's list: the first breadcrumb, and the way back when the record fails to load. */
-  list: { label: string; href: string };
+  screen: Pick<DetailScreen, 'list' | 'status' | 'statusMs'>;
+  /** The screen's own class (its width); `console-narrow` by default. */
+  className?: string;
   title: string;
   /** The last breadcrumb; the title by default. */
   crumb?: string;
   query: UseQueryResult<T>;
   /** Shown while the record loads (a DetailSkeleton or the screen's own). */
   skeleton: ReactNode;
-  loadFailed: string;
-  /** What the page shows ("software channel"), for the text when it is not there. */
-  thing: string;
+  /**
+   * When the record does not load: what the page shows ("software channel", for the text when it
+   * is not there) and the message when it failed.
+   */
+  failed: { thing: string; message: string };
   /** Beside the title. */
   actions?: ReactNode;
   /** The page once the record is there. */
@@ -152,17 +187,16 @@ interface DetailPageProps<T> {
 /** A detail page: breadcrumbs, title, skeleton, load failure with a way back, and the toast. */
 export function DetailPage<T>({
   screen,
-  className,
-  list,
+  className = 'console-narrow',
   title,
   crumb = title,
   query,
   skeleton,
-  loadFailed,
-  thing,
+  failed,
   actions,
   children,
 }: DetailPageProps<T>) {
+  const { list } = screen;
   const record = query.data;
   const ready = !query.isPending && !query.isError && record !== undefined;
   return (
@@ -178,8 +212,8 @@ export function DetailPage<T>({
       ) : query.isError || record === undefined ? (
         <LoadFailure
           error={query.error}
-          thing={thing}
-          failedMessage={loadFailed}
+          thing={failed.thing}
+          failedMessage={failed.message}
           query={query}
           back={{ href: list.href, label: `Back to ${list.label}` }}
         />

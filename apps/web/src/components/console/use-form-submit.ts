@@ -64,3 +64,37 @@ export function useFormSubmit<TBody, TResult>(
 
   return { busy: mutation.isPending, error, notice, onSubmit, clear };
 }
+
+/** What a create form is: its empty values, the check that makes the body, the failure text. */
+export interface CreateForm<TValues, TBody> {
+  empty: TValues;
+  body: (values: TValues) => FormOutcome<TBody>;
+  failed: string;
+}
+
+/**
+ * A create dialog that stays mounted while closed: useFormSubmit, with the values starting afresh
+ * once the record is created and when the dialog is cancelled (`close`).
+ */
+export function useCreateForm<TValues, TBody, TResult>(
+  form: CreateForm<TValues, TBody>,
+  mutation: FormMutation<TBody, TResult>,
+  on: { onCreated: (result: TResult) => void; onClose: () => void },
+) {
+  const [values, setValues] = useState(form.empty);
+  const submit = useFormSubmit(
+    mutation,
+    () => form.body(values),
+    form.failed,
+    (result) => {
+      setValues(form.empty);
+      on.onCreated(result);
+    },
+  );
+  const close = () => {
+    setValues(form.empty);
+    submit.clear();
+    on.onClose();
+  };
+  return { values, setValues, submit, close };
+}

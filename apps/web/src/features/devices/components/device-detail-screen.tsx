@@ -129,7 +129,7 @@ export function DeviceDetailScreen({ deviceId }: { deviceId: number }) {
   const screen = useDetailScreen<DeviceDialog>({
     remove: useDeleteDevice(deviceId),
     queryKey: deviceQueryOptions(deviceId).queryKey,
-    listHref: paths.enterprise.devices.getHref(),
+    list: { label: 'Devices', href: paths.enterprise.devices.getHref() },
     statusMs: DEVICE_STATUS_MS,
     // Success and error never show together: a new message of one kind clears the other.
     beforeMessage: ping.clear,
@@ -284,15 +284,12 @@ export function DeviceDetailScreen({ deviceId }: { deviceId: number }) {
   return (
     <DetailPage
       screen={screen}
-      className="console-narrow"
-      list={{ label: 'Devices', href: paths.enterprise.devices.getHref() }}
       title={device.data?.name ?? 'Device'}
       query={device}
       skeleton={
         <DetailSkeleton label="Loading device…" className="card device-panel" lines={8} step={6} />
       }
-      loadFailed={DEVICE_TEXT.loadDetailsFailed}
-      thing="device"
+      failed={{ thing: 'device', message: DEVICE_TEXT.loadDetailsFailed }}
       actions={<LiveIndicator connected={live.connected} />}
     >
       {detail}

@@ -1,8 +1,7 @@
 import type { Organization } from '@flashbooth/contracts';
 import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
-import { useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
-import { useFormSubmit } from '@/components/console/use-form-submit';
+import { useCreateForm } from '@/components/console/use-form-submit';
 import { useCreateOrganization } from '../api/create-organization';
 import { createOrganizationBody, EMPTY_ORGANIZATION_FORM } from '../organizations-model';
 import { OrganizationFormFields } from './organization-form-fields';
@@ -15,28 +14,23 @@ interface CreateOrganizationDialogProps {
 
 const CREATE_ORDER = ['name', 'email', 'phone', 'address'] as const;
 
+const CREATE_ORGANIZATION = {
+  empty: EMPTY_ORGANIZATION_FORM,
+  body: createOrganizationBody,
+  failed: ORGANIZATION_MESSAGES.createFailed,
+};
+
 /** Create Organization: Name, Email, Phone, Address; Create shows "Creating..." while busy. */
 export function CreateOrganizationDialog({
   open,
   onClose,
   onCreated,
 }: CreateOrganizationDialogProps) {
-  const [values, setValues] = useState(EMPTY_ORGANIZATION_FORM);
-  const submit = useFormSubmit(
+  const { values, setValues, submit, close } = useCreateForm(
+    CREATE_ORGANIZATION,
     useCreateOrganization(),
-    () => createOrganizationBody(values),
-    ORGANIZATION_MESSAGES.createFailed,
-    (organization) => {
-      setValues(EMPTY_ORGANIZATION_FORM);
-      onCreated(organization);
-    },
+    { onCreated, onClose },
   );
-
-  const close = () => {
-    setValues(EMPTY_ORGANIZATION_FORM);
-    submit.clear();
-    onClose();
-  };
 
   return (
     <FormDialog

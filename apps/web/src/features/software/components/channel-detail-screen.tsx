@@ -20,7 +20,7 @@ export function ChannelDetailScreen({ channelId }: { channelId: number }) {
   const screen = useDetailScreen<'link'>({
     remove: useDeleteChannel(channelId),
     queryKey: channelQueryOptions(channelId).queryKey,
-    listHref: paths.enterprise.channels.getHref(),
+    list: { label: 'Software Channels', href: paths.enterprise.channels.getHref() },
     statusMs: SOFTWARE_STATUS_MS,
   });
   const permissions = useStaffPermissions(screen.show);
@@ -31,13 +31,11 @@ export function ChannelDetailScreen({ channelId }: { channelId: number }) {
     <DetailPage
       screen={screen}
       className="console-narrow software-page"
-      list={{ label: 'Software Channels', href: paths.enterprise.channels.getHref() }}
       title={title}
       crumb={title}
       query={channel}
       skeleton={<DetailSkeleton label="Loading channel…" className="card software-detail" />}
-      loadFailed={M.loadChannelFailed}
-      thing="software channel"
+      failed={{ thing: 'software channel', message: M.loadChannelFailed }}
     >
       {(record) => (
         <>

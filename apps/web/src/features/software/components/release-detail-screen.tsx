@@ -71,7 +71,7 @@ export function ReleaseDetailScreen({ releaseId }: { releaseId: number }) {
   const screen = useDetailScreen<'upload'>({
     remove: useDeleteRelease(releaseId),
     queryKey: releaseQueryOptions(releaseId).queryKey,
-    listHref: paths.enterprise.releases.getHref(),
+    list: { label: 'Software Releases', href: paths.enterprise.releases.getHref() },
     statusMs: SOFTWARE_STATUS_MS,
   });
   const release = useRelease(releaseId);
@@ -80,13 +80,11 @@ export function ReleaseDetailScreen({ releaseId }: { releaseId: number }) {
     <DetailPage
       screen={screen}
       className="console-narrow software-page"
-      list={{ label: 'Software Releases', href: paths.enterprise.releases.getHref() }}
       title={release.data ? `Release ${release.data.version}` : 'Software Release'}
       crumb={release.data?.version ?? 'Release'}
       query={release}
       skeleton={<DetailSkeleton label="Loading release…" className="card software-detail" />}
-      loadFailed={M.loadReleaseFailed}
-      thing="software release"
+      failed={{ thing: 'software release', message: M.loadReleaseFailed }}
     >
       {(record) => (
         <>

@@ -1,7 +1,7 @@
 import type { Template, TemplateOrientation } from '@flashbooth/contracts';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Field, FormDialog } from '@/components/console/form-dialog';
-import { useFormSubmit } from '@/components/console/use-form-submit';
+import { useCreateForm } from '@/components/console/use-form-submit';
 import { useCreateTemplate } from '../api/create-template';
 import {
   canCreateTemplate,
@@ -16,26 +16,20 @@ interface CreateTemplateDialogProps {
   onCreated: (template: Template) => void;
 }
 
+const CREATE_TEMPLATE = {
+  empty: EMPTY_TEMPLATE_FORM,
+  body: createTemplateBody,
+  failed: TEMPLATE_TEXT.createFailed,
+};
+
 /** Create Template: name and orientation (portrait by default); Create disabled while unnamed. */
 export function CreateTemplateDialog({ open, onClose, onCreated }: CreateTemplateDialogProps) {
-  const [values, setValues] = useState(EMPTY_TEMPLATE_FORM);
-  const submit = useFormSubmit(
-    useCreateTemplate(),
-    () => createTemplateBody(values),
-    TEMPLATE_TEXT.createFailed,
-    (template) => {
-      setValues(EMPTY_TEMPLATE_FORM);
-      onCreated(template);
-    },
-  );
+  const { values, setValues, submit, close } = useCreateForm(CREATE_TEMPLATE, useCreateTemplate(), {
+    onCreated,
+    onClose,
+  });
   const nameId = useId();
   const orientationId = useId();
-
-  const close = () => {
-    setValues(EMPTY_TEMPLATE_FORM);
-    submit.clear();
-    onClose();
-  };
 
   return (
     <FormDialog

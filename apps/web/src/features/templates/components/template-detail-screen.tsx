@@ -5,6 +5,7 @@ import {
   DeleteConfirm,
   DetailActions,
   DetailPage,
+  LoadingCard,
   useDetailScreen,
 } from '@/components/console/detail-page';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
@@ -40,16 +41,13 @@ const UPLOADED = {
 /** The template's placeholder while it loads: its two images and a line. */
 function TemplateSkeleton() {
   return (
-    <div className="card template-detail" aria-busy="true">
-      <span className="visually-hidden" role="status">
-        Loading template…
-      </span>
+    <LoadingCard label="Loading template…" className="card template-detail">
       <div className="template-detail-images" aria-hidden="true">
         <span className="template-image template-image-sample skeleton" />
         <span className="template-image template-image-foreground skeleton" />
       </div>
       <span className="skeleton skeleton-line" style={{ width: '40%' }} aria-hidden="true" />
-    </div>
+    </LoadingCard>
   );
 }
 
@@ -58,7 +56,7 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
   const screen = useDetailScreen({
     remove: useDeleteTemplate(templateId),
     queryKey: templateQueryOptions(templateId).queryKey,
-    listHref: paths.enterprise.templates.getHref(),
+    list: { label: 'Templates', href: paths.enterprise.templates.getHref() },
     statusMs: TEMPLATE_STATUS_MS,
   });
   const { show, busy } = screen;
@@ -222,12 +220,10 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
     <DetailPage
       screen={screen}
       className="template-detail-page"
-      list={{ label: 'Templates', href: paths.enterprise.templates.getHref() }}
       title={templateTitle(template.data)}
       query={template}
       skeleton={<TemplateSkeleton />}
-      loadFailed={T.loadFailed}
-      thing="template"
+      failed={{ thing: 'template', message: T.loadFailed }}
     >
       {detail}
     </DetailPage>
