@@ -3,6 +3,8 @@ import {
   DeleteConfirm,
   DetailActions,
   DetailPage,
+  LoadingCard,
+  SkeletonLines,
   useDetailScreen,
 } from '@/components/console/detail-page';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
@@ -26,23 +28,12 @@ const NOT_SET = 'Not set';
 /** The organization's placeholder while it loads: the logo and the facts. */
 function OrganizationSkeleton() {
   return (
-    <div className="card org-detail" aria-busy="true">
-      <span className="visually-hidden" role="status">
-        Loading organization…
-      </span>
+    <LoadingCard label="Loading organization…" className="card org-detail">
       <div className="org-detail-logo">
         <span className="org-logo skeleton" />
       </div>
-      <div className="org-detail-body" aria-hidden="true">
-        {Array.from({ length: 5 }, (_, index) => (
-          <span
-            key={index}
-            className="skeleton skeleton-line"
-            style={{ width: `${80 - index * 8}%` }}
-          />
-        ))}
-      </div>
-    </div>
+      <SkeletonLines className="org-detail-body" lines={5} first={80} step={8} />
+    </LoadingCard>
   );
 }
 
@@ -51,7 +42,7 @@ export function OrganizationDetailScreen({ orgId }: { orgId: number }) {
   const screen = useDetailScreen({
     remove: useDeleteOrganization(orgId),
     queryKey: organizationQueryOptions(orgId).queryKey,
-    listHref: paths.enterprise.organizations.getHref(),
+    list: { label: 'Organizations', href: paths.enterprise.organizations.getHref() },
     statusMs: ORGANIZATION_STATUS_MS,
   });
   const permissions = useStaffPermissions(screen.show);
@@ -63,13 +54,10 @@ export function OrganizationDetailScreen({ orgId }: { orgId: number }) {
   return (
     <DetailPage
       screen={screen}
-      className="console-narrow"
-      list={{ label: 'Organizations', href: paths.enterprise.organizations.getHref() }}
       title={organizationTitle(organization.data)}
       query={organization}
       skeleton={<OrganizationSkeleton />}
-      loadFailed={M.loadDetailsFailed}
-      thing="organization"
+      failed={{ thing: 'organization', message: M.loadDetailsFailed }}
     >
       {(record) => (
         <>
