@@ -7,6 +7,7 @@ import { ListPage } from '@/components/ui/list-page';
 import { paths } from '@/config/paths';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { formatUtcTimestamp } from '@/lib/format-date';
+import { errorText } from '@/lib/error-text';
 import { useDevice } from '../api/get-device';
 import { useDeviceErrors } from '../api/get-device-errors';
 import { DEVICE_LOGS_PAGE_SIZE, DEVICE_TEXT, showingRange } from '../devices-model';
@@ -110,7 +111,7 @@ export function DeviceLogsScreen({ deviceId }: { deviceId: number }) {
         error={
           <LoadErrorPanel
             className="card panel-message panel-message-error console-panel"
-            message={logs.error?.message || DEVICE_TEXT.logsFailed}
+            message={errorText(logs.error, DEVICE_TEXT.logsFailed)}
             query={logs}
           />
         }

@@ -2,6 +2,7 @@ import type { Guest } from '@flashbooth/contracts';
 import { ConfirmDialog, Dialog } from '@/components/ui/dialog';
 import { LoadErrorPanel } from '@/components/ui/list-states';
 import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/error-text';
 import { usePersonExport, useRequestPersonExport } from '../api/person-privacy';
 import { GUEST_PRIVACY_TEXT as T, personExportState } from '../guest-privacy-model';
 import { orNotAvailable } from '../organizations-model';
@@ -35,7 +36,7 @@ export function GuestExportDialog({ guest, onClose }: { guest: Guest; onClose: (
       )}
       {request.isError && (
         <p className="status status-error" role="alert">
-          {request.error.message || T.exportFailed}
+          {errorText(request.error, T.exportFailed)}
         </p>
       )}
       <div className="dialog-actions">

@@ -11,7 +11,7 @@ import { useStaffPermissions } from '@/components/console/use-staff-permissions'
 import { paths } from '@/config/paths';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { useDeleteOrganization } from '../api/delete-organization';
-import { organizationQueryOptions, useOrganization } from '../api/get-organization';
+import { organizationQueryOptions, useOrganization } from '@/api/organizations/get-organization';
 import {
   ORGANIZATION_SCREEN_TEXT,
   ORGANIZATION_STATUS_MS,

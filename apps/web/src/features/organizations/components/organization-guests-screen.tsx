@@ -15,6 +15,7 @@ import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { useExportGuests } from '../api/export-guests';
 import { useGuests } from '../api/get-guests';
 import { useOrganization } from '@/api/organizations/get-organization';
+import { errorText } from '@/lib/error-text';
 import { useErasePerson } from '../api/person-privacy';
 import { erasedText, GUEST_PRIVACY_TEXT } from '../guest-privacy-model';
 import {
@@ -56,7 +57,7 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
     const name = orNotAvailable(erasing.name);
     erase.mutate(erasing.id, {
       onSuccess: (result) => show('success', erasedText(name, result)),
-      onError: (error) => show('error', error.message || GUEST_PRIVACY_TEXT.eraseFailed),
+      onError: (error) => show('error', errorText(error, GUEST_PRIVACY_TEXT.eraseFailed)),
       onSettled: () => setErasing(null),
     });
   };
@@ -86,7 +87,7 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
                 { search, orgName },
                 {
                   onSuccess: (file) => show('success', ORGANIZATION_SCREEN_TEXT.exported(file)),
-                  onError: (error) => show('error', error.message || M.exportGuestsFailed),
+                  onError: (error) => show('error', errorText(error, M.exportGuestsFailed)),
                 },
               )
             }

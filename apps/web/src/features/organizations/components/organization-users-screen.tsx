@@ -14,6 +14,7 @@ import { paths } from '@/config/paths';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { useCancelInvitation } from '../api/cancel-invitation';
 import { useOrganization } from '@/api/organizations/get-organization';
+import { errorText } from '@/lib/error-text';
 import { useOrganizationUsers } from '../api/get-organization-users';
 import { useRemoveOrganizationUser } from '../api/remove-organization-user';
 import {
@@ -107,7 +108,7 @@ export function OrganizationUsersScreen({ orgId }: { orgId: number }) {
                         cancelInvite.mutate(invitation.id, {
                           onSuccess: () =>
                             show('success', ORGANIZATION_SCREEN_TEXT.inviteCancelled),
-                          onError: (error) => show('error', error.message || M.cancelInviteFailed),
+                          onError: (error) => show('error', errorText(error, M.cancelInviteFailed)),
                         })
                       }
                     />
@@ -151,7 +152,7 @@ export function OrganizationUsersScreen({ orgId }: { orgId: number }) {
               removing &&
               remove.mutate(removing.id, {
                 onSuccess: () => show('success', ORGANIZATION_SCREEN_TEXT.removed),
-                onError: (error) => show('error', error.message || M.removeUserFailed),
+                onError: (error) => show('error', errorText(error, M.removeUserFailed)),
                 onSettled: () => setRemoving(null),
               })
             }

@@ -14,6 +14,7 @@ import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { appConfig } from '@/config/app-config';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
+import { errorText } from '@/lib/error-text';
 import { useMyInvitations } from '../api/get-my-invitations';
 import { useOrganizations } from '../api/get-organizations';
 import { useRespondToInvitation } from '../api/respond-to-invitation';
@@ -67,7 +68,7 @@ export function OrganizationsScreen() {
               : ORGANIZATION_SCREEN_TEXT.denied(invitation.org_name),
           ),
         onError: (error) =>
-          show('error', error.message || (kind === 'accept' ? M.acceptFailed : M.denyFailed)),
+          show('error', errorText(error, kind === 'accept' ? M.acceptFailed : M.denyFailed)),
         onSettled: () => setDenying(null),
       },
     );

@@ -9,6 +9,7 @@ import { EmptyPanel, ListBody } from '@/components/ui/list-states';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
+import { errorText } from '@/lib/error-text';
 import { useTemplate } from '../api/get-template';
 import { useTemplateOrgs } from '../api/get-template-orgs';
 import { useRemoveTemplateOrg } from '../api/remove-template-org';
@@ -48,7 +49,7 @@ export function TemplateOrgsScreen({ templateId }: { templateId: number }) {
     const org = removing;
     remove.mutate(org, {
       onSuccess: () => show('success', TEMPLATE_TEXT.removed(orgLabel(org))),
-      onError: (error) => show('error', error.message || TEMPLATE_TEXT.removeFailed),
+      onError: (error) => show('error', errorText(error, TEMPLATE_TEXT.removeFailed)),
       onSettled: () => setRemoving(null),
     });
   };
