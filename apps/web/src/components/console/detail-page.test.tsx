@@ -1,8 +1,11 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  DeleteConfirm,
   DetailActions,
+  DetailPage,
   DetailSkeleton,
   RETURN_AFTER_DELETE_MS,
   returnAfterDelete,
@@ -82,5 +85,79 @@ describe('DetailSkeleton', () => {
     expect(html).toContain('role="status">Loading device…</span>');
     expect(html.match(/skeleton skeleton-line/g)).toHaveLength(3);
     expect(html).toContain('width:73%');
+  });
+});
+
+type Device = { id: number; name: string };
+const screen = {
+  list: { label: 'Devices', href: '/enterprise/devices' },
+  status: null,
+  statusMs: 5000,
+};
+const renderPage = (query: Partial<UseQueryResult<Device>>) =>
+  renderToStaticMarkup(
+    <MemoryRouter>
+      <DetailPage
+        screen={screen}
+        title="Lobby booth"
+        query={
+          {
+            refetch: () => Promise.resolve(),
+            isFetching: false,
+            ...query,
+          } as UseQueryResult<Device>
+        }
+        skeleton={<p>Loading device…</p>}
+        failed={{ thing: 'device', message: 'Failed to load device details.' }}
+        actions={<span>Live</span>}
+      >
+        {(record) => <p>Device {record.id}</p>}
+      </DetailPage>
+    </MemoryRouter>,
+  );
+
+describe('DetailPage', () => {
+  it('shows the breadcrumb back to the list, the title, and the skeleton while loading', () => {
+    const html = renderPage({ isPending: true, isError: false, data: undefined });
+    expect(html).toMatch(/<a href="\/enterprise\/devices"[^>]*>Devices<\/a>/);
+    expect(html).toContain('aria-current="page">Lobby booth</span>');
+    expect(html).toContain('Loading device…');
+    expect(html).toContain('class="page list-page console-page console-narrow"');
+    expect(html).not.toContain('Live');
+  });
+
+  it('shows the record, with the actions beside the title, once it is there', () => {
+    const html = renderPage({ isPending: false, isError: false, data: { id: 7, name: 'Lobby' } });
+    expect(html).toContain('<p>Device 7</p>');
+    expect(html).toContain('<span>Live</span>');
+  });
+
+  it('offers the way back to the list when the record fails to load', () => {
+    const html = renderPage({ isPending: false, isError: true, error: new Error('x') });
+    expect(html).toContain('Failed to load device details.');
+    expect(html).toContain('Back to Devices');
+    expect(html).not.toContain('Device 7');
+  });
+});
+
+describe('DeleteConfirm', () => {
+  it('asks "Yes, Delete" while the screen’s dialog is the delete', () => {
+    const html = renderToStaticMarkup(
+      <DeleteConfirm
+        screen={{
+          dialog: 'delete',
+          remove: { isPending: false, mutate: () => undefined } as never,
+          say: () => undefined,
+          close: () => undefined,
+        }}
+        title="Confirm Deletion"
+        message="This action cannot be undone."
+        deleted="Device deleted successfully."
+        failed="Failed to delete device."
+      />,
+    );
+    expect(html).toContain('Confirm Deletion');
+    expect(html).toContain('This action cannot be undone.');
+    expect(html).toContain('Yes, Delete');
   });
 });
