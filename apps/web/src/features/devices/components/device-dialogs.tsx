@@ -2,6 +2,7 @@ import type { Device, DevicePatch } from '@flashbooth/contracts';
 import { PRINTS_LEFT_MAX, PRINTS_LEFT_MIN } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { Field, FormDialog } from '@/components/console/form-dialog';
+import { TextFieldDialog } from '@/components/console/text-field-dialog';
 import { type FormMutation, useFormSubmit } from '@/components/console/use-form-submit';
 import { useChannelOptions } from '../api/get-channel-options';
 import { useLinkDevice } from '../api/link-device';
@@ -11,81 +12,11 @@ import {
   channelValue,
   DEVICE_TEXT,
   asFormOutcome,
-  type FieldOutcome,
   nameValue,
   organizationIdValue,
   priceValue,
   restockValue,
 } from '../devices-model';
-
-interface SingleFieldDialogProps<T> {
-  title: string;
-  label: string;
-  hint?: string;
-  initial: string;
-  inputMode: 'text' | 'numeric' | 'decimal';
-  submitLabel?: string;
-  /** The devices-model rule the text must pass before anything is sent. */
-  parse: (text: string) => FieldOutcome<T>;
-  /** Sends the value. */
-  send: FormMutation<T, unknown>;
-  /** The dialog's failure when the server says none. */
-  failed: string;
-  /** The screen's message once it went through. */
-  success: (value: T) => string;
-  onDone: (text: string) => void;
-  onClose: () => void;
-}
-
-/** A dialog of one field checked by a devices-model rule before anything is sent. */
-function SingleFieldDialog<T>({
-  title,
-  label,
-  hint,
-  initial,
-  inputMode,
-  submitLabel = 'Save',
-  parse,
-  send,
-  failed,
-  success,
-  onDone,
-  onClose,
-}: SingleFieldDialogProps<T>) {
-  const id = useId();
-  const [text, setText] = useState(initial);
-  const submit = useFormSubmit(
-    send,
-    () => asFormOutcome(parse(text)),
-    failed,
-    (_, value) => onDone(success(value)),
-  );
-  return (
-    <FormDialog
-      open
-      title={title}
-      submitLabel={submitLabel}
-      busyLabel="Saving..."
-      onCancel={onClose}
-      {...submit}
-    >
-      <Field id={id} label={label} {...(hint ? { hint } : {})}>
-        <input
-          id={id}
-          className="input"
-          value={text}
-          inputMode={inputMode}
-          autoComplete="off"
-          aria-invalid={submit.error !== null || undefined}
-          onChange={(event) => {
-            setText(event.target.value);
-            submit.clear();
-          }}
-        />
-      </Field>
-    </FormDialog>
-  );
-}
 
 interface DeviceDialogProps {
   device: Device;
@@ -94,7 +25,7 @@ interface DeviceDialogProps {
   onDone: (text: string) => void;
 }
 
-/** PATCH devices/{id} with one field: the value a SingleFieldDialog checked, as `patch` of it. */
+/** PATCH devices/{id} with one field: the value a TextFieldDialog checked, as `patch` of it. */
 function usePatch<T>(device: Device, patch: (value: T) => DevicePatch): FormMutation<T, unknown> {
   const update = useUpdateDevice(device.id);
   return {
@@ -107,17 +38,15 @@ function usePatch<T>(device: Device, patch: (value: T) => DevicePatch): FormMuta
 /** Link Device to Organization: the organization's id. */
 export function LinkDeviceDialog({ device, onClose, onDone }: DeviceDialogProps) {
   return (
-    <SingleFieldDialog
+    <TextFieldDialog
       title="Link Device to Organization"
       label="Organization ID"
-      initial=""
       inputMode="numeric"
       submitLabel="Link"
-      parse={organizationIdValue}
+      check={(text) => asFormOutcome(organizationIdValue(text))}
       send={useLinkDevice(device.id)}
       failed={DEVICE_TEXT.linkFailed}
-      success={DEVICE_TEXT.linked}
-      onDone={onDone}
+      onSent={(orgId) => onDone(DEVICE_TEXT.linked(orgId))}
       onClose={onClose}
     />
   );
@@ -126,16 +55,15 @@ export function LinkDeviceDialog({ device, onClose, onDone }: DeviceDialogProps)
 /** Edit Device Name: required; the same name is "No changes to save.". */
 export function EditNameDialog({ device, onClose, onDone }: DeviceDialogProps) {
   return (
-    <SingleFieldDialog
+    <TextFieldDialog
       title="Edit Device Name"
       label="Device name"
       initial={device.name}
       inputMode="text"
-      parse={(text) => nameValue(device.name, text)}
+      check={(text) => asFormOutcome(nameValue(device.name, text))}
       send={usePatch(device, (name: string) => ({ name }))}
       failed={DEVICE_TEXT.nameFailed}
-      success={() => DEVICE_TEXT.renamed}
-      onDone={onDone}
+      onSent={() => onDone(DEVICE_TEXT.renamed)}
       onClose={onClose}
     />
   );
@@ -144,18 +72,17 @@ export function EditNameDialog({ device, onClose, onDone }: DeviceDialogProps) {
 /** Restock Printer Media: the new roll's prints, 100 to 700. */
 export function RestockDialog({ device, onClose, onDone }: DeviceDialogProps) {
   return (
-    <SingleFieldDialog
+    <TextFieldDialog
       title="Restock Printer Media"
       label="Prints left"
       hint={`A whole number from ${PRINTS_LEFT_MIN} to ${PRINTS_LEFT_MAX} (a full roll is ${PRINTS_LEFT_MAX}).`}
       initial={String(PRINTS_LEFT_MAX)}
       inputMode="numeric"
       submitLabel="Restock"
-      parse={restockValue}
+      check={(text) => asFormOutcome(restockValue(text))}
       send={usePatch(device, (prints: number) => ({ prints_left: prints }))}
       failed={DEVICE_TEXT.printsFailed}
-      success={DEVICE_TEXT.restocked}
-      onDone={onDone}
+      onSent={(prints) => onDone(DEVICE_TEXT.restocked(prints))}
       onClose={onClose}
     />
   );
@@ -164,17 +91,16 @@ export function RestockDialog({ device, onClose, onDone }: DeviceDialogProps) {
 /** Edit Device Price: rupees, 0 to 1000, rounded to two decimals. */
 export function EditPriceDialog({ device, onClose, onDone }: DeviceDialogProps) {
   return (
-    <SingleFieldDialog
+    <TextFieldDialog
       title="Edit Device Price"
       label="Price (Rupees)"
       hint="From 0.00 to 1000.00; 0 makes captures free."
       initial={device.price_rupees.toFixed(2)}
       inputMode="decimal"
-      parse={priceValue}
+      check={(text) => asFormOutcome(priceValue(text))}
       send={usePatch(device, (price: number) => ({ price_rupees: price }))}
       failed={DEVICE_TEXT.priceFailed}
-      success={() => DEVICE_TEXT.priceUpdated}
-      onDone={onDone}
+      onSent={() => onDone(DEVICE_TEXT.priceUpdated)}
       onClose={onClose}
     />
   );
