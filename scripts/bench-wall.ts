@@ -16,6 +16,7 @@ import os from 'node:os';
 import { buildApp } from '../apps/server/src/app.js';
 import { type DatabaseHandle, rowsOf } from '../apps/server/src/db/client.js';
 import { sql as rawSql } from '../apps/server/node_modules/drizzle-orm/index.js';
+import { FullPassStatsRepository } from '../apps/server/src/modules/stats/stats.full-pass.js';
 import { AccessTokens } from '../apps/server/src/security/access-tokens.js';
 import { openTemporaryPostgres } from '../apps/server/test/temporary-postgres.js';
 import {
@@ -33,6 +34,8 @@ const SMALL = 10_000;
 const RATE = 200;
 const RATE_SECONDS = Number(process.env.WALL_RATE_SECONDS ?? 10);
 const MAX_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
+/** Requests per staff view, one after another (after one to warm up). */
+const STAFF_REQUESTS = Number(process.env.STAFF_REQUESTS ?? 30);
 
 /** Visitors = media / 10, likes = 100 on every public item (10 per media row overall). */
 export async function seed(database: DatabaseHandle, mediaCount: number): Promise<number> {
@@ -68,6 +71,19 @@ export async function seed(database: DatabaseHandle, mediaCount: number): Promis
   await db.execute(sql`
     update wall_stats set media_count = (select count(*) from media
       where is_public and is_uploaded and hidden_from_wall_at is null)`);
+  // A completed payment for every 20th item (revenue per booth and month), then the counters of
+  // migration 0023 recounted once (the triggers were off for the bulk load).
+  await db.execute(sql`alter table payment_transactions disable trigger user`);
+  await db.execute(sql`
+    insert into payment_transactions (user_id, device_id, org_id, provider, order_id, amount_paise,
+      state, completed_at, expires_at, next_check_at, created_at)
+    select (select min(id) from users) + (g % ${visitors}), (select min(id) from devices) + (g % 10),
+      (select min(id) from organizations), 'sandbox', 'bench-' || g, 5000, 'COMPLETED',
+      timestamptz '2025-01-01' + g * interval '20 seconds', now(), now(),
+      timestamptz '2025-01-01' + g * interval '20 seconds'
+    from generate_series(1, ${Math.max(1, Math.floor(mediaCount / 20))}) g`);
+  await db.execute(sql`alter table payment_transactions enable trigger user`);
+  await db.execute(sql`select media_counters_rebuild()`);
   // Likes in bulk with the counter trigger off, then the counters set once (exactly 100 each).
   await db.execute(sql`alter table media_likes disable trigger media_likes_count_trigger`);
   await db.execute(sql`
@@ -149,7 +165,16 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
       ['first page, session', firstUrl, auth],
     ];
     if (full) {
+      // The page 5,000 items deep by cursor: the cursor the page before it gives out.
+      const before = (await (await fetch(`${firstUrl}?offset=4990`, { headers: auth })).json()) as {
+        next_cursor: string;
+      };
       cases.push(['deep page (offset 5000)', `${firstUrl}?offset=5000`, auth]);
+      cases.push([
+        'deep page (cursor, 5000 deep)',
+        `${firstUrl}?cursor=${before.next_cursor}`,
+        auth,
+      ]);
       cases.push(['search "caption 12"', `${firstUrl}?search=caption%2012`, auth]);
     }
     const results: Result[] = [];
@@ -180,6 +205,23 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
       );
     }
     console.log(`body size ${sample.length} bytes`);
+    if (full) {
+      // Issue 26's targets, from the full-speed runs.
+      const max = (label: string) => {
+        const r = results.find((x) => x.label.includes(label) && x.label.endsWith('max'))!;
+        return r.requests / r.seconds;
+      };
+      const staticRate = max('static JSON');
+      const first = max('first page');
+      const cursor = max('cursor, 5000 deep');
+      const search = max('search');
+      const pct = (x: number) => `${((x / staticRate) * 100).toFixed(0)}%`;
+      console.log(
+        `targets: first page ${pct(first)} of static (>= 60%); cursor page 5,000 deep ` +
+          `${((cursor / first - 1) * 100).toFixed(0)}% vs the first (within ±10%), ${pct(cursor)} ` +
+          `of static; search ${pct(search)} of static (>= 40%)`,
+      );
+    }
     if (full) await staffViews(database, base, tokens);
     await app.close();
     return results;
@@ -211,19 +253,23 @@ async function staffViews(
   const headers = {
     authorization: `Bearer ${await tokens.sign({ userId: staff!.id, pool: 'enterprise' })}`,
   };
+  const allBefore = (await (
+    await fetch(`${base}/api/enterprise/media/all?offset=4990`, { headers })
+  ).json()) as { next_cursor: string };
   const paths = [
     '/api/enterprise/media/all',
     '/api/enterprise/media/all?offset=5000',
+    `/api/enterprise/media/all?cursor=${allBefore.next_cursor}`,
     '/api/enterprise/media/all?search=caption%2012',
     `/api/enterprise/media/all?device_id=${device!.id}`,
     `/api/enterprise/organizations/${org!.id}/media/repost_allowed`,
     `/api/enterprise/organizations/${org!.id}/media/repost_allowed?search=visitor%2012`,
     `/api/enterprise/organizations/${org!.id}/stats`,
   ];
-  console.log('staff views, 10 requests each one after another:');
+  console.log(`staff views, ${STAFF_REQUESTS} requests each one after another:`);
   for (const path of paths) {
     const times: number[] = [];
-    for (let i = 0; i < 11; i += 1) {
+    for (let i = 0; i <= STAFF_REQUESTS; i += 1) {
       const started = performance.now();
       const response = await fetch(`${base}${path}`, { headers });
       await response.arrayBuffer();
@@ -232,9 +278,29 @@ async function staffViews(
     }
     times.sort((a, b) => a - b);
     console.log(
-      `  ${path.padEnd(72)} median ${percentile(times, 50).toFixed(1).padStart(7)} ms   slowest ${times.at(-1)!.toFixed(1).padStart(7)} ms`,
+      `  ${path.slice(0, 72).padEnd(72)} median ${percentile(times, 50).toFixed(1).padStart(7)} ms   slowest ${times.at(-1)!.toFixed(1).padStart(7)} ms   (load ${loadAverage()})`,
     );
   }
+  // The statistics as they were read before the counters (full passes over the organization's
+  // media and payments), for comparison: the same answer, a few times.
+  const fullPass = new FullPassStatsRepository(database.db);
+  const times: number[] = [];
+  for (let i = 0; i < 6; i += 1) {
+    const started = performance.now();
+    await Promise.all([
+      fullPass.totals(org!.id),
+      fullPass.mostUsedTemplate(org!.id),
+      fullPass.mediaPerPeriod(org!.id),
+      fullPass.revenue(org!.id),
+      fullPass.lateDeliveries(org!.id),
+      fullPass.deliveryFailures(org!.id),
+    ]);
+    if (i > 0) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `  ${'stats queries as full passes (before the counters), in process'.padEnd(72)} median ${percentile(times, 50).toFixed(1).padStart(7)} ms   slowest ${times.at(-1)!.toFixed(1).padStart(7)} ms`,
+  );
 }
 
 /** Run as a script (not when profile-wall.ts imports `seed`). */

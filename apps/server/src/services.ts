@@ -107,6 +107,8 @@ export interface Services {
   payments: PaymentsService;
   credits: CreditsService;
   stats: StatsService;
+  /** Migration 0023's counters (statistics, list totals): the `counters-rebuild` job. */
+  statsCounters: StatsRepository;
   /** Objects the store should no longer hold (erased records, unconfirmed uploads, old exports). */
   objectCleanup: ObjectCleanup;
   /** Deletes media items with their likes, comments and objects in the store. */
@@ -383,7 +385,8 @@ export function createServices(
     paymentProvider.onHint((hint) => payments.hint(hint));
   }
   const credits = new CreditsService({ repository: new CreditsRepository(db), users, now, log });
-  const stats = new StatsService({ repository: new StatsRepository(db), users });
+  const statsCounters = new StatsRepository(db);
+  const stats = new StatsService({ repository: statsCounters, users });
 
   const mediaEraser = new MediaEraser({ db, cleanup: objectCleanup, now, log });
   const accountErasure = new AccountErasure({
@@ -460,6 +463,7 @@ export function createServices(
     payments,
     credits,
     stats,
+    statsCounters,
     objectCleanup,
     mediaEraser,
     accountErasure,

@@ -556,6 +556,10 @@ export const media = pgTable(
     index('media_org_late_idx')
       .on(table.orgId)
       .where(sql`${table.lateAt} is not null`),
+    // Migration 0023: an organization's repost-allowed items newest first (its staff media view).
+    index('media_org_repost_idx')
+      .on(table.orgId, descending(table.createdAt), descending(table.id))
+      .where(sql`${table.isUploaded} and ${table.isRepostAllowed}`),
     // Migration 0018: the retention job's scan, every item by age.
     index('media_created_idx').on(table.createdAt, table.id),
     // Migration 0021: the retention job's deletions, by when the owner was told.
@@ -580,6 +584,98 @@ export const wallStats = pgTable(
     check('wall_stats_id_check', sql`${table.id} = 1`),
     check('wall_stats_media_count_check', sql`${table.mediaCount} >= 0`),
   ],
+);
+
+// ---- Counters (migration 0023): kept exact by triggers on media, payment_transactions and
+// payment_refunds in the changing transaction; media_counters_rebuild() recounts them all. ----
+
+/** Uploaded media per organization, booth and day (UTC); 0 = no organization or booth. */
+export const mediaDailyCounts = pgTable(
+  'media_daily_counts',
+  {
+    orgId: integer('org_id').notNull(),
+    deviceId: integer('device_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    media: integer('media').notNull(),
+    photos: integer('photos').notNull(),
+    videos: integer('videos').notNull(),
+    shared: integer('shared').notNull(),
+    downloaded: integer('downloaded').notNull(),
+    repostAllowed: integer('repost_allowed').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orgId, table.deviceId, table.day] }),
+    index('media_daily_counts_device_idx').on(table.deviceId),
+  ],
+);
+
+/** An organization's uploaded media per visitor and capture. */
+export const orgCaptureCounts = pgTable(
+  'org_capture_counts',
+  {
+    orgId: integer('org_id').notNull(),
+    userId: integer('user_id').notNull(),
+    captureId: uuid('capture_id').notNull(),
+    media: integer('media').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.userId, table.captureId] })],
+);
+
+/** An organization's visitors: their uploaded media and distinct captures. */
+export const orgUserCounts = pgTable(
+  'org_user_counts',
+  {
+    orgId: integer('org_id').notNull(),
+    userId: integer('user_id').notNull(),
+    media: integer('media').notNull(),
+    captures: integer('captures').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.userId] })],
+);
+
+/** An organization's captures, visitors and visitors with two or more captures. */
+export const orgStatTotals = pgTable('org_stat_totals', {
+  orgId: integer('org_id').primaryKey(),
+  captures: integer('captures').notNull(),
+  users: integer('users').notNull(),
+  repeatedUsers: integer('repeated_users').notNull(),
+});
+
+/** An organization's uploaded media per template and capture. */
+export const orgTemplateCaptureCounts = pgTable(
+  'org_template_capture_counts',
+  {
+    orgId: integer('org_id').notNull(),
+    templateId: integer('template_id').notNull(),
+    captureId: uuid('capture_id').notNull(),
+    media: integer('media').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.templateId, table.captureId] })],
+);
+
+/** An organization's captures per template. */
+export const orgTemplateCounts = pgTable(
+  'org_template_counts',
+  {
+    orgId: integer('org_id').notNull(),
+    templateId: integer('template_id').notNull(),
+    captures: integer('captures').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.templateId] })],
+);
+
+/** Completed payments per organization, booth (0 = none) and month (UTC), with their refunds. */
+export const orgRevenueMonthly = pgTable(
+  'org_revenue_monthly',
+  {
+    orgId: integer('org_id').notNull(),
+    deviceId: integer('device_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    payments: integer('payments').notNull(),
+    grossPaise: bigint('gross_paise', { mode: 'number' }).notNull(),
+    refundedPaise: bigint('refunded_paise', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.deviceId, table.month] })],
 );
 
 /** Wall likes (migration 0013): one per visitor and item; media.likes_count follows by trigger. */

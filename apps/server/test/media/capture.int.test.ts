@@ -136,7 +136,11 @@ describe.each(databaseTargets)('capture on $name', ({ open }) => {
       expect(await mediaOf(person.userId)).toEqual([
         expect.objectContaining({ isUploaded: false }),
       ]);
-      expect(await myMedia(person.token)).toEqual({ items: [], total_count: 0 });
+      expect(await myMedia(person.token)).toEqual({
+        items: [],
+        total_count: 0,
+        next_cursor: null,
+      });
       expect(await creditsOf(person.userId)).toBe(4950);
       const ledger = await ledgerOf(person.userId);
       const captureId = s.link.lastCapture(booth.thingName).capture_id;

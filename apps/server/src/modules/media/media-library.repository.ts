@@ -1,5 +1,5 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import { type Database, rowsOf } from '../../db/client.js';
 import { mediaMatching } from '../../db/media-search.js';
 import {
   after,
@@ -11,7 +11,14 @@ import {
   type PageQuery,
   pageKeyset,
 } from '../../db/paging.js';
-import { media, type MediaRow, moderationLog, organizations, users } from '../../db/schema.js';
+import {
+  media,
+  mediaDailyCounts,
+  type MediaRow,
+  moderationLog,
+  organizations,
+  users,
+} from '../../db/schema.js';
 import { type MediaListRow, selectMediaWithNames, withNames } from './media.repository.js';
 
 /** One item of the staff media views with the names it is shown with. */
@@ -72,17 +79,28 @@ export class MediaLibraryRepository {
 
   /** Media made at the organization's booths whose owner allows reposting. */
   repostAllowed(orgId: number, page: PageQuery): Promise<Page<LibraryRow>> {
-    return this.list(page, and(eq(media.orgId, orgId), eq(media.isRepostAllowed, true)));
+    return this.list(
+      page,
+      and(eq(media.orgId, orgId), eq(media.isRepostAllowed, true)),
+      sql`select coalesce(sum(${mediaDailyCounts.repostAllowed}), 0)::int as value
+        from ${mediaDailyCounts} where ${mediaDailyCounts.orgId} = ${orgId}`,
+    );
   }
 
   /** Every item, narrowed to one organization and/or booth when asked. */
   all(page: PageQuery, filter: LibraryFilter): Promise<Page<LibraryRow>> {
+    const counted = allOf(
+      filter.orgId === undefined ? undefined : eq(mediaDailyCounts.orgId, filter.orgId),
+      filter.deviceId === undefined ? undefined : eq(mediaDailyCounts.deviceId, filter.deviceId),
+    );
     return this.list(
       page,
       allOf(
         filter.orgId === undefined ? undefined : eq(media.orgId, filter.orgId),
         filter.deviceId === undefined ? undefined : eq(media.deviceId, filter.deviceId),
       ),
+      sql`select coalesce(sum(${mediaDailyCounts.media}), 0)::int as value
+        from ${mediaDailyCounts} ${counted ? sql`where ${counted}` : sql``}`,
     );
   }
 
@@ -93,9 +111,15 @@ export class MediaLibraryRepository {
    * (`media_uploaded_idx`, or the organization's or booth's, migration 0015), the names are
    * joined to those rows only, and the count reads `media` alone (every item has an owner, so
    * the join with users drops nothing); a search is `mediaMatching`'s index lookups, the page
-   * and the count as two statements side by side.
+   * and the count as two statements side by side. Without a search the total is `counted`: a sum
+   * of `media_daily_counts` rows (migration 0023, kept exact by trigger), not a count of media.
+   * A page by cursor starts after the cursor's item in the same index (a range, not a skip).
    */
-  private async list(page: PageQuery, scope: SQL | undefined): Promise<Page<LibraryRow>> {
+  private async list(
+    page: PageQuery,
+    scope: SQL | undefined,
+    counted: SQL,
+  ): Promise<Page<LibraryRow>> {
     const key = pageKeyset(page);
     // Written without a parameter so the partial indexes' predicate is seen in any plan.
     const uploaded = allOf(sql`${media.isUploaded}`, scope)!;
@@ -107,19 +131,19 @@ export class MediaLibraryRepository {
     });
     if (!page.search) {
       const from = after(key, media.createdAt, media.id);
-      const [rows, [counted]] = await Promise.all([
+      const [rows, total] = await Promise.all([
         this.rowsOf(sql`select ${media.id} from ${media} where ${allOf(uploaded, from)}
           order by ${media.createdAt} desc, ${media.id} desc
           limit ${limit} offset ${page.offset}`),
-        this.db.select({ value: count() }).from(media).where(uploaded),
+        this.db.execute(counted),
       ]);
-      return cut(rows, counted?.value ?? 0);
+      return cut(rows, Number(rowsOf<{ value: unknown }>(total)[0]?.value ?? 0));
     }
     const matching = this.db
       .$with('matching', { id: media.id, createdAt: media.createdAt })
       .as(mediaMatching(page.search, uploaded));
     const from = after(key, sql`created_at`, sql`id`);
-    const [rows, [counted]] = await Promise.all([
+    const [rows, [matches]] = await Promise.all([
       this.rowsOf(
         sql`select id from matching ${from ? sql`where ${from}` : sql``}
           order by created_at desc, id desc
@@ -128,7 +152,7 @@ export class MediaLibraryRepository {
       ),
       this.db.with(matching).select({ value: count() }).from(matching),
     ]);
-    return cut(rows, counted?.value ?? 0);
+    return cut(rows, matches?.value ?? 0);
   }
 
   /** The items whose ids `ids` selects, with their names and cursor positions, newest first. */

@@ -35,14 +35,19 @@ export interface RevenueRecord {
 
 const int = (value: unknown) => Number(value ?? 0);
 
+/** What the statistics read (from the counters, or in full passes: stats.full-pass.ts). */
+export type StatsReads = Omit<StatsRepository, 'rebuildCounters' | 'rowsToRecount'>;
+
 /**
- * The statistics queries (definitions in docs/reference/server.md, "Organization statistics"). An
- * organization's media are the uploaded media rows whose `org_id` is the organization (the
- * organization of the booth when the photo was taken; it stays with it when a booth moves); its
- * captures are their distinct `capture_id`s. The totals read the organization's range of
- * `media_org_captures_idx` in order; the periods are one pass over its media, `date_trunc` in
- * UTC. The service runs them side by side (docs/benchmarks.md,
- * "Staff media views and statistics").
+ * The statistics queries (definitions in docs/reference/server.md, "Organization statistics"),
+ * read from the counters of migration 0023, which triggers keep exact in the transaction of every
+ * change to media, payments and refunds: an organization's media are its uploaded media rows (the
+ * organization of the booth when the photo was taken; it stays with it when a booth moves), per
+ * booth and day in `media_daily_counts`; its captures, visitors and repeated visitors in
+ * `org_stat_totals`; captures per template in `org_template_counts`; revenue per booth and month
+ * in `org_revenue_monthly`. Each answer reads one organization's few rows, not its media
+ * (docs/benchmarks.md, "The public wall"). `FullPassStatsRepository` (stats.full-pass.ts) is the
+ * same answer from the rows.
  */
 export class StatsRepository {
   constructor(private readonly db: Database) {}
@@ -52,35 +57,19 @@ export class StatsRepository {
     return rowsOf(result).length > 0;
   }
 
-  /**
-   * The totals in one pass over `media_org_captures_idx` (the organization's uploaded media by
-   * visitor and capture): per visitor their distinct captures and their media, then the sums. A
-   * capture belongs to one visitor, so the visitors' distinct captures add up to the
-   * organization's.
-   */
+  /** The media sums of the organization's days, with its capture and visitor totals. */
   async totals(orgId: number): Promise<StatsTotals> {
     const result = await this.db.execute(sql`
-      with per_user as (
-        select user_id,
-               count(distinct capture_id) as captures,
-               count(*) as media,
-               count(*) filter (where media_type = 'image') as photos,
-               count(*) filter (where media_type = 'video') as videos,
-               count(*) filter (where is_shared) as shared,
-               count(*) filter (where is_downloaded) as downloaded
-          from media
-         where org_id = ${orgId} and is_uploaded
-         group by user_id
-      )
-      select coalesce(sum(captures), 0) as total_captures,
-             coalesce(sum(media), 0) as total_media,
-             coalesce(sum(photos), 0) as photos,
-             coalesce(sum(videos), 0) as videos,
-             coalesce(sum(shared), 0) as shared_media,
-             coalesce(sum(downloaded), 0) as downloaded_media,
-             count(*) as users_who_captured,
-             count(*) filter (where captures >= 2) as repeated_users
-        from per_user`);
+      select coalesce(sum(d.media), 0) as total_media,
+             coalesce(sum(d.photos), 0) as photos,
+             coalesce(sum(d.videos), 0) as videos,
+             coalesce(sum(d.shared), 0) as shared_media,
+             coalesce(sum(d.downloaded), 0) as downloaded_media,
+             (select captures from org_stat_totals where org_id = ${orgId}) as total_captures,
+             (select users from org_stat_totals where org_id = ${orgId}) as users_who_captured,
+             (select repeated_users from org_stat_totals where org_id = ${orgId}) as repeated_users
+        from media_daily_counts d
+       where d.org_id = ${orgId}`);
     const [row] = rowsOf<Record<string, unknown>>(result);
     return {
       totalCaptures: int(row?.total_captures),
@@ -113,31 +102,26 @@ export class StatsRepository {
   /** The template most captures used (ties: the lowest id); null when none names one. */
   async mostUsedTemplate(orgId: number): Promise<TemplateUsage | null> {
     const result = await this.db.execute(sql`
-      select t.name, u.usage_count
-        from (
-          select template_id, count(distinct capture_id) as usage_count
-            from media
-           where org_id = ${orgId} and is_uploaded and template_id is not null
-           group by template_id
-        ) u
-        join templates t on t.id = u.template_id
-       order by u.usage_count desc, t.id
+      select t.name, c.captures as usage_count
+        from org_template_counts c
+        join templates t on t.id = c.template_id
+       where c.org_id = ${orgId}
+       order by c.captures desc, t.id
        limit 1`);
     const [row] = rowsOf<{ name: string; usage_count: unknown }>(result);
     return row ? { name: row.name, usageCount: int(row.usage_count) } : null;
   }
 
   /**
-   * Media per week (Monday, UTC) and per month, only the periods that have media, oldest first.
-   * One pass over the organization's media counts them per day; weeks and months are sums of
-   * those days (a day lies in one week and one month).
+   * Media per week (Monday, UTC) and per month, only the periods that have media, oldest first:
+   * sums of the organization's days (a day lies in one week and one month).
    */
   async mediaPerPeriod(orgId: number): Promise<{ week: PeriodCount[]; month: PeriodCount[] }> {
     const result = await this.db.execute(sql`
       with days as (
-        select date_trunc('day', created_at at time zone 'UTC') as day, count(*) as n
-          from media
-         where org_id = ${orgId} and is_uploaded
+        select day::timestamp as day, sum(media) as n
+          from media_daily_counts
+         where org_id = ${orgId}
          group by 1
       )
       select 'week' as unit, to_char(date_trunc('week', day), 'YYYY-MM-DD') as start, sum(n) as count
@@ -154,30 +138,20 @@ export class StatsRepository {
   }
 
   /**
-   * Payments per booth and month (UTC, by completion): every payment for the organization that
-   * the provider completed (still COMPLETED, or refunded since / being refunded), its amount
-   * charged at the provider (`amount_paise`: the credit a payment held is not money received),
-   * and its refunds that did not fail (to the payment method or as credit, pending or done).
+   * Payments per booth and month (UTC, by completion), from `org_revenue_monthly`: every payment
+   * for the organization that the provider completed (still COMPLETED, or refunded since / being
+   * refunded), its amount charged at the provider (`amount_paise`: the credit a payment held is
+   * not money received), and its refunds that did not fail. Booth 0 is a deleted booth.
    */
   async revenue(orgId: number): Promise<RevenueRecord[]> {
     const result = await this.db.execute(sql`
-      select p.device_id, d.name as device_name,
-             to_char(date_trunc('month', p.completed_at at time zone 'UTC'), 'YYYY-MM-DD') as month_start,
-             count(*) as payments,
-             sum(p.amount_paise) as gross_paise,
-             coalesce(sum(r.refunded_paise), 0) as refunded_paise
-        from payment_transactions p
-        left join devices d on d.id = p.device_id
-        left join lateral (
-          select sum(amount_paise) as refunded_paise
-            from payment_refunds
-           where transaction_id = p.id and state <> 'FAILED'
-        ) r on true
-       where p.org_id = ${orgId}
-         and p.completed_at is not null
-         and p.state in ('COMPLETED', 'REFUND_PENDING', 'REFUNDED')
-       group by p.device_id, d.name, 3
-       order by 3, p.device_id`);
+      select nullif(r.device_id, 0) as device_id, d.name as device_name,
+             to_char(r.month, 'YYYY-MM-DD') as month_start,
+             r.payments, r.gross_paise, r.refunded_paise
+        from org_revenue_monthly r
+        left join devices d on d.id = nullif(r.device_id, 0)
+       where r.org_id = ${orgId}
+       order by r.month, nullif(r.device_id, 0)`);
     return rowsOf<Record<string, unknown>>(result).map((row) => ({
       deviceId: row.device_id === null ? null : int(row.device_id),
       deviceName: (row.device_name as string | null) ?? null,
@@ -186,5 +160,24 @@ export class StatsRepository {
       grossPaise: int(row.gross_paise),
       refundedPaise: int(row.refunded_paise),
     }));
+  }
+
+  /**
+   * Every counter recounted from the rows (migration 0023's `media_counters_rebuild`, which holds
+   * off writes to media, payments and refunds meanwhile); how many rows it read.
+   */
+  async rebuildCounters(): Promise<{ media: number; payments: number }> {
+    const read = await this.rowsToRecount();
+    await this.db.execute(sql`select media_counters_rebuild()`);
+    return read;
+  }
+
+  /** How many uploaded media and completed payments a recount reads. */
+  async rowsToRecount(): Promise<{ media: number; payments: number }> {
+    const result = await this.db.execute(sql`
+      select (select count(*) from media where is_uploaded) as media,
+             (select count(*) from payment_transactions where completed_at is not null) as payments`);
+    const [row] = rowsOf<{ media: unknown; payments: unknown }>(result);
+    return { media: int(row?.media), payments: int(row?.payments) };
   }
 }

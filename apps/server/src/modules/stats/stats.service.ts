@@ -9,10 +9,10 @@ import { forbidden, notFound } from '../../errors.js';
 import { paiseToRupees } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import type { UsersService } from '../users/users.service.js';
-import type { RevenueRecord, StatsRepository } from './stats.repository.js';
+import type { RevenueRecord, StatsReads } from './stats.repository.js';
 
 export interface StatsServiceOptions {
-  repository: StatsRepository;
+  repository: StatsReads;
   users: Pick<UsersService, 'staffPrincipal'>;
 }
 
