@@ -2,11 +2,11 @@ import type { SoftwareChannel } from '@flashbooth/contracts';
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useCreateChannel } from '../api/create-channel';
 import { createChannelBody, EMPTY_CHANNEL_FORM, SOFTWARE_SCREEN_TEXT } from '../software-model';
 import { ReleaseSelect } from './release-select';
 import { ChannelFields } from './software-fields';
-import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface CreateChannelDialogProps {
   onClose: () => void;

@@ -2,10 +2,10 @@ import type { SoftwareRelease } from '@flashbooth/contracts';
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useCreateRelease } from '../api/create-release';
 import { createReleaseBody, EMPTY_RELEASE_FORM, SOFTWARE_SCREEN_TEXT } from '../software-model';
 import { ReleaseFields } from './software-fields';
-import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface CreateReleaseDialogProps {
   onClose: () => void;

@@ -2,10 +2,10 @@ import type { SoftwareChannel } from '@flashbooth/contracts';
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useUpdateChannel } from '../api/update-channel';
 import { channelForm, channelPatch } from '../software-model';
 import { ChannelFields } from './software-fields';
-import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface EditChannelDialogProps {
   channel: SoftwareChannel;

@@ -2,10 +2,10 @@ import type { SoftwareRelease } from '@flashbooth/contracts';
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useUpdateRelease } from '../api/update-release';
 import { releaseForm, releasePatch } from '../software-model';
 import { ReleaseFields } from './software-fields';
-import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface EditReleaseDialogProps {
   release: SoftwareRelease;

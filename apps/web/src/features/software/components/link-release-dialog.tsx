@@ -2,10 +2,10 @@ import type { SoftwareChannel } from '@flashbooth/contracts';
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { FormDialog } from '@/components/console/form-dialog';
+import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useUpdateChannel } from '../api/update-channel';
 import { releaseIdValue, SOFTWARE_SCREEN_TEXT } from '../software-model';
 import { ReleaseSelect } from './release-select';
-import { useFormSubmit } from '@/components/console/use-form-submit';
 
 interface LinkReleaseDialogProps {
   channel: SoftwareChannel;
