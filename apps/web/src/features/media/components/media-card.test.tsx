@@ -1,4 +1,5 @@
 import type { Media } from '@flashbooth/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { MediaCard } from './media-card';
@@ -32,7 +33,17 @@ function media(overrides: Partial<Media> = {}): Media {
 }
 
 const render = (item: Media, canShare = false) =>
-  renderToStaticMarkup(<MediaCard media={item} canShare={canShare} onAction={async () => {}} />);
+  renderToStaticMarkup(
+    <QueryClientProvider client={new QueryClient()}>
+      <MediaCard
+        media={item}
+        canShare={canShare}
+        pageKey={['mine']}
+        onFileAction={async () => {}}
+        notify={() => {}}
+      />
+    </QueryClientProvider>,
+  );
 
 /** The first element of a kind in the markup, with its attributes (names lower-cased). */
 function parse(html: string) {

@@ -1,20 +1,34 @@
 import type { Media } from '@flashbooth/contracts';
+import type { QueryKey } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useToggleRepost } from '@/api/media/update-repost-allowed';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { MediaPreview } from '@/components/media/media-preview';
 import { mediaAspectRatio } from '@/components/media/media-preview-model';
-import type { Status } from '@/components/ui/status-message';
+import type { Status, StatusKind } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
-import { MEDIA_CAPTION_MAX, MEDIA_HIDDEN_FROM_WALL, messageAt } from '../media-model';
+import { useSaveCaption, useSetPublic } from '../api/update-media';
+import {
+  MEDIA_CAPTION_MAX,
+  MEDIA_HIDDEN_FROM_WALL,
+  MEDIA_SCREEN_MESSAGES as M,
+  captionChange,
+  messageAt,
+} from '../media-model';
 
-export type CardAction = 'download' | 'gif' | 'share' | 'public' | 'repost' | 'caption';
+/** What the card's file buttons ask of the screen (the switches and caption are the card's). */
+export type FileAction = 'download' | 'gif' | 'share';
 
 interface MediaCardProps {
   media: Media;
   /** Share is offered only on mobile user agents. */
   canShare: boolean;
-  /** Resolves when the action is over (the screen shows its message). */
-  onAction: (media: Media, action: CardAction, caption?: string) => Promise<void>;
+  /** The My Media page the card is on: its switches change there at once (the hooks'). */
+  pageKey: QueryKey;
+  /** Resolves when the file action is over (the screen shows its message). */
+  onFileAction: (media: Media, action: FileAction) => Promise<void>;
+  /** The screen's message, shown by the card where `at` says (messageAt). */
+  notify: (kind: StatusKind, text: string, at: string) => void;
   /** The screen's message: the card shows it when it answers one of the card's controls. */
   status?: Status | null;
   statusMs?: number;
@@ -64,16 +78,17 @@ function Switch({
 function CaptionBox({
   media,
   onSave,
+  saving,
   message,
 }: {
   media: Media;
-  onSave: (caption: string) => Promise<void>;
+  onSave: (caption: string) => void;
+  saving: boolean;
   /** The caption's message, under the box. */
   message: ReactNode;
 }) {
   const inputId = useId();
   const [draft, setDraft] = useState(media.caption ?? '');
-  const [saving, setSaving] = useState(false);
   // Follow the saved caption when it changes (after a save or a refetch).
   const [shown, setShown] = useState(media.caption);
   if (shown !== media.caption) {
@@ -81,19 +96,13 @@ function CaptionBox({
     setDraft(media.caption ?? '');
   }
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (saving) return;
-    setSaving(true);
-    try {
-      await onSave(draft);
-    } finally {
-      setSaving(false);
-    }
+    if (!saving) onSave(draft);
   };
 
   return (
-    <form className="media-caption" onSubmit={(event) => void submit(event)}>
+    <form className="media-caption" onSubmit={submit}>
       <label htmlFor={inputId} className="media-caption-label">
         Caption
       </label>
@@ -125,19 +134,50 @@ function CaptionBox({
 export function MediaCard({
   media,
   canShare,
-  onAction,
+  pageKey,
+  onFileAction,
+  notify,
   status = null,
   statusMs = 0,
 }: MediaCardProps) {
   const headingId = useId();
   const hiddenNoteId = useId();
-  const [busy, setBusy] = useState<ReadonlySet<CardAction>>(new Set());
-  const run = async (action: CardAction, caption?: string) => {
+  // Each message shows under the control it answers: the caption's, or the card's buttons.
+  const sayOnCard = (kind: StatusKind, text: string) =>
+    notify(kind, text, messageAt.card(media.id));
+  const sayOnCaption = (kind: StatusKind, text: string) =>
+    notify(kind, text, messageAt.caption(media.id));
+  // The switches show their change at once and revert when the call fails (the hooks').
+  const setPublic = useSetPublic(pageKey);
+  const toggleRepost = useToggleRepost(pageKey);
+  const saveCaption = useSaveCaption(pageKey);
+  const togglePublic = () =>
+    setPublic.mutate(media, { onError: () => sayOnCard('error', M.publicFailed) });
+  const toggleRepostAllowed = () =>
+    toggleRepost.mutate(media, { onError: () => sayOnCard('error', M.repostFailed) });
+  const save = (draft: string) => {
+    const change = captionChange(media.caption, draft);
+    if (change.kind === 'unchanged') {
+      sayOnCaption('info', M.captionUnchanged);
+      return;
+    }
+    saveCaption.mutate(
+      { id: media.id, caption: change.caption },
+      {
+        onSuccess: (saved) =>
+          sayOnCaption('success', saved.caption === null ? M.captionRemoved : M.captionSaved),
+        onError: () => sayOnCaption('error', M.captionFailed),
+      },
+    );
+  };
+
+  const [busy, setBusy] = useState<ReadonlySet<FileAction>>(new Set());
+  const run = async (action: FileAction) => {
     // One at a time per action (the buttons stay focusable while busy, so clicks still arrive).
     if (busy.has(action)) return;
     setBusy((current) => new Set(current).add(action));
     try {
-      await onAction(media, action, caption);
+      await onFileAction(media, action);
     } finally {
       setBusy((current) => {
         const next = new Set(current);
@@ -168,7 +208,8 @@ export function MediaCard({
         {media.is_public && (
           <CaptionBox
             media={media}
-            onSave={(caption) => run('caption', caption)}
+            onSave={save}
+            saving={saveCaption.isPending}
             message={<Toast status={status} ms={statusMs} at={messageAt.caption(media.id)} />}
           />
         )}
@@ -213,9 +254,9 @@ export function MediaCard({
           <Switch
             label="Public Wall"
             checked={media.is_public}
-            busy={busy.has('public')}
+            busy={setPublic.isPending}
             describedBy={media.hidden_from_wall ? `${headingId} ${hiddenNoteId}` : headingId}
-            onToggle={() => void run('public')}
+            onToggle={togglePublic}
           />
           {media.hidden_from_wall && (
             // Moderation (beyond the spec): the venue took it off the wall; the owner keeps it.
@@ -226,9 +267,9 @@ export function MediaCard({
           <Switch
             label="Allow Repost"
             checked={media.is_repost_allowed}
-            busy={busy.has('repost')}
+            busy={toggleRepost.isPending}
             describedBy={headingId}
-            onToggle={() => void run('repost')}
+            onToggle={toggleRepostAllowed}
           />
         </div>
         <Toast status={status} ms={statusMs} at={messageAt.card(media.id)} />

@@ -2,16 +2,15 @@ import type { Media } from '@flashbooth/contracts';
 import { MEDIA_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import { useSearchPaging } from '@/hooks/use-search-paging';
 import { myMediaQueryOptions, useMyMedia } from '@/api/media/get-my-media';
-import { useToggleRepost } from '@/api/media/update-repost-allowed';
-import { useRecordMediaUse, useSaveCaption, useSetPublic } from '../api/update-media';
+import { useRecordMediaUse } from '../api/update-media';
 import { downloadGif, downloadMedia, shareMedia } from '@/components/media/media-files';
 import { isMobileUserAgent } from '@/components/media/media-files-model';
 import type { StatusKind } from '@/components/ui/status-message';
 import { MediaListPage, useMediaList } from '@/components/media/media-list-page';
-import { MEDIA_SCREEN_MESSAGES, MEDIA_STATUS_MS, captionChange, messageAt } from '../media-model';
+import { MEDIA_SCREEN_MESSAGES, MEDIA_STATUS_MS, messageAt } from '../media-model';
 import { appConfig } from '@/config/app-config';
 import { shareMediaPage, sharePageUrl } from '../share-page';
-import { MediaCard, MediaCardSkeleton, type CardAction } from './media-card';
+import { MediaCard, MediaCardSkeleton, type FileAction } from './media-card';
 import './media.css';
 
 const onMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent);
@@ -26,72 +25,32 @@ export function MediaScreen() {
     statusMs: MEDIA_STATUS_MS,
     loadFailed: MEDIA_SCREEN_MESSAGES.loadFailed,
   });
-  // The page's cache is the hooks'; each card waits for its own action's answer (MediaCard).
-  const setPublic = useSetPublic(pageKey);
-  const toggleRepost = useToggleRepost(pageKey);
-  const saveCaption = useSaveCaption(pageKey);
+  // Bookkeeping once the visitor has the file; the switches and the caption are the card's.
   const recordUse = useRecordMediaUse(pageKey);
 
-  const onAction = async (item: Media, action: CardAction, caption?: string) => {
-    // Each message shows under the control it answers: the caption's, or the card's buttons.
-    const show = (kind: StatusKind, text: string) =>
-      list.show(kind, text, (action === 'caption' ? messageAt.caption : messageAt.card)(item.id));
-    switch (action) {
-      case 'public':
-        await setPublic
-          .mutateAsync(item)
-          .catch(() => show('error', MEDIA_SCREEN_MESSAGES.publicFailed));
-        return;
-      case 'repost':
-        await toggleRepost
-          .mutateAsync(item)
-          .catch(() => show('error', MEDIA_SCREEN_MESSAGES.repostFailed));
-        return;
-      case 'caption': {
-        const change = captionChange(item.caption, caption ?? '');
-        if (change.kind === 'unchanged') {
-          show('info', MEDIA_SCREEN_MESSAGES.captionUnchanged);
-          return;
-        }
-        try {
-          const saved = await saveCaption.mutateAsync({ id: item.id, caption: change.caption });
-          show(
-            'success',
-            saved.caption === null
-              ? MEDIA_SCREEN_MESSAGES.captionRemoved
-              : MEDIA_SCREEN_MESSAGES.captionSaved,
-          );
-        } catch {
-          show('error', MEDIA_SCREEN_MESSAGES.captionFailed);
-        }
-        return;
-      }
-      case 'download':
-      case 'gif':
-      case 'share': {
-        // Share of a public photo: its share page's link (a preview with the venue), not the
-        // file. A motion item shares its MP4 itself where the phone takes files, else that link.
-        const sharePath = item.is_public ? item.share_path : null;
-        const pageLink = sharePath
-          ? sharePageUrl(sharePath, appConfig.publicUrl, window.location.origin)
-          : undefined;
-        const outcome =
-          action === 'download'
-            ? await downloadMedia(item)
-            : action === 'gif'
-              ? await downloadGif(item)
-              : item.media_type === 'video'
-                ? await shareMedia(item, pageLink)
-                : pageLink
-                  ? await shareMediaPage(pageLink)
-                  : await shareMedia(item);
-        if (outcome.kind !== 'silent') show(outcome.kind, outcome.text);
-        if (outcome.done) {
-          // Bookkeeping only: the visitor already has the file, so a failure here stays quiet.
-          recordUse.mutate({ id: item.id, use: action === 'share' ? 'shared' : 'downloaded' });
-        }
-        return;
-      }
+  const onFileAction = async (item: Media, action: FileAction) => {
+    // The message shows under the card's buttons.
+    const show = (kind: StatusKind, text: string) => list.show(kind, text, messageAt.card(item.id));
+    // Share of a public photo: its share page's link (a preview with the venue), not the
+    // file. A motion item shares its MP4 itself where the phone takes files, else that link.
+    const sharePath = item.is_public ? item.share_path : null;
+    const pageLink = sharePath
+      ? sharePageUrl(sharePath, appConfig.publicUrl, window.location.origin)
+      : undefined;
+    const outcome =
+      action === 'download'
+        ? await downloadMedia(item)
+        : action === 'gif'
+          ? await downloadGif(item)
+          : item.media_type === 'video'
+            ? await shareMedia(item, pageLink)
+            : pageLink
+              ? await shareMediaPage(pageLink)
+              : await shareMedia(item);
+    if (outcome.kind !== 'silent') show(outcome.kind, outcome.text);
+    if (outcome.done) {
+      // Bookkeeping only: the visitor already has the file, so a failure here stays quiet.
+      recordUse.mutate({ id: item.id, use: action === 'share' ? 'shared' : 'downloaded' });
     }
   };
 
@@ -108,7 +67,9 @@ export function MediaScreen() {
         <MediaCard
           media={item}
           canShare={onMobile}
-          onAction={onAction}
+          pageKey={pageKey}
+          onFileAction={onFileAction}
+          notify={list.show}
           status={list.status}
           statusMs={list.statusMs}
         />
