@@ -1,15 +1,20 @@
 import type { StaffMediaItem } from '@flashbooth/contracts';
 import { MEDIA_LIBRARY_MESSAGES as M, repostBadgeText } from '@flashbooth/contracts/rules';
+import type { QueryKey } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { MediaPreview } from '@/components/media/media-preview';
 import { mediaAspectRatio } from '@/components/media/media-preview-model';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import type { Status } from '@/components/ui/status-message';
+import type { Status, StatusKind } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
+import { errorText } from '@/lib/error-text';
 import { formatUtcTimestamp } from '@/lib/format-date';
+import { useSetWallHidden } from '../api/set-wall-hidden';
 import { ownerName, staffMessageAt, wallAction, whereLine } from '../staff-media-model';
 
-export type StaffCardAction = 'download' | 'gif' | 'share' | 'wall';
+/** What the card's file buttons ask of the screen (Hide from wall / Show on wall is the card's). */
+export type StaffFileAction = 'download' | 'gif' | 'share';
+type StaffCardAction = StaffFileAction | 'wall';
 
 interface StaffMediaCardProps {
   item: StaffMediaItem;
@@ -19,8 +24,12 @@ interface StaffMediaCardProps {
   showRepostBadge: boolean;
   /** Hide from wall (public items, after a confirmation) / Show on wall, for its moderators. */
   canModerate: boolean;
-  /** Resolves when the action is over (the screen shows its message). */
-  onAction: (item: StaffMediaItem, action: StaffCardAction) => Promise<void>;
+  /** The page the card is on: Hide from wall / Show on wall updates it (useSetWallHidden). */
+  pageKey: QueryKey;
+  /** Resolves when the file action is over (the screen shows its message). */
+  onFileAction: (item: StaffMediaItem, action: StaffFileAction) => Promise<void>;
+  /** The screen's message; `at` places it under a card's buttons. */
+  notify: (kind: StatusKind, text: string, at?: string) => void;
   /** The screen's message: the card shows it, under its buttons, when it answers them. */
   status?: Status | null;
   statusMs?: number;
@@ -32,23 +41,39 @@ export function StaffMediaCard({
   canShare,
   showRepostBadge,
   canModerate,
-  onAction,
+  pageKey,
+  onFileAction,
+  notify,
   status = null,
   statusMs = 0,
 }: StaffMediaCardProps) {
   const headingId = useId();
-  const [busy, setBusy] = useState<StaffCardAction | null>(null);
+  const wall = useSetWallHidden(pageKey);
+  const [fileBusy, setFileBusy] = useState<StaffFileAction | null>(null);
+  const busy: StaffCardAction | null = wall.isPending ? 'wall' : fileBusy;
   const [confirmHide, setConfirmHide] = useState(false);
   const moderation = canModerate ? wallAction(item) : null;
-  const run = async (action: StaffCardAction) => {
-    // One action at a time (the buttons stay focusable while busy, so clicks still arrive).
+  // One action at a time (the buttons stay focusable while busy, so clicks still arrive).
+  const run = async (action: StaffFileAction) => {
     if (busy) return;
-    setBusy(action);
+    setFileBusy(action);
     try {
-      await onAction(item, action);
+      await onFileAction(item, action);
     } finally {
-      setBusy(null);
+      setFileBusy(null);
     }
+  };
+  /** Hide from wall / Show on wall; the message shows under the card's buttons. */
+  const setOnWall = () => {
+    if (busy) return;
+    const say = (kind: StatusKind, text: string) => notify(kind, text, staffMessageAt(item.id));
+    wall.mutate(
+      { id: item.id, hidden: !item.hidden_from_wall },
+      {
+        onSuccess: (state) => say('success', state.hidden_from_wall ? M.hidden : M.shown),
+        onError: (error) => say('error', errorText(error, M.hideFailed)),
+      },
+    );
   };
   const where = whereLine(item);
 
@@ -129,7 +154,7 @@ export function StaffMediaCard({
                 if (busy) return;
                 // Hiding takes the photo off the wall for everyone: asked first. Showing is not.
                 if (moderation === 'hide') setConfirmHide(true);
-                else void run('wall');
+                else setOnWall();
               }}
             >
               {busy === 'wall'
@@ -151,7 +176,7 @@ export function StaffMediaCard({
         onCancel={() => setConfirmHide(false)}
         onConfirm={() => {
           setConfirmHide(false);
-          void run('wall');
+          setOnWall();
         }}
       />
     </article>

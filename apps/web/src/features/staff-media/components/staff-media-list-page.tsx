@@ -64,7 +64,7 @@ export function StaffMediaListPage({
   children,
   ...page
 }: StaffMediaListPageProps) {
-  const onAction = useStaffMediaActions(queryKey, show);
+  const onFileAction = useStaffMediaActions(show);
   return (
     <ListPage
       {...page}
@@ -87,7 +87,9 @@ export function StaffMediaListPage({
             canShare={onMobile}
             showRepostBadge={showRepostBadge}
             canModerate={canModerate(permissions.principal, item)}
-            onAction={onAction}
+            pageKey={queryKey}
+            onFileAction={onFileAction}
+            notify={show}
             status={status}
             statusMs={STAFF_MEDIA_STATUS_MS}
           />
