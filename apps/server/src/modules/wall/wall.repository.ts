@@ -102,6 +102,8 @@ const newestFirst = sql`order by ${media.createdAt} desc, ${media.id} desc`;
 export class WallRepository {
   /** The first page (offset 0) per page size, each a prepared statement with a cached plan. */
   private readonly firstPages = new Map<number, ReturnType<WallRepository['prepareFirstPage']>>();
+  /** Pages after a cursor without a search, the same way (the cursor's position as parameters). */
+  private readonly cursorPages = new Map<number, ReturnType<WallRepository['prepareCursorPage']>>();
 
   constructor(private readonly db: Database) {}
 
@@ -136,9 +138,16 @@ export class WallRepository {
           this.wallCount(),
         );
       }
-      const from = after(key, media.createdAt, media.id);
-      const ids = sql`select ${media.id} from ${media}
-        where ${onWall()} ${from ? sql`and ${from}` : sql``} ${newestFirst}
+      if (key) {
+        let prepared = this.cursorPages.get(page.limit);
+        if (!prepared) {
+          prepared = this.prepareCursorPage(page.limit);
+          this.cursorPages.set(page.limit, prepared);
+        }
+        const rows = await prepared.execute({ ...callerParams, at: key.at, id: key.id });
+        return this.toPage(rows, page.limit, () => this.wallCount());
+      }
+      const ids = sql`select ${media.id} from ${media} where ${onWall()} ${newestFirst}
         limit ${limit} offset ${page.offset}`;
       const rows = await this.pageQuery(ids, onWallCount, callerParams);
       return this.toPage(rows, page.limit, () => this.wallCount());
@@ -156,6 +165,27 @@ export class WallRepository {
       const [alone] = await this.db.with(matching).select({ total: count() }).from(matching);
       return alone?.total ?? 0;
     });
+  }
+
+  /**
+   * The page after a cursor's item: a range of `media_wall_idx` from the position on (`after`),
+   * as cheap as the first page at any depth; prepared like it, the position as parameters.
+   */
+  private prepareCursorPage(limit: number) {
+    const from = after(
+      {
+        at: sql.placeholder('at') as unknown as string,
+        id: sql.placeholder('id') as unknown as number,
+      },
+      media.createdAt,
+      media.id,
+    );
+    const ids = sql`select ${media.id} from ${media} where ${onWall()} and ${from} ${newestFirst}
+      limit ${literalLimit(limit + 1)}`;
+    return this.pageQuery(ids, onWallCount, {
+      callerId: sql.placeholder('callerId'),
+      callerPool: sql.placeholder('callerPool'),
+    }).prepare(`wall_cursor_page_${limit}`);
   }
 
   private prepareFirstPage(limit: number) {
