@@ -16,7 +16,7 @@ import { FullPassStatsRepository } from '../../src/modules/stats/stats.full-pass
 import { StatsRepository } from '../../src/modules/stats/stats.repository.js';
 import { revenueFrom } from '../../src/modules/stats/stats.service.js';
 import { databaseTargets } from '../databases.js';
-import { newPhone } from '../harness.js';
+import { newPhone, startApp } from '../harness.js';
 
 /*
  * Issue 26: the statistics read from migration 0023's counters (kept by triggers) are the same
@@ -313,5 +313,19 @@ describe.each(databaseTargets)('statistics counters on $name', ({ open }) => {
     await insertMedia(10);
     await insertPayments(5);
     await expectSameAnswers('inserted after the rebuild');
+  });
+
+  it('runs the rebuild as the counters-rebuild job, and plans it in a dry run', async () => {
+    const testApp = await startApp(database);
+    try {
+      await database.db.execute(sql`update media_daily_counts set media = media + 1`);
+      const dry = await testApp.app.jobs.runNow('counters-rebuild', { dryRun: true });
+      expect(dry.counts.media).toBeGreaterThan(0);
+      expect(dry.plan?.[0]).toMatch(/^every counter would be recounted from \d+ uploaded media/);
+      await testApp.app.jobs.runNow('counters-rebuild');
+      await expectSameAnswers('rebuilt by the job');
+    } finally {
+      await testApp.app.close();
+    }
   });
 });
