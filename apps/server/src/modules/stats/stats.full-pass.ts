@@ -1,17 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { type Database, rowsOf } from '../../db/client.js';
-import type {
-  PeriodCount,
-  RevenueRecord,
-  StatsReads,
-  StatsTotals,
-  TemplateUsage,
+import { rowsOf } from '../../db/client.js';
+import {
+  type PeriodCount,
+  type RevenueRecord,
+  type StatsReads,
+  StatsRepository,
+  type StatsTotals,
+  type TemplateUsage,
+  totalsOf,
 } from './stats.repository.js';
 
 const int = (value: unknown) => Number(value ?? 0);
 
 /**
- * The statistics as full passes over the rows (before migration 0023's counters; kept as the
+ * The statistics as full passes over the rows (the rest, such as late deliveries, read as the
+ * counters' repository reads them) (before migration 0023's counters; kept as the
  * reference the counters are checked against: test/stats/stats-counters.int.test.ts, and
  * `npm run jobs -- counters-rebuild --dry-run`). Definitions in docs/reference/server.md,
  * "Organization statistics". An
@@ -22,21 +25,14 @@ const int = (value: unknown) => Number(value ?? 0);
  * UTC. The service runs them side by side (docs/benchmarks.md,
  * "Staff media views and statistics").
  */
-export class FullPassStatsRepository implements StatsReads {
-  constructor(private readonly db: Database) {}
-
-  async organizationExists(orgId: number): Promise<boolean> {
-    const result = await this.db.execute(sql`select 1 from organizations where id = ${orgId}`);
-    return rowsOf(result).length > 0;
-  }
-
+export class FullPassStatsRepository extends StatsRepository implements StatsReads {
   /**
    * The totals in one pass over `media_org_captures_idx` (the organization's uploaded media by
    * visitor and capture): per visitor their distinct captures and their media, then the sums. A
    * capture belongs to one visitor, so the visitors' distinct captures add up to the
    * organization's.
    */
-  async totals(orgId: number): Promise<StatsTotals> {
+  override async totals(orgId: number): Promise<StatsTotals> {
     const result = await this.db.execute(sql`
       with per_user as (
         select user_id,
@@ -59,37 +55,11 @@ export class FullPassStatsRepository implements StatsReads {
              count(*) as users_who_captured,
              count(*) filter (where captures >= 2) as repeated_users
         from per_user`);
-    const [row] = rowsOf<Record<string, unknown>>(result);
-    return {
-      totalCaptures: int(row?.total_captures),
-      totalMedia: int(row?.total_media),
-      photos: int(row?.photos),
-      videos: int(row?.videos),
-      sharedMedia: int(row?.shared_media),
-      downloadedMedia: int(row?.downloaded_media),
-      usersWhoCaptured: int(row?.users_who_captured),
-      repeatedUsers: int(row?.repeated_users),
-    };
-  }
-
-  /** The organization's items marked late (not delivered an hour after their capture). */
-  async lateDeliveries(orgId: number): Promise<number> {
-    const result = await this.db.execute(
-      sql`select count(*) as late from media where org_id = ${orgId} and late_at is not null`,
-    );
-    return int(rowsOf<{ late: unknown }>(result)[0]?.late);
-  }
-
-  /** The organization's captures closed as delivery failures (refunded by the server). */
-  async deliveryFailures(orgId: number): Promise<number> {
-    const result = await this.db.execute(
-      sql`select count(*) as failures from delivery_failures where org_id = ${orgId}`,
-    );
-    return int(rowsOf<{ failures: unknown }>(result)[0]?.failures);
+    return totalsOf(result);
   }
 
   /** The template most captures used (ties: the lowest id); null when none names one. */
-  async mostUsedTemplate(orgId: number): Promise<TemplateUsage | null> {
+  override async mostUsedTemplate(orgId: number): Promise<TemplateUsage | null> {
     const result = await this.db.execute(sql`
       select t.name, u.usage_count
         from (
@@ -110,7 +80,9 @@ export class FullPassStatsRepository implements StatsReads {
    * One pass over the organization's media counts them per day; weeks and months are sums of
    * those days (a day lies in one week and one month).
    */
-  async mediaPerPeriod(orgId: number): Promise<{ week: PeriodCount[]; month: PeriodCount[] }> {
+  override async mediaPerPeriod(
+    orgId: number,
+  ): Promise<{ week: PeriodCount[]; month: PeriodCount[] }> {
     const result = await this.db.execute(sql`
       with days as (
         select date_trunc('day', created_at at time zone 'UTC') as day, count(*) as n
@@ -137,7 +109,7 @@ export class FullPassStatsRepository implements StatsReads {
    * charged at the provider (`amount_paise`: the credit a payment held is not money received),
    * and its refunds that did not fail (to the payment method or as credit, pending or done).
    */
-  async revenue(orgId: number): Promise<RevenueRecord[]> {
+  override async revenue(orgId: number): Promise<RevenueRecord[]> {
     const result = await this.db.execute(sql`
       select p.device_id, d.name as device_name,
              to_char(date_trunc('month', p.completed_at at time zone 'UTC'), 'YYYY-MM-DD') as month_start,

@@ -35,6 +35,21 @@ export interface RevenueRecord {
 
 const int = (value: unknown) => Number(value ?? 0);
 
+/** The totals query's one row (its columns named as in both queries) as `StatsTotals`. */
+export function totalsOf(result: unknown): StatsTotals {
+  const [row] = rowsOf<Record<string, unknown>>(result);
+  return {
+    totalCaptures: int(row?.total_captures),
+    totalMedia: int(row?.total_media),
+    photos: int(row?.photos),
+    videos: int(row?.videos),
+    sharedMedia: int(row?.shared_media),
+    downloadedMedia: int(row?.downloaded_media),
+    usersWhoCaptured: int(row?.users_who_captured),
+    repeatedUsers: int(row?.repeated_users),
+  };
+}
+
 /** What the statistics read (from the counters, or in full passes: stats.full-pass.ts). */
 export type StatsReads = Omit<StatsRepository, 'rebuildCounters' | 'rowsToRecount'>;
 
@@ -50,7 +65,7 @@ export type StatsReads = Omit<StatsRepository, 'rebuildCounters' | 'rowsToRecoun
  * same answer from the rows.
  */
 export class StatsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(protected readonly db: Database) {}
 
   async organizationExists(orgId: number): Promise<boolean> {
     const result = await this.db.execute(sql`select 1 from organizations where id = ${orgId}`);
@@ -70,17 +85,7 @@ export class StatsRepository {
              (select repeated_users from org_stat_totals where org_id = ${orgId}) as repeated_users
         from media_daily_counts d
        where d.org_id = ${orgId}`);
-    const [row] = rowsOf<Record<string, unknown>>(result);
-    return {
-      totalCaptures: int(row?.total_captures),
-      totalMedia: int(row?.total_media),
-      photos: int(row?.photos),
-      videos: int(row?.videos),
-      sharedMedia: int(row?.shared_media),
-      downloadedMedia: int(row?.downloaded_media),
-      usersWhoCaptured: int(row?.users_who_captured),
-      repeatedUsers: int(row?.repeated_users),
-    };
+    return totalsOf(result);
   }
 
   /** The organization's items marked late (not delivered an hour after their capture). */
