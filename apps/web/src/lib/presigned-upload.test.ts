@@ -1,52 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-client';
+import { FakeUploadRequest } from './fake-upload-request';
 import { uploadThroughPresignedUrl, type PresignedUploadOptions } from './presigned-upload';
-import type { UploadRequest } from './upload-with-progress';
-
-/** An XMLHttpRequest stand-in: records the PUT and lets the test play the store. */
-class FakeRequest implements UploadRequest {
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: Blob | null = null;
-  aborted = false;
-  status = 0;
-  upload: UploadRequest['upload'] = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  ontimeout: (() => void) | null = null;
-
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: Blob) {
-    this.body = body;
-    this.sent();
-  }
-  abort() {
-    this.aborted = true;
-    this.onabort?.();
-  }
-  /** Called when the body is sent (the test plays the store from here). */
-  sent: () => void = () => undefined;
-  progress(loaded: number, total: number) {
-    this.upload.onprogress?.({ loaded, total, lengthComputable: true });
-  }
-  answer(status: number) {
-    this.status = status;
-    this.onload?.();
-  }
-}
 
 const file = new Blob([new Uint8Array(200)], { type: 'image/png' });
 
 function setup(overrides: Partial<PresignedUploadOptions<string>> = {}) {
-  const request = new FakeRequest();
+  const request = new FakeUploadRequest();
   const events: string[] = [];
   const presign = vi.fn(async (signal?: AbortSignal) => {
     events.push(`presign${signal ? ' (signal)' : ''}`);

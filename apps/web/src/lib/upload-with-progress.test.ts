@@ -1,54 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-client';
-import {
-  uploadPercent,
-  uploadWithProgress,
-  type UploadProgress,
-  type UploadRequest,
-} from './upload-with-progress';
-
-/** An XMLHttpRequest stand-in that records what was sent and lets the test play the network. */
-class FakeRequest implements UploadRequest {
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: Blob | null = null;
-  aborted = false;
-  status = 0;
-  upload: UploadRequest['upload'] = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  ontimeout: (() => void) | null = null;
-
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: Blob) {
-    this.body = body;
-  }
-  abort() {
-    this.aborted = true;
-    this.onabort?.();
-  }
-  progress(loaded: number, total: number, lengthComputable = true) {
-    this.upload.onprogress?.({ loaded, total, lengthComputable });
-  }
-  answer(status: number) {
-    this.status = status;
-    this.onload?.();
-  }
-}
+import { FakeUploadRequest } from './fake-upload-request';
+import { uploadPercent, uploadWithProgress, type UploadProgress } from './upload-with-progress';
 
 const file = (bytes: number, type = 'application/octet-stream') =>
   new Blob([new Uint8Array(bytes)], { type });
 
 function start(blob: Blob, options: Parameters<typeof uploadWithProgress>[2] = {}) {
-  const request = new FakeRequest();
+  const request = new FakeUploadRequest();
   const seen: UploadProgress[] = [];
   const done = uploadWithProgress('/api/storage/objects/a.bin?sig=1', blob, {
     onProgress: (progress) => seen.push(progress),
