@@ -1,7 +1,6 @@
 import type { SoftwareChannel, SoftwareRelease } from '@flashbooth/contracts';
 import { RELEASE_MAX_BYTES, SOFTWARE_MESSAGES as M } from '@flashbooth/contracts/rules';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/api-client';
 import {
   channelDescription,
   channelForm,
@@ -10,7 +9,6 @@ import {
   createChannelBody,
   createdByLabel,
   createReleaseBody,
-  failureText,
   formatSizeMb,
   hideUrlQuery,
   linkedReleaseLabel,
@@ -115,20 +113,6 @@ describe('card and detail texts', () => {
       'Are you sure you want to delete release "2.1.0"? This action cannot be undone.',
     );
     expect(SOFTWARE_SCREEN_TEXT.deleteRelease('2.1.0', true)).toContain('removed from storage');
-  });
-
-  it("shows the server's message first, then the error's own, then the spec's", () => {
-    expect(
-      failureText(
-        new ApiError('A release with this version already exists.', 409, 'conflict'),
-        'F',
-      ),
-    ).toBe('A release with this version already exists.');
-    expect(failureText(new TypeError('Failed to fetch'), M.createReleaseFailed)).toBe(
-      'Failed to fetch',
-    );
-    expect(failureText(new Error(''), M.createReleaseFailed)).toBe(M.createReleaseFailed);
-    expect(failureText('nonsense', M.createChannelFailed)).toBe(M.createChannelFailed);
   });
 });
 

@@ -41,11 +41,6 @@ export const SOFTWARE_SCREEN_TEXT = {
       : 'Signed link: its query part (the signature) is hidden here. It expires after a while; reload the page for a new one.',
 } as const;
 
-/** What the person sees of a failure: the server's message, the error's own, or the spec's. */
-export function failureText(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
-}
-
 /** Cuts text for a card at a word near `max`, with an ellipsis; short text is left as it is. */
 export function truncate(text: string, max = CARD_TEXT_MAX): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -2,9 +2,9 @@ import type { SoftwareRelease } from '@flashbooth/contracts';
 import { SOFTWARE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Dialog } from '@/components/ui/dialog';
+import { errorText } from '@/lib/error-text';
 import { useUploadReleaseFile } from '../api/upload-release-file';
 import {
-  failureText,
   formatSizeMb,
   releaseFileError,
   uploadPhaseText,
@@ -97,7 +97,7 @@ export function UploadReleaseDialog({ release, onClose, onUploaded }: UploadRele
         onError: (failure) => {
           setPhase('failed');
           if (failure instanceof DOMException && failure.name === 'AbortError') return;
-          setError(failureText(failure, SOFTWARE_MESSAGES.uploadFailed));
+          setError(errorText(failure, SOFTWARE_MESSAGES.uploadFailed));
         },
         onSettled: () => {
           controller.current = null;
