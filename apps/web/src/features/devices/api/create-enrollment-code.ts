@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
 /** ENROLLMENT_MESSAGES.failed (contracts/enrollment.ts, not in the zod-free rules bundle). */
-const CREATE_FAILED = 'Failed to make an enrollment code. Please try again.';
+export const ENROLLMENT_CODE_FAILED = 'Failed to make an enrollment code. Please try again.';
 
 /**
  * POST devices/{id}/enrollment-code (super users and product admins): a one-time code a booth
@@ -13,7 +13,7 @@ const CREATE_FAILED = 'Failed to make an enrollment code. Please try again.';
 export function createEnrollmentCode(deviceId: number): Promise<EnrollmentCode> {
   return apiRequest<EnrollmentCode>('enterprise', `devices/${deviceId}/enrollment-code`, {
     method: 'POST',
-    fallbackMessage: CREATE_FAILED,
+    fallbackMessage: ENROLLMENT_CODE_FAILED,
   });
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
+import { errorText } from '@/lib/error-text';
 import { formatUtcTimestamp } from '@/lib/format-date';
-import { useCreateEnrollmentCode } from '../api/create-enrollment-code';
+import { ENROLLMENT_CODE_FAILED, useCreateEnrollmentCode } from '../api/create-enrollment-code';
 import { CopyButton } from './copy-button';
 import './enrollment.css';
 
@@ -51,7 +52,7 @@ export function EnrollmentCodePanel({
       {create.isError && (
         <div className="enrollment-failed">
           <p className="status status-error" role="alert">
-            {create.error.message}
+            {errorText(create.error, ENROLLMENT_CODE_FAILED)}
           </p>
           <button type="button" className="btn btn-secondary" onClick={() => mutate()}>
             Try Again

@@ -1,4 +1,5 @@
 import { LoadErrorPanel } from '@/components/ui/list-states';
+import { errorText } from '@/lib/error-text';
 import { useDeviceHealth } from '../api/get-device-health';
 import { ago, HEALTH_TEXT, type HealthRow, panelRows } from './device-health-model';
 import './device-health.css';
@@ -38,7 +39,7 @@ export function DeviceHealthPanel({ deviceId }: { deviceId: number }) {
       ) : query.isError ? (
         <LoadErrorPanel
           className="device-health-note"
-          message={query.error.message || HEALTH_TEXT.failed}
+          message={errorText(query.error, HEALTH_TEXT.failed)}
           query={query}
         />
       ) : (

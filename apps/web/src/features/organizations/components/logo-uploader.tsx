@@ -2,6 +2,7 @@ import type { Organization } from '@flashbooth/contracts';
 import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useRef, type ChangeEvent } from 'react';
 import type { StatusKind } from '@/components/ui/status-message';
+import { errorText } from '@/lib/error-text';
 import { useUploadLogo } from '../api/upload-logo';
 import { logoFileError, ORGANIZATION_SCREEN_TEXT } from '../organizations-model';
 import { OrganizationLogo } from './organization-logo';
@@ -44,7 +45,7 @@ export function LogoUploader({ organization, canUpload, disabled, onStatus }: Lo
     }
     upload.mutate(file, {
       onSuccess: () => onStatus('success', ORGANIZATION_SCREEN_TEXT.logoUploaded),
-      onError: (failure) => onStatus('error', failure.message || M.logoUploadFailed),
+      onError: (failure) => onStatus('error', errorText(failure, M.logoUploadFailed)),
     });
   };
 

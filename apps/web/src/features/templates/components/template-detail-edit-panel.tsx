@@ -2,6 +2,7 @@ import type { Template } from '@flashbooth/contracts';
 import { TEMPLATE_ORIENTATIONS } from '@flashbooth/contracts/rules';
 import { CaptureKindFields } from './capture-kind-fields';
 import { useEffect, useId, useRef, useState } from 'react';
+import { errorText } from '@/lib/error-text';
 import { usePrintPreview } from '../api/print-preview';
 import {
   FILTER_OPTIONS,
@@ -273,7 +274,7 @@ export function TemplateEditPanel({
         open={previewOpen}
         image={preview.data ?? null}
         pending={preview.isPending}
-        error={preview.error?.message ?? null}
+        error={preview.error ? errorText(preview.error, T.previewFailed) : null}
         isCut={draft.is_cut}
         orientation={draft.orientation}
         onClose={() => {
