@@ -5,7 +5,8 @@ import type { UploadProgress } from '@/lib/upload-with-progress';
 
 export type TemplateImageKind = 'sample' | 'foreground';
 
-const FAILED: Record<TemplateImageKind, string> = {
+/** What a failed upload says when the server sent no message. */
+export const TEMPLATE_IMAGE_UPLOAD_FAILED: Record<TemplateImageKind, string> = {
   sample: 'Failed to upload sample image. Please try again.',
   foreground: 'Failed to upload foreground image. Please try again.',
 };
@@ -30,7 +31,7 @@ export function uploadTemplateImage(
   file: Blob,
   options: TemplateImageUploadOptions = {},
 ): Promise<Template> {
-  const fallbackMessage = FAILED[kind];
+  const fallbackMessage = TEMPLATE_IMAGE_UPLOAD_FAILED[kind];
   const contentType = file.type;
   const filename = options.filename ?? (file instanceof File ? file.name : '');
   return uploadThroughPresignedUrl({

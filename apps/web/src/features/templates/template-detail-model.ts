@@ -21,6 +21,7 @@ import {
   type CanvasSize,
   type CaptureKind,
 } from '@flashbooth/contracts/rules';
+import type { TemplateImageKind } from '@/api/templates/upload-template-image';
 
 /** Template pages show their messages 3 s (staff spec section 9). */
 export const TEMPLATE_STATUS_MS = 3000;
@@ -29,8 +30,6 @@ export const TEMPLATE_DETAIL_TEXT = {
   loadFailed: 'Failed to load template details. Please try again.',
   updateFailed: 'Failed to update template.',
   deleteFailed: 'Failed to delete template.',
-  sampleUploadFailed: 'Failed to upload sample image. Please try again.',
-  foregroundUploadFailed: 'Failed to upload foreground image. Please try again.',
   tooLarge: 'The image must be at most 20 MB.',
   previewFailed: 'Could not make the print preview. Please try again.',
   fallbackTitle: 'Template',
@@ -366,11 +365,9 @@ export function previewRequest(draft: TemplateDraft): TemplatePreviewRequest {
   };
 }
 
-export type UploadKind = 'sample' | 'foreground';
-
 /** The upload's check (staff spec section 5): a JPEG or PNG image, at most 20 MB; null when fine. */
 export function uploadProblem(
-  kind: UploadKind,
+  kind: TemplateImageKind,
   file: { type: string; size: number },
 ): string | null {
   if (!(TEMPLATE_IMAGE_CONTENT_TYPES as readonly string[]).includes(file.type.toLowerCase())) {

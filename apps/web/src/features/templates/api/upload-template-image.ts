@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { uploadTemplateImage } from '@/api/templates/upload-template-image';
+import { type TemplateImageKind, uploadTemplateImage } from '@/api/templates/upload-template-image';
 import type { UploadProgress } from '@/lib/upload-with-progress';
-import type { UploadKind } from '../template-detail-model';
 import { templateQueryOptions } from './get-template';
 import { templatesQueryOptions } from './get-templates';
 
@@ -13,7 +12,7 @@ export function useUploadTemplateImage(templateId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: {
-      kind: UploadKind;
+      kind: TemplateImageKind;
       file: File;
       onProgress?: (progress: UploadProgress) => void;
     }) => uploadTemplateImage(templateId, input.kind, input.file, { onProgress: input.onProgress }),

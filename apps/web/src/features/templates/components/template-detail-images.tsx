@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
+import type { TemplateImageKind } from '@/api/templates/upload-template-image';
 import { Dialog } from '@/components/ui/dialog';
-import type { UploadKind } from '../template-detail-model';
 
 interface EnlargeableImageProps {
-  kind: UploadKind;
+  kind: TemplateImageKind;
   url: string | null;
   orientation: 'portrait' | 'landscape';
   name: string;
@@ -52,7 +52,7 @@ export function EnlargeableImage({ kind, url, orientation, name }: EnlargeableIm
 }
 
 interface UploadButtonProps {
-  kind: UploadKind;
+  kind: TemplateImageKind;
   disabled: boolean;
   /** 0–100 while this upload runs, else null. */
   progress: number | null;

@@ -2,6 +2,10 @@ import type { Template } from '@flashbooth/contracts';
 import { TEMPLATE_MESSAGES } from '@flashbooth/contracts/rules';
 import { useState } from 'react';
 import {
+  TEMPLATE_IMAGE_UPLOAD_FAILED,
+  type TemplateImageKind,
+} from '@/api/templates/upload-template-image';
+import {
   DeleteConfirm,
   DetailActions,
   DetailPage,
@@ -26,7 +30,6 @@ import {
   templateTitle,
   uploadProblem,
   type TemplateDraft,
-  type UploadKind,
 } from '../template-detail-model';
 import { TemplateEditPanel } from './template-detail-edit-panel';
 import { EnlargeableImage, UploadButton } from './template-detail-images';
@@ -67,13 +70,15 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
   const upload = useUploadTemplateImage(templateId);
   const [draft, setDraft] = useState<TemplateDraft | null>(null);
   const [editError, setEditError] = useState<string | null>(null);
-  const [uploading, setUploading] = useState<{ kind: UploadKind; percent: number } | null>(null);
+  const [uploading, setUploading] = useState<{ kind: TemplateImageKind; percent: number } | null>(
+    null,
+  );
 
   const canManage = permissions.can('template.manage');
   const editing = draft !== null;
   const uploadDisabled = editing || uploading !== null || upload.isPending || busy;
 
-  const startUpload = (kind: UploadKind, file: File) => {
+  const startUpload = (kind: TemplateImageKind, file: File) => {
     const problem = uploadProblem(kind, file);
     if (problem) {
       show('error', problem);
@@ -88,11 +93,7 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
       },
       {
         onSuccess: () => show('success', UPLOADED[kind]),
-        onError: (error) =>
-          show(
-            'error',
-            error.message || (kind === 'sample' ? T.sampleUploadFailed : T.foregroundUploadFailed),
-          ),
+        onError: (error) => show('error', errorText(error, TEMPLATE_IMAGE_UPLOAD_FAILED[kind])),
         onSettled: () => setUploading(null),
       },
     );
@@ -121,7 +122,7 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
       });
     };
 
-    const imageBlock = (kind: UploadKind) => (
+    const imageBlock = (kind: TemplateImageKind) => (
       <div className={`template-detail-image template-detail-${kind}`}>
         <h2 className="template-image-title">{kind === 'sample' ? 'Sample' : 'Foreground'}</h2>
         <EnlargeableImage
