@@ -105,6 +105,8 @@ export const CURSOR_MAX_LENGTH = 100;
 /** The message of a cursor that is not one a list gave out. */
 export const CURSOR_MESSAGE =
   "cursor is not one this list gave out: pass the previous page's next_cursor unchanged.";
+/** The message of a page query with both a cursor and a non-zero offset. */
+export const CURSOR_WITH_OFFSET_MESSAGE = 'Send either cursor or offset, not both.';
 
 /**
  * `cursor` of a list that pages by cursor (the wall, My Media, My Transactions, All Media, an

@@ -1,4 +1,4 @@
-import { CURSOR_MESSAGE } from '@flashbooth/contracts';
+import { CURSOR_MESSAGE, CURSOR_WITH_OFFSET_MESSAGE } from '@flashbooth/contracts';
 import { type AnyColumn, and, ilike, or, type SQL, sql, type SQLWrapper } from 'drizzle-orm';
 import { AppError } from '../errors.js';
 
@@ -77,7 +77,7 @@ export function pageKeyset(page: Pick<PageQuery, 'cursor' | 'offset'>): Keyset |
   const key = decodeCursor(page.cursor);
   if (!key) throw new AppError('validation_error', CURSOR_MESSAGE);
   if (page.offset !== 0) {
-    throw new AppError('validation_error', 'Send either cursor or offset, not both.');
+    throw new AppError('validation_error', CURSOR_WITH_OFFSET_MESSAGE);
   }
   return key;
 }
