@@ -1,4 +1,5 @@
 import type { Template } from '@flashbooth/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { createTemplate } from '@/api/templates/create-template';
 import { uploadTemplateImage } from '@/api/templates/upload-template-image';
 import {
@@ -62,4 +63,18 @@ export async function createTemplateFromDesign(
   } catch (error) {
     throw new CreateFromDesignError(step, templateId, reasonOf(error));
   }
+}
+
+/**
+ * The Studio's "Create template from this design" (createTemplateFromDesign); `onStep` hears each
+ * step as it starts, and a failure is a CreateFromDesignError.
+ */
+export function useCreateTemplateFromDesign() {
+  return useMutation<
+    Template,
+    CreateFromDesignError,
+    { name: string; outputs: DesignOutputs; onStep: (step: CreateStep) => void }
+  >({
+    mutationFn: ({ name, outputs, onStep }) => createTemplateFromDesign(name, outputs, onStep),
+  });
 }

@@ -3,10 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { Field } from '@/components/console/form-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import {
-  CreateFromDesignError,
-  createTemplateFromDesign,
-} from '../api/create-template-from-design';
+import { useCreateTemplateFromDesign } from '../api/create-template-from-design';
 import {
   CREATE_STEP_LABELS,
   CREATE_STEPS,
@@ -15,11 +12,6 @@ import {
   type CreateStep,
   type StudioResult,
 } from '../template-studio-model';
-
-type Progress =
-  | { state: 'ready' }
-  | { state: 'running'; step: CreateStep }
-  | { state: 'failed'; step: CreateStep; message: string; templateId: number | null };
 
 /**
  * "Create template from this design" (beyond the spec; privileged staff): a template with the
@@ -34,36 +26,26 @@ export function CreateTemplatePanel({
 }) {
   const navigate = useNavigate();
   const [name, setName] = useState(() => defaultTemplateName(result.layout, fileName, new Date()));
-  const [progress, setProgress] = useState<Progress>({ state: 'ready' });
-  const running = progress.state === 'running';
+  const create = useCreateTemplateFromDesign();
+  // The step that runs (or failed); the panel stays busy until the template's page opens.
+  const [current, setCurrent] = useState<CreateStep | null>(null);
+  const failure = create.error;
+  const running = create.isPending || create.isSuccess;
+  const at = failure?.step ?? current;
 
-  const create = async () => {
-    try {
-      const template = await createTemplateFromDesign(name.trim(), result, (step) =>
-        setProgress({ state: 'running', step }),
-      );
-      await navigate(paths.enterprise.template.getHref(template.id));
-    } catch (error) {
-      const failure =
-        error instanceof CreateFromDesignError
-          ? error
-          : new CreateFromDesignError('template', null, String(error));
-      setProgress({
-        state: 'failed',
-        step: failure.step,
-        message: createFailureMessage(failure.step, failure.reason),
-        templateId: failure.templateId,
-      });
-    }
-  };
+  const submit = () =>
+    create.mutate(
+      { name: name.trim(), outputs: result, onStep: setCurrent },
+      { onSuccess: (template) => void navigate(paths.enterprise.template.getHref(template.id)) },
+    );
 
   const stepState = (step: CreateStep) => {
-    if (progress.state === 'ready') return 'pending';
-    const at = CREATE_STEPS.indexOf(progress.step);
+    if (at === null) return 'pending';
     const index = CREATE_STEPS.indexOf(step);
-    if (index < at) return 'done';
-    if (index > at) return 'pending';
-    return progress.state === 'failed' ? 'failed' : 'active';
+    const atIndex = CREATE_STEPS.indexOf(at);
+    if (index < atIndex) return 'done';
+    if (index > atIndex) return 'pending';
+    return failure ? 'failed' : 'active';
   };
 
   return (
@@ -79,7 +61,7 @@ export function CreateTemplatePanel({
         className="studio-create-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (name.trim() && !running) void create();
+          if (name.trim() && !running) submit();
         }}
       >
         <Field id="studio-template-name" label="Template name">
@@ -96,7 +78,7 @@ export function CreateTemplatePanel({
           {running ? 'Creating…' : 'Create template from this design'}
         </button>
       </form>
-      {progress.state !== 'ready' && (
+      {at !== null && (
         <ol className="studio-create-steps" aria-label="Progress">
           {CREATE_STEPS.map((step) => {
             const state = stepState(step);
@@ -112,11 +94,11 @@ export function CreateTemplatePanel({
           })}
         </ol>
       )}
-      {progress.state === 'failed' && (
+      {failure && (
         <div className="status status-error studio-create-error" role="alert">
-          <p>{progress.message}</p>
-          {progress.templateId !== null && (
-            <Link to={paths.enterprise.template.getHref(progress.templateId)}>
+          <p>{createFailureMessage(failure.step, failure.reason)}</p>
+          {failure.templateId !== null && (
+            <Link to={paths.enterprise.template.getHref(failure.templateId)}>
               Open the template
             </Link>
           )}
