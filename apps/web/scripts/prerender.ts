@@ -58,11 +58,12 @@ interface PageSpec {
    */
   mode: 'hydrate' | 'frame' | 'booth';
   /**
-   * The route module a visitor with no stored session goes to next (the booth page's guard sends
-   * them to sign in): the loader fetches its scripts and styles beside the app's, so the next
-   * screen does not wait for a second round of requests after the app has started.
+   * Where a visitor with no stored session goes next (the booth page's guard sends them to sign
+   * in): that page, rendered signed out, rides in this one as a template that the loader shows
+   * in its place (at its address, with the way back remembered) before the app has started, and
+   * its route's scripts are fetched beside the app's, its styles are inlined.
    */
-  signedOutModule?: string;
+  signedOut?: { url: string; module: string };
 }
 
 const PAGES: PageSpec[] = [
@@ -91,7 +92,7 @@ const PAGES: PageSpec[] = [
     url: '/b/1',
     module: 'src/app/routes/regular/booth.tsx',
     mode: 'booth',
-    signedOutModule: 'src/app/routes/regular/login.tsx',
+    signedOut: { url: '/regular/login', module: 'src/app/routes/regular/login.tsx' },
   },
 ];
 
@@ -107,6 +108,31 @@ interface PrerenderEntry {
   renderPage: (url: string) => Promise<string>;
   renderBoothFrame: (url: string) => Promise<string>;
   renderBoothPage: (url: string, placeholders: typeof BOOTH_PLACEHOLDERS) => Promise<string>;
+}
+
+const escapeAttribute = (value: string) =>
+  value.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/**
+ * The page a signed-out visitor is sent to, rendered as their browser first renders it, as the
+ * `<template id="signed-out-page">` the loader shows in the booth page's place.
+ */
+async function signedOutPage(entry: PrerenderEntry, url: string): Promise<string> {
+  const rendered = await entry.renderPage(url);
+  const hoisted = /^(?:<(?:title|meta|link)\b[^>]*>(?:[^<]*<\/title>)?)*/.exec(rendered)![0];
+  // A title of its own (as React escaped it for the element's text, re-escaped for an attribute);
+  // without one the page keeps the shell's.
+  const title = /<title>([^<]*)<\/title>/.exec(hoisted)?.[1];
+  const text = title?.replace(
+    /&(amp|lt|gt|quot|#x27|#39);/g,
+    (_, name: string) =>
+      ({ amp: '&', lt: '<', gt: '>', quot: '"', '#x27': "'", '#39': "'" })[name]!,
+  );
+  return (
+    `<template id="signed-out-page" data-path="${escapeAttribute(url)}"` +
+    (text === undefined ? '' : ` data-title="${escapeAttribute(text)}"`) +
+    `>${rendered.slice(hoisted.length)}</template>`
+  );
 }
 
 /** The files (scripts and stylesheets) a chunk pulls in: itself and its static imports. */
@@ -151,41 +177,57 @@ function inlineStyles(html: string): string {
  */
 const APP_LOADER = `// Loads the app once a prerendered page has painted (apps/web/scripts/prerender.ts).
 const [entry, ...modules] = JSON.parse(document.getElementById('app-modules').textContent);
+const preload = (href) => {
+  const link = document.createElement('link');
+  link.rel = 'modulepreload';
+  link.crossOrigin = '';
+  link.href = href;
+  document.head.append(link);
+};
+// A browser with no stored session (the app's user key) is sent to sign in: the page it goes to
+// rides in this one (#signed-out-page), shown now at its address, the way back remembered as the
+// app's route guard remembers it; its scripts are fetched beside the app's.
+let signedIn = true;
+try {
+  signedIn = Boolean(localStorage.getItem('user'));
+} catch {}
+const signedOutPage = document.getElementById('signed-out-page');
+const signedOutModules = document.getElementById('app-modules-signed-out');
+if (!signedIn && signedOutPage) {
+  try {
+    sessionStorage.setItem('redirectAfterLogin', location.pathname + location.search + location.hash);
+  } catch {}
+  history.replaceState(history.state, '', signedOutPage.dataset.path);
+  document.getElementById('root').replaceChildren(signedOutPage.content.cloneNode(true));
+  if (signedOutPage.dataset.title) document.title = signedOutPage.dataset.title;
+  // What the visitor types and submits before the app has started is kept for the app, which
+  // renders the page afresh (src/lib/early-input.ts replays it): fields by their place in the
+  // page, and the submit held until then.
+  const root = document.getElementById('root');
+  const fields = () => [...root.querySelectorAll('input, textarea, select')];
+  const early = { values: [], submit: -1 };
+  const onInput = (event) => {
+    const index = fields().indexOf(event.target);
+    if (index >= 0) early.values[index] = event.target.value;
+  };
+  const onSubmit = (event) => {
+    event.preventDefault();
+    early.submit = [...root.querySelectorAll('form')].indexOf(event.target);
+  };
+  root.addEventListener('input', onInput, true);
+  root.addEventListener('submit', onSubmit, true);
+  early.stop = () => {
+    root.removeEventListener('input', onInput, true);
+    root.removeEventListener('submit', onSubmit, true);
+  };
+  window.flashboothEarlyInput = early;
+}
 let started = false;
 const start = () => {
   if (started) return;
   started = true;
-  for (const href of modules) {
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.crossOrigin = '';
-    link.href = href;
-    document.head.append(link);
-  }
-  // A browser with no stored session (the app's user key) is sent to sign in next.
-  const next = document.getElementById('app-modules-signed-out');
-  let signedIn = true;
-  try {
-    signedIn = Boolean(localStorage.getItem('user'));
-  } catch {}
-  if (next && !signedIn) {
-    const { scripts, styles } = JSON.parse(next.textContent);
-    for (const href of scripts) {
-      const link = document.createElement('link');
-      link.rel = 'modulepreload';
-      link.crossOrigin = '';
-      link.href = href;
-      document.head.append(link);
-    }
-    for (const href of styles) {
-      const link = document.createElement('link');
-      link.rel = 'preload';
-      link.as = 'style';
-      link.crossOrigin = '';
-      link.href = href;
-      document.head.append(link);
-    }
-  }
+  for (const href of modules) preload(href);
+  if (!signedIn && signedOutModules) JSON.parse(signedOutModules.textContent).forEach(preload);
   import(entry);
 };
 requestAnimationFrame(() => setTimeout(start, 0));
@@ -205,14 +247,14 @@ const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/[^"]+\.js)"><\/s
 const MODULEPRELOAD = /<link rel="modulepreload" crossorigin href="(\/[^"]+\.js)">\s*/g;
 
 /**
- * A hydrated page starts the app through the loader, after its first paint; `signedOut` is what
- * the loader fetches besides for a browser with no stored session.
+ * A hydrated page starts the app through the loader, after its first paint; `signedOutScripts`
+ * are what the loader fetches besides for a browser with no stored session.
  */
 function loadAfterPaint(
   html: string,
   routeModules: string[],
   loader: string,
-  signedOut?: { scripts: string[]; styles: string[] },
+  signedOutScripts?: string[],
 ): string {
   const entryScript = ENTRY_SCRIPT.exec(html);
   if (!entryScript) throw new Error('prerender: index.html has no entry script');
@@ -225,11 +267,10 @@ function loadAfterPaint(
   return rest.replace(
     '</head>',
     `<script type="application/json" id="app-modules">${JSON.stringify(modules)}</script>` +
-      (signedOut
-        ? `<script type="application/json" id="app-modules-signed-out">${JSON.stringify({
-            scripts: signedOut.scripts.filter((href) => !modules.includes(href)),
-            styles: signedOut.styles,
-          })}</script>`
+      (signedOutScripts
+        ? `<script type="application/json" id="app-modules-signed-out">${JSON.stringify(
+            signedOutScripts.filter((href) => !modules.includes(href)),
+          )}</script>`
         : '') +
       `<script type="module" crossorigin src="${loader}"></script></head>`,
   );
@@ -287,22 +328,23 @@ async function prerender(): Promise<void> {
       const { scripts, styles } = chunkFiles(manifest, page.module);
       const routeStyles = [...styles].filter((file) => !inShell.styles.has(file));
       const routeModules = [...scripts].filter((file) => !inShell.scripts.has(file));
-      const next = page.signedOutModule ? chunkFiles(manifest, page.signedOutModule) : undefined;
-      const signedOut = next && {
-        scripts: [...next.scripts].filter((f) => !inShell.scripts.has(f)).map((f) => `/${f}`),
-        styles: [...next.styles]
-          .filter((f) => !inShell.styles.has(f) && !routeStyles.includes(f))
-          .map((f) => `/${f}`),
-      };
+      const signedOut = page.signedOut && (await signedOutPage(entry, page.signedOut.url));
+      const next = page.signedOut && chunkFiles(manifest, page.signedOut.module);
+      const signedOutStyles = next
+        ? [...next.styles].filter((f) => !inShell.styles.has(f) && !routeStyles.includes(f))
+        : [];
+      const signedOutScripts = next
+        ? [...next.scripts].filter((f) => !inShell.scripts.has(f)).map((f) => `/${f}`)
+        : undefined;
       const withRoute = shell
         .replace(
           '<div id="root"></div>',
-          `<div id="root" data-prerendered="${page.mode}">${body}</div>`,
+          `<div id="root" data-prerendered="${page.mode}">${body}</div>${signedOut ?? ''}`,
         )
         .replace(
           '</head>',
           hoisted.replace(/<title>[^<]*<\/title>/, '') +
-            routeStyles
+            [...routeStyles, ...signedOutStyles]
               .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`)
               .join('') +
             routeModules
@@ -318,7 +360,7 @@ async function prerender(): Promise<void> {
               withRoute,
               routeModules.map((file) => `/${file}`),
               loader,
-              signedOut,
+              signedOutScripts,
             )
           : withRoute,
       );

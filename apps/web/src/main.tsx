@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
 import { createRouter, routes } from './app/router';
+import { replayEarlyInput, stopEarlyInput } from './lib/early-input';
 import { loadMatchedRoutes } from './lib/lazy-routes';
 import { readStoredUser } from './lib/storage';
 import './styles.css';
@@ -19,10 +20,11 @@ import './styles.css';
  * Marks the document once React has taken over the page: a prerendered page is painted before
  * its script, and a click before this point is the plain HTML's (tests wait for the mark).
  */
-function MarkInteractive() {
+function MarkInteractive({ onTakenOver }: { onTakenOver: () => void }) {
   useEffect(() => {
+    onTakenOver();
     document.documentElement.dataset.interactive = 'true';
-  }, []);
+  }, [onTakenOver]);
   return null;
 }
 
@@ -30,12 +32,21 @@ async function start(container: HTMLElement): Promise<void> {
   const prerendered = container.dataset.prerendered;
   if (prerendered) await loadMatchedRoutes(routes, window.location.pathname);
   const router = createRouter();
+  // What was typed on a page painted before the app (the booth page's sign-in screen) goes
+  // into the app's own page once it has rendered.
+  const early = stopEarlyInput();
+  let replayed = false;
+  const takenOver = () => {
+    if (replayed) return;
+    replayed = true;
+    replayEarlyInput(container, early);
+  };
   const app = (
     <StrictMode>
-      <MarkInteractive />
       <AppProvider>
         <RouterProvider router={router} />
       </AppProvider>
+      <MarkInteractive onTakenOver={takenOver} />
     </StrictMode>
   );
   // A stored session or the staff banner's query render differently from the signed-out HTML,
