@@ -1,5 +1,5 @@
-import { useState, type ReactNode } from 'react';
-import { MessageSlotContext } from '@/components/ui/toast';
+import type { ReactNode } from 'react';
+import { PageFrame } from '@/components/ui/page-frame';
 import './console.css';
 
 interface ConsolePageProps {
@@ -23,29 +23,15 @@ export function ConsolePage({
   children,
   after,
 }: ConsolePageProps) {
-  const heading = (
-    <h1 className="page-title list-page-title focus-heading" tabIndex={-1}>
-      {title}
-    </h1>
-  );
-  // Where the screen's Toast shows: under the heading and actions, in the page's flow.
-  const [messageSlot, setMessageSlot] = useState<HTMLDivElement | null>(null);
   return (
-    <MessageSlotContext.Provider value={messageSlot}>
-      <main className={`page list-page console-page ${className ?? ''}`} id="main">
-        {breadcrumbs}
-        {actions ? (
-          <div className="list-page-header">
-            {heading}
-            <div className="list-page-actions">{actions}</div>
-          </div>
-        ) : (
-          heading
-        )}
-        <div className="page-messages" ref={setMessageSlot} />
-        {children}
-        {after}
-      </main>
-    </MessageSlotContext.Provider>
+    <PageFrame
+      className={`console-page ${className ?? ''}`}
+      breadcrumbs={breadcrumbs}
+      title={title}
+      actions={actions}
+    >
+      {children}
+      {after}
+    </PageFrame>
   );
 }

@@ -1,8 +1,8 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { useSearchPaging } from '@/hooks/use-search-paging';
 import { Pagination } from './pagination';
 import { SearchBox } from './search-box';
-import { MessageSlotContext } from './toast';
+import { PageFrame } from './page-frame';
 
 interface ListPageProps {
   /** The screen's own class (its width). */
@@ -50,8 +50,6 @@ export function ListPage({
   subtitle,
 }: ListPageProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
-  // Where the screen's Toast shows: under the heading and actions, in the page's flow.
-  const [messageSlot, setMessageSlot] = useState<HTMLDivElement | null>(null);
 
   /** Paging moves focus to the heading and scrolls it into view. */
   const goToPage = (next: number) => {
@@ -60,42 +58,30 @@ export function ListPage({
     headingRef.current?.scrollIntoView({ block: 'start' });
   };
 
-  const heading = (
-    <h1 className="page-title list-page-title focus-heading" ref={headingRef} tabIndex={-1}>
-      {title}
-    </h1>
-  );
-
   return (
-    <MessageSlotContext.Provider value={messageSlot}>
-      <main className={`page list-page ${className}`} id="main">
-        {breadcrumbs}
-        {actions ? (
-          <div className="list-page-header">
-            {heading}
-            <div className="list-page-actions">{actions}</div>
-          </div>
-        ) : (
-          heading
-        )}
-        {subtitle && <p className="list-page-subtitle">{subtitle}</p>}
-        <div className="page-messages" ref={setMessageSlot} />
-        <SearchBox
-          label={searchLabel}
-          placeholder={searchPlaceholder}
-          applied={paging.search}
-          onSearch={(term) => paging.runSearch(term, () => void query.refetch())}
-        />
-        {children}
-        <Pagination
-          page={paging.page}
-          totalPages={totalPages}
-          onChange={goToPage}
-          label={pagesLabel}
-          disabled={query.isFetching}
-        />
-        {after}
-      </main>
-    </MessageSlotContext.Provider>
+    <PageFrame
+      className={className}
+      breadcrumbs={breadcrumbs}
+      title={title}
+      headingRef={headingRef}
+      actions={actions}
+      subtitle={subtitle}
+    >
+      <SearchBox
+        label={searchLabel}
+        placeholder={searchPlaceholder}
+        applied={paging.search}
+        onSearch={(term) => paging.runSearch(term, () => void query.refetch())}
+      />
+      {children}
+      <Pagination
+        page={paging.page}
+        totalPages={totalPages}
+        onChange={goToPage}
+        label={pagesLabel}
+        disabled={query.isFetching}
+      />
+      {after}
+    </PageFrame>
   );
 }
