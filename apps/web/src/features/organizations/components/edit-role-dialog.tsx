@@ -1,10 +1,11 @@
 import type { OrganizationUser } from '@flashbooth/contracts';
-import { ORGANIZATION_MESSAGES, ORGANIZATION_ROLES } from '@flashbooth/contracts/rules';
+import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
-import { Field, FormDialog } from '@/components/console/form-dialog';
+import { FormDialog } from '@/components/console/form-dialog';
 import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useUpdateOrganizationUser } from '../api/update-organization-user';
-import { roleChange, roleLabel } from '../organizations-model';
+import { roleChange } from '../organizations-model';
+import { RoleField } from './role-field';
 
 interface EditRoleDialogProps {
   orgId: number;
@@ -42,23 +43,14 @@ export function EditRoleDialog({ orgId, user, selfId, onClose, onSaved }: EditRo
       {...submit}
     >
       <p className="dialog-lead">{user.name}</p>
-      <Field id={`${id}-role`} label="Role">
-        <select
-          id={`${id}-role`}
-          className="select"
-          value={role}
-          onChange={(event) => {
-            setRole(event.target.value);
-            submit.clear();
-          }}
-        >
-          {ORGANIZATION_ROLES.map((value) => (
-            <option key={value} value={value}>
-              {roleLabel(value)}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <RoleField
+        id={`${id}-role`}
+        value={role}
+        onChange={(value) => {
+          setRole(value);
+          submit.clear();
+        }}
+      />
     </FormDialog>
   );
 }

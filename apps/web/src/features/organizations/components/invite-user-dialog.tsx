@@ -1,9 +1,10 @@
-import { ORGANIZATION_MESSAGES, ORGANIZATION_ROLES } from '@flashbooth/contracts/rules';
+import { ORGANIZATION_MESSAGES } from '@flashbooth/contracts/rules';
 import { useId, useState } from 'react';
 import { Field, FormDialog } from '@/components/console/form-dialog';
 import { useFormSubmit } from '@/components/console/use-form-submit';
 import { useCreateInvitation } from '../api/create-invitation';
-import { INITIAL_INVITE, inviteBody, roleLabel } from '../organizations-model';
+import { INITIAL_INVITE, inviteBody } from '../organizations-model';
+import { RoleField } from './role-field';
 
 interface InviteUserDialogProps {
   orgId: number;
@@ -51,20 +52,7 @@ export function InviteUserDialog({ orgId, onClose, onInvited }: InviteUserDialog
           }}
         />
       </Field>
-      <Field id={`${id}-role`} label="Role">
-        <select
-          id={`${id}-role`}
-          className="select"
-          value={role}
-          onChange={(event) => setRole(event.target.value)}
-        >
-          {ORGANIZATION_ROLES.map((value) => (
-            <option key={value} value={value}>
-              {roleLabel(value)}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <RoleField id={`${id}-role`} value={role} onChange={setRole} />
       <p className="field-hint">{ORGANIZATION_MESSAGES.inviteExpiryHint}</p>
     </FormDialog>
   );
