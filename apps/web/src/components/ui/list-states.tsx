@@ -52,7 +52,7 @@ export function EmptyPanel({ className, children }: { className?: string; childr
   );
 }
 
-interface ListBodyProps<T> {
+export interface ListBodyProps<T> {
   /** The list's query. */
   query: {
     isPending: boolean;

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { ConsolePage } from '@/components/console/console-page';
 import { isRefusal, LoadFailure } from '@/components/console/load-failure';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { ListPage } from '@/components/ui/list-page';
 import { paths } from '@/config/paths';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
@@ -91,7 +91,7 @@ export function DeviceLogsScreen({ deviceId }: { deviceId: number }) {
           {showing}
         </p>
       )}
-      <ListBody
+      <ConsoleList
         query={logs}
         items={items}
         listClassName="card-grid device-logs"
@@ -108,18 +108,8 @@ export function DeviceLogsScreen({ deviceId }: { deviceId: number }) {
         loadingLabel="Loading error logs…"
         skeletonCount={4}
         renderSkeleton={() => <LogSkeleton />}
-        error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={errorText(logs.error, DEVICE_TEXT.logsFailed)}
-            query={logs}
-          />
-        }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>{DEVICE_TEXT.noLogs}</p>
-          </EmptyPanel>
-        }
+        failed={errorText(logs.error, DEVICE_TEXT.logsFailed)}
+        empty={DEVICE_TEXT.noLogs}
       />
     </ListPage>
   );

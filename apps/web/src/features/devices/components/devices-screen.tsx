@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { CardSkeleton } from '@/components/console/card-skeleton';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -57,28 +57,16 @@ export function DevicesScreen() {
         </>
       }
     >
-      <ListBody
+      <ConsoleList
         query={devices}
         items={items}
-        listClassName="card-grid console-grid"
         listLabel="Devices"
         itemKey={(device) => device.id}
         renderItem={(device) => <DeviceCard device={device} />}
         loadingLabel="Loading devices…"
-        skeletonCount={6}
         renderSkeleton={() => <CardSkeleton />}
-        error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={DEVICE_TEXT.loadFailed}
-            query={devices}
-          />
-        }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>{DEVICE_TEXT.noDevices}</p>
-          </EmptyPanel>
-        }
+        failed={DEVICE_TEXT.loadFailed}
+        empty={DEVICE_TEXT.noDevices}
       />
     </ListPage>
   );

@@ -6,7 +6,7 @@ import { CardSkeleton } from '@/components/console/card-skeleton';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { LineIcon } from '@/components/ui/line-icon';
 import { LoadFailure } from '@/components/console/load-failure';
-import { EmptyPanel, ListBody } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -109,10 +109,9 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
       pagesLabel="Guest pages"
       after={<Toast status={status} ms={ORGANIZATION_STATUS_MS} />}
     >
-      <ListBody
+      <ConsoleList
         query={guests}
         items={items}
-        listClassName="card-grid console-grid"
         listLabel={`${orgName} guests`}
         itemKey={(guest) => guest.id}
         renderItem={(guest) => (
@@ -130,9 +129,8 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
           />
         )}
         loadingLabel="Loading guests…"
-        skeletonCount={6}
         renderSkeleton={() => <CardSkeleton />}
-        error={
+        failed={
           <LoadFailure
             error={guests.error}
             thing="organization"
@@ -144,11 +142,7 @@ export function OrganizationGuestsScreen({ orgId }: { orgId: number }) {
             }}
           />
         }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>{M.noGuests}</p>
-          </EmptyPanel>
-        }
+        empty={M.noGuests}
       />
       {exporting && <GuestExportDialog guest={exporting} onClose={() => setExporting(null)} />}
       {erasing && (

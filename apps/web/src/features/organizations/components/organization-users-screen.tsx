@@ -6,7 +6,7 @@ import { CardSkeleton } from '@/components/console/card-skeleton';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { LoadFailure } from '@/components/console/load-failure';
-import { EmptyPanel, ListBody } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -160,10 +160,9 @@ export function OrganizationUsersScreen({ orgId }: { orgId: number }) {
         </>
       }
     >
-      <ListBody
+      <ConsoleList
         query={users}
         items={items}
-        listClassName="card-grid console-grid"
         listLabel={`${orgName} users`}
         itemKey={(user) => user.id}
         renderItem={(user) => (
@@ -179,7 +178,7 @@ export function OrganizationUsersScreen({ orgId }: { orgId: number }) {
         loadingLabel="Loading users…"
         skeletonCount={4}
         renderSkeleton={() => <CardSkeleton />}
-        error={
+        failed={
           <LoadFailure
             error={users.error}
             thing="organization"
@@ -191,11 +190,7 @@ export function OrganizationUsersScreen({ orgId }: { orgId: number }) {
             }}
           />
         }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>{M.noUsers}</p>
-          </EmptyPanel>
-        }
+        empty={M.noUsers}
       />
     </ListPage>
   );

@@ -8,7 +8,7 @@ import {
 import { useState } from 'react';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -137,31 +137,21 @@ export function OrganizationsScreen() {
         <h2 className="console-section-title" id="org-list-title">
           Your Organizations
         </h2>
-        <ListBody
+        <ConsoleList
           query={organizations}
           items={items}
-          listClassName="card-grid console-grid"
           listLabel="Your organizations"
           itemKey={(organization) => organization.id}
           renderItem={(organization) => <OrganizationCard organization={organization} />}
           loadingLabel="Loading organizations…"
-          skeletonCount={6}
           renderSkeleton={() => <OrganizationCardSkeleton />}
-          error={
-            <LoadErrorPanel
-              className="card panel-message panel-message-error console-panel"
-              message={M.loadFailed}
-              query={organizations}
-            />
-          }
+          failed={M.loadFailed}
           empty={
-            <EmptyPanel className="console-panel">
-              {search ? (
-                <p>{ORGANIZATION_SCREEN_TEXT.noSearchMatch(search)}</p>
-              ) : (
-                <NoOrganizations email={appConfig.supportEmail} />
-              )}
-            </EmptyPanel>
+            search ? (
+              ORGANIZATION_SCREEN_TEXT.noSearchMatch(search)
+            ) : (
+              <NoOrganizations email={appConfig.supportEmail} />
+            )
           }
         />
       </section>

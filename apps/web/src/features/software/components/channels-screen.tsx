@@ -1,6 +1,6 @@
 import { SOFTWARE_MESSAGES, SOFTWARE_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import { useState } from 'react';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -9,7 +9,7 @@ import { useChannels } from '../api/get-channels';
 import { SOFTWARE_SCREEN_TEXT, SOFTWARE_STATUS_MS } from '../software-model';
 import { ChannelCard } from './channel-card';
 import { CreateChannelDialog } from './create-channel-dialog';
-import { SoftwareCardSkeleton } from './release-card';
+import { SoftwareCardSkeleton } from './software-card';
 import '@/components/console/console.css';
 import './software.css';
 
@@ -54,28 +54,16 @@ export function ChannelsScreen() {
         </>
       }
     >
-      <ListBody
+      <ConsoleList
         query={channels}
         items={items}
-        listClassName="card-grid console-grid"
         listLabel="Software channels"
         itemKey={(channel) => channel.id}
         renderItem={(channel) => <ChannelCard channel={channel} />}
         loadingLabel="Loading software channels…"
-        skeletonCount={6}
         renderSkeleton={() => <SoftwareCardSkeleton />}
-        error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={M.loadChannelsFailed}
-            query={channels}
-          />
-        }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>{search ? SOFTWARE_SCREEN_TEXT.noChannelSearchMatch(search) : M.noChannels}</p>
-          </EmptyPanel>
-        }
+        failed={M.loadChannelsFailed}
+        empty={search ? SOFTWARE_SCREEN_TEXT.noChannelSearchMatch(search) : M.noChannels}
       />
     </ListPage>
   );

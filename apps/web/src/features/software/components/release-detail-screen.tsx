@@ -9,8 +9,8 @@ import {
   hideUrlQuery,
   SOFTWARE_SCREEN_TEXT,
   SOFTWARE_STATUS_MS,
-  yesNo,
 } from '../software-model';
+import { UploadedBadge } from './software-card';
 import { DetailFacts, SoftwareActions } from './software-detail';
 import { EditReleaseDialog } from './edit-release-dialog';
 import { UploadReleaseDialog } from './upload-release-dialog';
@@ -111,11 +111,7 @@ export function ReleaseDetailScreen({ releaseId }: { releaseId: number }) {
               </dd>
               <dt>File Uploaded</dt>
               <dd data-testid="release-uploaded">
-                <span
-                  className={`console-badge ${record.is_uploaded ? 'software-badge-yes' : 'software-badge-no'}`}
-                >
-                  {yesNo(record.is_uploaded)}
-                </span>
+                <UploadedBadge uploaded={record.is_uploaded} />
               </dd>
             </DetailFacts>
             <section className="software-notes" aria-labelledby={`release-notes-${record.id}`}>

@@ -4,7 +4,7 @@ import {
   SOFTWARE_PAGE_SIZE,
 } from '@flashbooth/contracts/rules';
 import { useState } from 'react';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -12,7 +12,8 @@ import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { useReleases } from '../api/get-releases';
 import { SOFTWARE_SCREEN_TEXT, SOFTWARE_STATUS_MS } from '../software-model';
 import { CreateReleaseDialog } from './create-release-dialog';
-import { ReleaseCard, SoftwareCardSkeleton } from './release-card';
+import { ReleaseCard } from './release-card';
+import { SoftwareCardSkeleton } from './software-card';
 import '@/components/console/console.css';
 import './software.css';
 
@@ -57,28 +58,16 @@ export function ReleasesScreen() {
         </>
       }
     >
-      <ListBody
+      <ConsoleList
         query={releases}
         items={items}
-        listClassName="card-grid console-grid"
         listLabel="Software releases"
         itemKey={(release) => release.id}
         renderItem={(release) => <ReleaseCard release={release} />}
         loadingLabel="Loading software releases…"
-        skeletonCount={6}
         renderSkeleton={() => <SoftwareCardSkeleton />}
-        error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={M.loadReleasesFailed}
-            query={releases}
-          />
-        }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>{search ? SOFTWARE_SCREEN_TEXT.noReleaseSearchMatch(search) : M.noReleases}</p>
-          </EmptyPanel>
-        }
+        failed={M.loadReleasesFailed}
+        empty={search ? SOFTWARE_SCREEN_TEXT.noReleaseSearchMatch(search) : M.noReleases}
       />
     </ListPage>
   );

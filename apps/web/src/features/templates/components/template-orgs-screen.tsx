@@ -5,7 +5,7 @@ import { ConsolePage } from '@/components/console/console-page';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { isRefusal, LoadFailure } from '@/components/console/load-failure';
-import { EmptyPanel, ListBody } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
@@ -99,10 +99,9 @@ export function TemplateOrgsScreen({ templateId }: { templateId: number }) {
         </>
       }
     >
-      <ListBody
+      <ConsoleList
         query={orgs}
         items={items}
-        listClassName="card-grid console-grid"
         listLabel="Associated organizations"
         itemKey={(org) => org.id}
         renderItem={(org) => (
@@ -116,7 +115,7 @@ export function TemplateOrgsScreen({ templateId }: { templateId: number }) {
         loadingLabel="Loading organizations…"
         skeletonCount={TEMPLATE_ORG_SKELETONS}
         renderSkeleton={() => <TemplateOrgCardSkeleton />}
-        error={
+        failed={
           <LoadFailure
             error={orgs.error}
             thing="template"
@@ -125,11 +124,7 @@ export function TemplateOrgsScreen({ templateId }: { templateId: number }) {
             back={{ href: paths.enterprise.templates.getHref(), label: 'Back to Templates' }}
           />
         }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>{TEMPLATE_TEXT.noOrgs}</p>
-          </EmptyPanel>
-        }
+        empty={TEMPLATE_TEXT.noOrgs}
       />
     </ConsolePage>
   );

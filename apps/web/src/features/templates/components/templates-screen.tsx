@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Breadcrumbs } from '@/components/console/breadcrumbs';
 import { useStaffPermissions } from '@/components/console/use-staff-permissions';
-import { EmptyPanel, ListBody, LoadErrorPanel } from '@/components/ui/list-states';
+import { ConsoleList } from '@/components/console/console-list';
 import { ListPage } from '@/components/ui/list-page';
 import { useTimedStatus } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -60,7 +60,7 @@ export function TemplatesScreen() {
         </>
       }
     >
-      <ListBody
+      <ConsoleList
         query={templates}
         items={items}
         listClassName="card-grid template-grid"
@@ -68,22 +68,9 @@ export function TemplatesScreen() {
         itemKey={(template) => template.id}
         renderItem={(template) => <TemplateCard template={template} />}
         loadingLabel="Loading templates…"
-        skeletonCount={6}
         renderSkeleton={(index) => <TemplateCardSkeleton index={index} />}
-        error={
-          <LoadErrorPanel
-            className="card panel-message panel-message-error console-panel"
-            message={TEMPLATE_TEXT.loadFailed}
-            query={templates}
-          />
-        }
-        empty={
-          <EmptyPanel className="console-panel">
-            <p>
-              {paging.search ? TEMPLATE_TEXT.noSearchMatch(paging.search) : TEMPLATE_TEXT.empty}
-            </p>
-          </EmptyPanel>
-        }
+        failed={TEMPLATE_TEXT.loadFailed}
+        empty={paging.search ? TEMPLATE_TEXT.noSearchMatch(paging.search) : TEMPLATE_TEXT.empty}
       />
     </ListPage>
   );
