@@ -3,6 +3,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useToggleRepost } from '@/api/media/update-repost-allowed';
 import { formatUtcTimestamp } from '@/lib/format-date';
+import { type MediaFileAction, MediaFileButtons } from '@/components/media/media-file-buttons';
 import { MediaPreview } from '@/components/media/media-preview';
 import { mediaAspectRatio } from '@/components/media/media-preview-model';
 import type { Status, StatusKind } from '@/components/ui/status-message';
@@ -17,7 +18,6 @@ import {
 } from '../media-model';
 
 /** What the card's file buttons ask of the screen (the switches and caption are the card's). */
-export type FileAction = 'download' | 'gif' | 'share';
 
 interface MediaCardProps {
   media: Media;
@@ -26,7 +26,7 @@ interface MediaCardProps {
   /** The My Media page the card is on: its switches change there at once (the hooks'). */
   pageKey: QueryKey;
   /** Resolves when the file action is over (the screen shows its message). */
-  onFileAction: (media: Media, action: FileAction) => Promise<void>;
+  onFileAction: (media: Media, action: MediaFileAction) => Promise<void>;
   /** The screen's message, shown by the card where `at` says (messageAt). */
   notify: (kind: StatusKind, text: string, at: string) => void;
   /** The screen's message: the card shows it when it answers one of the card's controls. */
@@ -171,8 +171,8 @@ export function MediaCard({
     );
   };
 
-  const [busy, setBusy] = useState<ReadonlySet<FileAction>>(new Set());
-  const run = async (action: FileAction) => {
+  const [busy, setBusy] = useState<ReadonlySet<MediaFileAction>>(new Set());
+  const run = async (action: MediaFileAction) => {
     // One at a time per action (the buttons stay focusable while busy, so clicks still arrive).
     if (busy.has(action)) return;
     setBusy((current) => new Set(current).add(action));
@@ -216,37 +216,14 @@ export function MediaCard({
 
         {media.is_uploaded && (
           <div className="media-card-actions">
-            <button
-              type="button"
-              className="btn btn-primary media-action"
-              aria-describedby={headingId}
-              aria-disabled={busy.has('download') || undefined}
-              onClick={() => void run('download')}
-            >
-              {busy.has('download') ? 'Downloading…' : 'Download HD'}
-            </button>
-            {media.gif_s3_url && (
-              <button
-                type="button"
-                className="btn btn-secondary media-action"
-                aria-describedby={headingId}
-                aria-disabled={busy.has('gif') || undefined}
-                onClick={() => void run('gif')}
-              >
-                {busy.has('gif') ? 'Downloading…' : 'Download GIF'}
-              </button>
-            )}
-            {canShare && (
-              <button
-                type="button"
-                className="btn btn-secondary media-action"
-                aria-describedby={headingId}
-                aria-disabled={busy.has('share') || undefined}
-                onClick={() => void run('share')}
-              >
-                {busy.has('share') ? 'Sharing…' : 'Share'}
-              </button>
-            )}
+            <MediaFileButtons
+              describedBy={headingId}
+              gif={Boolean(media.gif_s3_url)}
+              canShare={canShare}
+              busy={(action) => busy.has(action)}
+              run={(action) => void run(action)}
+              className="media-action"
+            />
           </div>
         )}
 

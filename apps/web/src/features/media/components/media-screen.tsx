@@ -3,6 +3,7 @@ import { MEDIA_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import { useSearchPaging } from '@/hooks/use-search-paging';
 import { myMediaQueryOptions, useMyMedia } from '@/api/media/get-my-media';
 import { useRecordMediaUse } from '../api/update-media';
+import type { MediaFileAction } from '@/components/media/media-file-buttons';
 import { downloadGif, downloadMedia, shareMedia } from '@/components/media/media-files';
 import { isMobileUserAgent } from '@/components/media/media-files-model';
 import type { StatusKind } from '@/components/ui/status-message';
@@ -10,7 +11,7 @@ import { MediaListPage, useMediaList } from '@/components/media/media-list-page'
 import { MEDIA_SCREEN_MESSAGES, MEDIA_STATUS_MS, messageAt } from '../media-model';
 import { appConfig } from '@/config/app-config';
 import { shareMediaPage, sharePageUrl } from '../share-page';
-import { MediaCard, MediaCardSkeleton, type FileAction } from './media-card';
+import { MediaCard, MediaCardSkeleton } from './media-card';
 import './media.css';
 
 const onMobile = typeof navigator !== 'undefined' && isMobileUserAgent(navigator.userAgent);
@@ -28,7 +29,7 @@ export function MediaScreen() {
   // Bookkeeping once the visitor has the file; the switches and the caption are the card's.
   const recordUse = useRecordMediaUse(pageKey);
 
-  const onFileAction = async (item: Media, action: FileAction) => {
+  const onFileAction = async (item: Media, action: MediaFileAction) => {
     // The message shows under the card's buttons.
     const show = (kind: StatusKind, text: string) => list.show(kind, text, messageAt.card(item.id));
     // Share of a public photo: its share page's link (a preview with the venue), not the

@@ -2,6 +2,7 @@ import type { StaffMediaItem } from '@flashbooth/contracts';
 import { MEDIA_LIBRARY_MESSAGES as M, repostBadgeText } from '@flashbooth/contracts/rules';
 import type { QueryKey } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { type MediaFileAction, MediaFileButtons } from '@/components/media/media-file-buttons';
 import { MediaPreview } from '@/components/media/media-preview';
 import { mediaAspectRatio } from '@/components/media/media-preview-model';
 import { ConfirmDialog } from '@/components/ui/dialog';
@@ -13,8 +14,7 @@ import { useSetWallHidden } from '../api/set-wall-hidden';
 import { ownerName, staffMessageAt, wallAction, whereLine } from '../staff-media-model';
 
 /** What the card's file buttons ask of the screen (Hide from wall / Show on wall is the card's). */
-export type StaffFileAction = 'download' | 'gif' | 'share';
-type StaffCardAction = StaffFileAction | 'wall';
+type StaffCardAction = MediaFileAction | 'wall';
 
 interface StaffMediaCardProps {
   item: StaffMediaItem;
@@ -27,7 +27,7 @@ interface StaffMediaCardProps {
   /** The page the card is on: Hide from wall / Show on wall updates it (useSetWallHidden). */
   pageKey: QueryKey;
   /** Resolves when the file action is over (the screen shows its message). */
-  onFileAction: (item: StaffMediaItem, action: StaffFileAction) => Promise<void>;
+  onFileAction: (item: StaffMediaItem, action: MediaFileAction) => Promise<void>;
   /** The screen's message; `at` places it under a card's buttons. */
   notify: (kind: StatusKind, text: string, at?: string) => void;
   /** The screen's message: the card shows it, under its buttons, when it answers them. */
@@ -49,12 +49,12 @@ export function StaffMediaCard({
 }: StaffMediaCardProps) {
   const headingId = useId();
   const wall = useSetWallHidden(pageKey);
-  const [fileBusy, setFileBusy] = useState<StaffFileAction | null>(null);
+  const [fileBusy, setFileBusy] = useState<MediaFileAction | null>(null);
   const busy: StaffCardAction | null = wall.isPending ? 'wall' : fileBusy;
   const [confirmHide, setConfirmHide] = useState(false);
   const moderation = canModerate ? wallAction(item) : null;
   // One action at a time (the buttons stay focusable while busy, so clicks still arrive).
-  const run = async (action: StaffFileAction) => {
+  const run = async (action: MediaFileAction) => {
     if (busy) return;
     setFileBusy(action);
     try {
@@ -113,37 +113,13 @@ export function StaffMediaCard({
           </p>
         )}
         <div className="staff-media-actions">
-          <button
-            type="button"
-            className="btn btn-primary"
-            aria-describedby={headingId}
-            aria-disabled={busy === 'download' || undefined}
-            onClick={() => void run('download')}
-          >
-            {busy === 'download' ? 'Downloading…' : 'Download HD'}
-          </button>
-          {item.gif_s3_url && (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              aria-describedby={headingId}
-              aria-disabled={busy === 'gif' || undefined}
-              onClick={() => void run('gif')}
-            >
-              {busy === 'gif' ? 'Downloading…' : 'Download GIF'}
-            </button>
-          )}
-          {canShare && (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              aria-describedby={headingId}
-              aria-disabled={busy === 'share' || undefined}
-              onClick={() => void run('share')}
-            >
-              {busy === 'share' ? 'Sharing…' : 'Share'}
-            </button>
-          )}
+          <MediaFileButtons
+            describedBy={headingId}
+            gif={Boolean(item.gif_s3_url)}
+            canShare={canShare}
+            busy={(action) => busy === action}
+            run={(action) => void run(action)}
+          />
           {moderation && (
             <button
               type="button"

@@ -1,8 +1,8 @@
 import type { StaffMediaItem } from '@flashbooth/contracts';
+import type { MediaFileAction } from '@/components/media/media-file-buttons';
 import { downloadGif, downloadMedia, shareMedia } from '@/components/media/media-files';
 import type { StatusKind } from '@/components/ui/status-message';
 import { staffMessageAt } from '../staff-media-model';
-import type { StaffFileAction } from './staff-media-card';
 
 /**
  * What a card's file buttons do on both views: Download HD, Download GIF and Share with the
@@ -11,7 +11,7 @@ import type { StaffFileAction } from './staff-media-card';
 export function useStaffMediaActions(
   showOnScreen: (kind: StatusKind, text: string, at?: string) => void,
 ) {
-  return async (item: StaffMediaItem, action: StaffFileAction): Promise<void> => {
+  return async (item: StaffMediaItem, action: MediaFileAction): Promise<void> => {
     const outcome =
       action === 'download'
         ? await downloadMedia(item)
