@@ -1,4 +1,4 @@
-/** Hands a file the app fetched (a CSV export) to the browser's downloads under `filename`. */
+/** Hands a file the app holds (a CSV export, a photo, a poster) to the browser's downloads as `filename`. */
 export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

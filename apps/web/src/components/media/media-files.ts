@@ -1,4 +1,5 @@
 import type { Media } from '@flashbooth/contracts';
+import { saveBlob } from '@/lib/save-blob';
 import {
   MEDIA_FILE_MESSAGES,
   downloadFileName,
@@ -28,18 +29,7 @@ async function saveFromUrl(url: string, fileName: string): Promise<ActionOutcome
   try {
     const response = await fetch(url, { mode: 'cors', credentials: 'omit' });
     if (!response.ok) return failure(MEDIA_FILE_MESSAGES.downloadFailed);
-    const blob = await response.blob();
-    const objectUrl = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = objectUrl;
-    link.download = fileName;
-    link.rel = 'noopener';
-    link.style.display = 'none';
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // Give the browser a moment to start reading the blob before it is released.
-    setTimeout(() => URL.revokeObjectURL(objectUrl), 10_000);
+    saveBlob(await response.blob(), fileName);
     return { kind: 'success', text: MEDIA_FILE_MESSAGES.downloadStarted, done: true };
   } catch {
     return failure(MEDIA_FILE_MESSAGES.downloadFailed);
