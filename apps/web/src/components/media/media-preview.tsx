@@ -70,3 +70,23 @@ export function MediaPreview({ media, where }: { media: PreviewMedia; where: str
     </div>
   );
 }
+
+/** The preview's placeholder while a card loads: a skeleton in the orientation's shape. */
+export function MediaPreviewSkeleton({
+  portrait,
+  className,
+}: {
+  portrait: boolean;
+  /** Added to the stage's classes. */
+  className?: string;
+}) {
+  const orientation = portrait ? 'portrait' : 'landscape';
+  return (
+    <div className={className ? `media-card-stage ${className}` : 'media-card-stage'}>
+      <div
+        className={`skeleton media-card-preview media-card-preview-${orientation}`}
+        style={{ aspectRatio: mediaAspectRatio(orientation) }}
+      />
+    </div>
+  );
+}

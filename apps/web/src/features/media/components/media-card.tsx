@@ -4,8 +4,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useToggleRepost } from '@/api/media/update-repost-allowed';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { type MediaFileAction, MediaFileButtons } from '@/components/media/media-file-buttons';
-import { MediaPreview } from '@/components/media/media-preview';
-import { mediaAspectRatio } from '@/components/media/media-preview-model';
+import { MediaPreview, MediaPreviewSkeleton } from '@/components/media/media-preview';
 import type { Status, StatusKind } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
 import { useSaveCaption, useSetPublic } from '../api/update-media';
@@ -257,19 +256,13 @@ export function MediaCard({
 
 /** A placeholder card while a page loads. */
 export function MediaCardSkeleton({ portrait = false }: { portrait?: boolean }) {
-  const orientation = portrait ? 'portrait' : 'landscape';
   return (
     <div
       className="card media-card media-card-skeleton"
       data-testid="media-skeleton"
       aria-hidden="true"
     >
-      <div className="media-card-stage">
-        <div
-          className={`skeleton media-card-preview media-card-preview-${orientation}`}
-          style={{ aspectRatio: mediaAspectRatio(orientation) }}
-        />
-      </div>
+      <MediaPreviewSkeleton portrait={portrait} />
       <div className="media-card-body">
         <div className="skeleton media-skeleton-line" style={{ width: '65%' }} />
         <div className="skeleton media-skeleton-line" style={{ width: '40%' }} />

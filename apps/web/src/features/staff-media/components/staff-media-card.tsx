@@ -3,8 +3,7 @@ import { MEDIA_LIBRARY_MESSAGES as M, repostBadgeText } from '@flashbooth/contra
 import type { QueryKey } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { type MediaFileAction, MediaFileButtons } from '@/components/media/media-file-buttons';
-import { MediaPreview } from '@/components/media/media-preview';
-import { mediaAspectRatio } from '@/components/media/media-preview-model';
+import { MediaPreview, MediaPreviewSkeleton } from '@/components/media/media-preview';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import type { Status, StatusKind } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -161,15 +160,9 @@ export function StaffMediaCard({
 
 /** A placeholder card while a page loads (landscape and portrait in turn). */
 export function StaffMediaCardSkeleton({ portrait }: { portrait: boolean }) {
-  const orientation = portrait ? 'portrait' : 'landscape';
   return (
     <div className="card media-card staff-media-card" aria-hidden="true">
-      <div className="media-card-stage staff-media-skeleton-stage">
-        <div
-          className={`skeleton media-card-preview media-card-preview-${orientation}`}
-          style={{ aspectRatio: mediaAspectRatio(orientation) }}
-        />
-      </div>
+      <MediaPreviewSkeleton portrait={portrait} className="staff-media-skeleton-stage" />
       <div className="staff-media-body">
         <span className="skeleton skeleton-line" style={{ width: '55%', height: 18 }} />
         <span className="skeleton skeleton-line" style={{ width: '75%' }} />

@@ -1,7 +1,7 @@
 import type { Media } from '@flashbooth/contracts';
 import type { QueryKey } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { MediaPreview } from '@/components/media/media-preview';
+import { MediaPreview, MediaPreviewSkeleton } from '@/components/media/media-preview';
 import { LineIcon } from '@/components/ui/line-icon';
 import type { Status, StatusKind } from '@/components/ui/status-message';
 import { Toast } from '@/components/ui/toast';
@@ -146,12 +146,7 @@ export function WallCard({
 export function WallCardSkeleton({ portrait = false }: { portrait?: boolean }) {
   return (
     <div className="card wall-card" data-testid="wall-skeleton" aria-hidden="true">
-      <div className="media-card-stage">
-        <div
-          className={`skeleton media-card-preview media-card-preview-${portrait ? 'portrait' : 'landscape'}`}
-          style={{ aspectRatio: portrait ? '2 / 3' : '3 / 2' }}
-        />
-      </div>
+      <MediaPreviewSkeleton portrait={portrait} />
       <div className="wall-card-body">
         <div className="skeleton wall-skeleton-line" style={{ width: '45%' }} />
         <div className="skeleton wall-skeleton-line" style={{ width: '70%' }} />
