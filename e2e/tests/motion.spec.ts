@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { startBooth } from './booths';
-import { newMobile, signInThroughUi, staffApi, uniqueTag } from './support';
+import { newMobile, screenshotBothSizes, signInThroughUi, staffApi, uniqueTag } from './support';
 
 const run = promisify(execFile);
 
@@ -213,6 +213,7 @@ test(
       await expect(card).toBeVisible();
       await expect(card.getByTestId('capture-kind-badge')).toHaveText('Boomerang');
       await expect(card).toHaveAttribute('data-capture-kind', 'boomerang');
+      await screenshotBothSizes(page, 'motion-template-list');
       await card.click();
 
       // The capture screen speaks of a boomerang: one countdown, then the recording.
@@ -230,6 +231,7 @@ test(
       await expect(page.getByText('Get ready to move!')).toBeVisible({ timeout: 20_000 });
       await expect(howTo).toBeVisible();
       await expect(page.getByTestId('capture-motion')).toContainText('until recording');
+      await screenshotBothSizes(page, 'motion-capture-countdown');
       await expect(page.getByText('All done! Your boomerang is ready.')).toBeVisible({
         timeout: 90_000,
       });
@@ -304,6 +306,7 @@ test(
       await expect(player).toHaveAttribute('src', new RegExp(pathOf(video.s3_url!)));
       await expect(player).toHaveAttribute('poster', new RegExp(pathOf(video.lowres_s3_url!)));
       await expectPlaying(player);
+      await screenshotBothSizes(page, 'motion-my-media');
 
       // Download HD saves the MP4; Share hands the phone's share sheet the MP4 file itself.
       const download = page.waitForEvent('download');
@@ -345,6 +348,7 @@ test(
       const wallCard = page.locator(`[data-testid="wall-card"][data-media-id="${video.id}"]`);
       await expect(wallCard).toBeVisible();
       await expectPlaying(wallCard.locator('video'));
+      await screenshotBothSizes(page, 'motion-wall');
     } finally {
       await booth.agent.stop();
       await rm(work, { recursive: true, force: true });

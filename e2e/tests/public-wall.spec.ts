@@ -1,6 +1,12 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { captureAt, sharedRig, startBooth } from './booths';
-import { signInNewVisitor, signUpThroughApi, staffApi, uniqueTag } from './support';
+import {
+  screenshotBothSizes,
+  signInNewVisitor,
+  signUpThroughApi,
+  staffApi,
+  uniqueTag,
+} from './support';
 
 /*
  * The wall without a session (issue 26): a signed-out visitor reads it, likes or comments, signs
@@ -76,6 +82,7 @@ test(
     await expect(card.getByTestId('like-count')).toHaveText('0');
     await card.getByRole('button', { name: 'Comments' }).click();
     await expect(card.getByText('No comments yet.')).toBeVisible();
+    await screenshotBothSizes(page, 'wall-signed-out');
 
     // Like asks to sign in; signing in comes back to the same card, liked.
     await card.getByRole('button', { name: /^Like, 0 likes\. Sign in to like$/ }).click();
@@ -169,6 +176,7 @@ test(
       await expect(page.locator('figure img')).toHaveJSProperty('complete', true);
       const cta = page.getByRole('link', { name: `Get your own at ${venue}` });
       await expect(cta).toHaveAttribute('href', /^\/b\/\d+$/);
+      await screenshotBothSizes(page, 'share-page');
 
       // Made private: the page and its image answer 404 at once.
       const made = await request.patch(`/api/regular/media/${id}`, {
@@ -208,6 +216,7 @@ test("a venue's kiosk wall shows its photos with the venue and a QR code, and a 
   expect(overflow).toBeLessThanOrEqual(0);
   await expect(slide.locator('.kiosk-media')).toBeInViewport({ ratio: 1 });
   await expect(page.getByRole('img', { name: /^QR code/ })).toBeInViewport({ ratio: 1 });
+  await screenshotBothSizes(page, 'kiosk-wall');
 
   // Made public while the wall is open: it shows at once (the live stream), with its caption.
   const made = await request.patch(`/api/regular/media/${later.id}`, {

@@ -1,5 +1,21 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
+/**
+ * With E2E_SCREENSHOTS set to a folder, saves what the page shows there at phone size
+ * (390×844) and desktop size (1280×800), as `<name>-phone.png` and `<name>-desktop.png`, for a
+ * person to look at; without it, does nothing.
+ */
+export async function screenshotBothSizes(page: Page, name: string): Promise<void> {
+  const folder = process.env.E2E_SCREENSHOTS;
+  if (!folder) return;
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${folder}/${name}-phone.png`, animations: 'allow' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${folder}/${name}-desktop.png`, animations: 'allow' });
+  if (size) await page.setViewportSize(size);
+}
+
 let counter = 0;
 /** A distinct 10-digit Indian mobile number (without +91) per call, per worker. */
 export function newMobile(): string {
