@@ -150,15 +150,19 @@ export function PhoneStep({ firstFieldRef, numberRef, ...props }: PhoneStepProps
   );
 }
 
-interface SignUpStepProps {
+/** What the steps after the phone number share: that number, the error, submit and the way back. */
+interface AfterPhoneStepProps {
   phone: string;
-  name: string;
   error: string | null;
   busy: boolean;
   firstFieldRef: RefObject<HTMLInputElement | null>;
-  onNameChange: (value: string) => void;
   onSubmit: () => void;
   onChangeNumber: () => void;
+}
+
+interface SignUpStepProps extends AfterPhoneStepProps {
+  name: string;
+  onNameChange: (value: string) => void;
 }
 
 export function SignUpStep({ firstFieldRef, ...props }: SignUpStepProps) {
@@ -201,15 +205,9 @@ export function SignUpStep({ firstFieldRef, ...props }: SignUpStepProps) {
   );
 }
 
-interface OtpStepProps {
-  phone: string;
+interface OtpStepProps extends AfterPhoneStepProps {
   code: string;
-  error: string | null;
-  busy: boolean;
-  firstFieldRef: RefObject<HTMLInputElement | null>;
   onCodeChange: (value: string) => void;
-  onSubmit: () => void;
-  onChangeNumber: () => void;
 }
 
 export function OtpStep({ firstFieldRef, ...props }: OtpStepProps) {
