@@ -12,7 +12,7 @@ import { databaseTargets } from '../databases.js';
 import { createOrganization, createTemplate } from '../media-fixtures.js';
 import { transactionRow } from '../payments-fixtures.js';
 
-describe.each(databaseTargets)('paid capture entitlement on $name', ({ open }) => {
+describe.each(databaseTargets)('paid capture entitlement on $name', ({ name, open }) => {
   let database: DatabaseHandle;
   let orgId: number;
   let deviceId: number;
@@ -142,6 +142,41 @@ describe.each(databaseTargets)('paid capture entitlement on $name', ({ open }) =
     const used = results.flatMap((result) => (result ? [result.transactionId] : []));
     expect(used.sort()).toEqual([...ids].sort());
   });
+
+  // PGlite runs one transaction at a time: a row lock held across two of them cannot happen.
+  it.skipIf(name === 'pglite')(
+    'waits for a payment whose row another transaction holds instead of skipping it',
+    async () => {
+      // The visitor's status check and the provider's webhook settle the same payment at once:
+      // the one that finds it already COMPLETED holds its row a moment longer, changing nothing.
+      // A capture made meanwhile must wait for it, not miss the payment and ask to pay again.
+      const me = await visitor();
+      const id = await payment(me);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const settle = database.db.transaction(async (tx) => {
+        await tx
+          .select({ id: paymentTransactions.id })
+          .from(paymentTransactions)
+          .where(eq(paymentTransactions.id, id))
+          .for('update');
+        locked();
+        await held;
+      });
+      await isLocked;
+      const capture = database.db.transaction((tx) => consumePaidEntitlement(tx, claim(me)));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      release();
+      await settle;
+      expect((await capture)?.transactionId).toBe(id);
+    },
+  );
 
   it('gives the payment back when the capture delivers nothing, once', async () => {
     const me = await visitor();

@@ -21,11 +21,15 @@ export interface ConsumedPayment {
 
 /**
  * Uses one unused COMPLETED payment of this visitor for this booth and template, the oldest
- * first, for `captureId`. Atomic: one conditional UPDATE; rows another capture is taking at this
- * moment are skipped (SKIP LOCKED), so concurrent captures never share a payment and a second
- * payment is still found while the first is being taken. Returns the payment used, or null when
- * there is none (the caller falls back to credit or refuses). Call it inside the capture's
- * database transaction so a rollback gives the payment back.
+ * first, for `captureId`. Atomic: one conditional UPDATE. A payment row another transaction holds
+ * is waited for, not skipped: that may be a concurrent capture taking it (then the row no longer
+ * qualifies once it commits, and the next payment is taken: PostgreSQL re-checks a locked row and
+ * moves on below the LIMIT), but also a settle that found the payment already COMPLETED and
+ * changes nothing (the webhook and the visitor's status check racing), and skipping the row then
+ * asked a visitor who had paid to pay again (found by npm run bench:cluster under load). So
+ * concurrent captures never share a payment, and a second payment is still found. Returns the
+ * payment used, or null when there is none (the caller falls back to credit or refuses). Call it
+ * inside the capture's database transaction so a rollback gives the payment back.
  */
 export async function consumePaidEntitlement(
   executor: Executor,
@@ -46,7 +50,7 @@ export async function consumePaidEntitlement(
                 and consumed_capture_id is null
               order by completed_at, id
               limit 1
-                for update skip locked
+                for update
            )
        and state = 'COMPLETED'
        and consumed_capture_id is null
