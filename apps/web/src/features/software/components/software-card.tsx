@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CardSkeleton } from '@/components/console/card-skeleton';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { yesNo } from '../software-model';
 
@@ -56,12 +57,5 @@ export function UploadedBadge({ uploaded }: { uploaded: boolean }) {
 }
 
 export function SoftwareCardSkeleton() {
-  return (
-    <div className="card console-card software-card" aria-hidden="true">
-      <span className="skeleton skeleton-line" style={{ width: '55%', height: 18 }} />
-      <span className="skeleton skeleton-line" style={{ width: '90%' }} />
-      <span className="skeleton skeleton-line" style={{ width: '70%' }} />
-      <span className="skeleton skeleton-line" style={{ width: '45%' }} />
-    </div>
-  );
+  return <CardSkeleton className="software-card" title={55} lines={[90, 70, 45]} />;
 }
