@@ -725,7 +725,10 @@ export type MediaCommentRow = typeof mediaComments.$inferSelect;
 
 const MODERATION_ACTIONS = ['hide_media', 'show_media', 'delete_comment'] as const;
 
-/** Every moderation action and who took it (migration 0013); plain ids, no foreign keys. */
+/**
+ * Every moderation action and who took it (migration 0013); plain ids, no foreign keys. A deleted
+ * comment's text is kept with its author's id (0024) until the author or the item is erased.
+ */
 export const moderationLog = pgTable(
   'moderation_log',
   {
@@ -735,11 +738,15 @@ export const moderationLog = pgTable(
     mediaId: integer('media_id').notNull(),
     commentId: integer('comment_id'),
     commentText: text('comment_text'),
+    commentAuthorId: integer('comment_author_id'),
     createdAt: createdAt(),
   },
   (table) => [
     oneOf('moderation_log_action_check', table.action, MODERATION_ACTIONS),
     index('moderation_log_media_idx').on(table.mediaId, descending(table.createdAt)),
+    index('moderation_log_comment_author_idx')
+      .on(table.commentAuthorId)
+      .where(sql`${table.commentText} IS NOT NULL`),
   ],
 );
 

@@ -6,6 +6,7 @@ import {
   media,
   mediaComments,
   mediaLikes,
+  moderationLog,
   objectCleanup,
   passkeys,
   paymentTransactions,
@@ -13,6 +14,7 @@ import {
   users,
 } from '../../src/db/schema.js';
 import { PAYMENT_IN_PROGRESS } from '../../src/modules/privacy/account-erasure.js';
+import { WallRepository } from '../../src/modules/wall/wall.repository.js';
 import type { ObjectStorage } from '../../src/modules/storage/storage.js';
 import { databaseTargets } from '../databases.js';
 import { signedIn } from '../harness.js';
@@ -161,6 +163,44 @@ describe.each(databaseTargets)('media and account erasure on $name', ({ open }) 
 
     // Erasing again finds nothing to do.
     expect(await t.accountErasure.erase(asha.userId, { reason: 'self' })).toBeNull();
+  });
+
+  it('clears the text of comments a moderator deleted once their author or their item is erased, keeping the log', async () => {
+    const moderator = await signedIn(t.app, 'enterprise', undefined, 'Mo Moderator');
+    const author = await signedIn(t.app, 'regular', undefined, 'Ada Author');
+    const other = await signedIn(t.app, 'regular', undefined, 'Otto Other');
+    const othersPhoto = await storedItem(database, t.storage, other.userId);
+    const othersSecond = await storedItem(database, t.storage, other.userId);
+    const authorsPhoto = await storedItem(database, t.storage, author.userId);
+    const wall = new WallRepository(database.db);
+    const moderate = async (mediaId: number, userId: number, text: string) => {
+      const written = await comment(database, mediaId, userId, text);
+      expect(await wall.moderateDeleteComment(written.id, moderator.userId, new Date())).toBe(true);
+      return written.id;
+    };
+    const byAuthor = await moderate(othersPhoto.id, author.userId, 'Rude words by Ada');
+    const onAuthorsItem = await moderate(authorsPhoto.id, other.userId, 'Rude words on Ada');
+    const onErasedItem = await moderate(othersSecond.id, other.userId, 'Rude words, item erased');
+    const kept = await moderate(othersPhoto.id, other.userId, 'Rude words that stay');
+    const textOf = async (commentId: number) => {
+      const rows = await database.db
+        .select()
+        .from(moderationLog)
+        .where(eq(moderationLog.commentId, commentId));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ action: 'delete_comment', actorId: moderator.userId });
+      return rows[0]!.commentText;
+    };
+    expect(await textOf(byAuthor)).toBe('Rude words by Ada');
+
+    await t.mediaEraser.erase([othersSecond.id]);
+    expect(await textOf(onErasedItem)).toBeNull();
+    await t.accountErasure.erase(author.userId, { reason: 'self' });
+    // Hers, wherever it was; others' on her item (erased with her); the rest stays.
+    expect(await textOf(byAuthor)).toBeNull();
+    expect(await textOf(onAuthorsItem)).toBeNull();
+    expect(await textOf(kept)).toBe('Rude words that stay');
+    expect(await tablesContaining(database, 'Rude words by Ada')).toEqual([]);
   });
 
   it('erases media items twice without harm, and keeps other items', async () => {

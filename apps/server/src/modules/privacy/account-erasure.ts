@@ -1,4 +1,4 @@
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Pool } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.js';
@@ -8,6 +8,7 @@ import {
   media,
   mediaComments,
   mediaLikes,
+  moderationLog,
   organizationInvitations,
   otpCodes,
   otpEvents,
@@ -117,6 +118,13 @@ export class AccountErasure {
         .delete(mediaComments)
         .where(eq(mediaComments.userId, userId))
         .returning({ id: mediaComments.id });
+      // Comments of theirs a moderator deleted: the text goes, the log's entries stay.
+      await tx
+        .update(moderationLog)
+        .set({ commentText: null })
+        .where(
+          and(eq(moderationLog.commentAuthorId, userId), isNotNull(moderationLog.commentText)),
+        );
 
       const exports = await tx
         .delete(dataExports)

@@ -1,7 +1,7 @@
-import { count, inArray, type SQL } from 'drizzle-orm';
+import { and, count, inArray, isNotNull, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.js';
-import { media, mediaComments, mediaLikes, type MediaRow } from '../../db/schema.js';
+import { media, mediaComments, mediaLikes, moderationLog, type MediaRow } from '../../db/schema.js';
 import { SHARE_IMAGE_WIDTHS } from '../../lib/share-paths.js';
 import { shareImageKey } from '../share/share-images.js';
 import type { ObjectCleanup } from '../storage/object-cleanup.js';
@@ -79,7 +79,12 @@ export class MediaEraser {
       .from(mediaComments)
       .where(inArray(mediaComments.mediaId, ids));
     // Likes and comments go with their item (ON DELETE CASCADE); the like counter's trigger and
-    // the wall's count follow in this statement.
+    // the wall's count follow in this statement. The text of comments a moderator deleted from
+    // the item goes from the moderation log; the log's entries stay.
+    await tx
+      .update(moderationLog)
+      .set({ commentText: null })
+      .where(and(inArray(moderationLog.mediaId, ids), isNotNull(moderationLog.commentText)));
     const deleted = await tx.delete(media).where(where).returning();
     const keys = await this.deps.cleanup.queue(
       tx,

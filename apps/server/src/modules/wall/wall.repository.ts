@@ -394,10 +394,11 @@ export class WallRepository {
   /** A moderator deletes a comment; the deletion and its log entry in one transaction. */
   async moderateDeleteComment(id: number, actorId: number, at: Date): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const [gone] = await tx
-        .delete(mediaComments)
-        .where(eq(mediaComments.id, id))
-        .returning({ mediaId: mediaComments.mediaId, commentText: mediaComments.commentText });
+      const [gone] = await tx.delete(mediaComments).where(eq(mediaComments.id, id)).returning({
+        mediaId: mediaComments.mediaId,
+        commentText: mediaComments.commentText,
+        userId: mediaComments.userId,
+      });
       if (!gone) return false;
       await tx.insert(moderationLog).values({
         actorId,
@@ -405,6 +406,7 @@ export class WallRepository {
         mediaId: gone.mediaId,
         commentId: id,
         commentText: gone.commentText,
+        commentAuthorId: gone.userId,
         createdAt: at,
       });
       return true;
