@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { BoothPageData } from '../modules/templates/booth-page-source.js';
+import { escapeHtml } from '../lib/html.js';
 
 /**
  * Escapes a JSON text for a <script> element: no value can close the tag or open a comment
@@ -18,8 +19,6 @@ export function scriptSafeJson(value: unknown): string {
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 }
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** Files with build-time Brotli and gzip copies (apps/web/scripts/prerender.ts). */
 const PRECOMPRESSED = /\.(?:js|mjs|css|svg|html|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;

@@ -118,10 +118,10 @@ describe('booth page', () => {
     expect(html).not.toContain('fb-booth-');
     expect(html).toContain('help@venue.example');
     expect(html).toContain(
-      '<dd data-testid="location-device">Booth &#60;/script&#62;&#60;img src=x onerror=alert(1)&#62;',
+      '<dd data-testid="location-device">Booth &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;',
     );
     expect(html).toContain(
-      '<dd data-testid="location-org">Café &#38; &#34;Co&#34; &#60;b&#62;bold&#60;/b&#62;</dd>',
+      '<dd data-testid="location-org">Café &amp; &quot;Co&quot; &lt;b&gt;bold&lt;/b&gt;</dd>',
     );
     // Nothing a name holds can end the script element or break a line in it.
     expect(html).not.toContain('<img');

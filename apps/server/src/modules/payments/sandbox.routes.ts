@@ -2,15 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SandboxOrderRow } from '../../db/schema.js';
 import { SANDBOX_CHECKOUT_PATH, type SandboxProvider } from './sandbox.provider.js';
+import { escapeHtml } from '../../lib/html.js';
 
 const OrderParamSchema = z.object({ orderId: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/) });
 const ActionSchema = z.object({ action: z.enum(['pay', 'fail', 'abandon']) });
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 const rupees = (paise: number) => `₹${(paise / 100).toFixed(2)}`;
 

@@ -1,4 +1,4 @@
-import { html, type SafeHtml, trusted } from './html.js';
+import { html, type SafeHtml, trusted } from '../../lib/html.js';
 
 /** Everything the share page shows, with absolute and relative addresses already made. */
 export interface SharePageModel {
