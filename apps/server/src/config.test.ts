@@ -203,4 +203,17 @@ describe('privacy configuration', () => {
       /S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: set both, or neither/,
     );
   });
+  it('shares the status reports among the instances only on an external broker, by a plain group name', () => {
+    expect(testConfig().mqtt.shareGroup).toBeUndefined();
+    expect(
+      testConfig({ MQTT_URL: 'mqtt://broker:1883', MQTT_SHARE_GROUP: 'flashbooth' }).mqtt
+        .shareGroup,
+    ).toBe('flashbooth');
+    expect(() => testConfig({ MQTT_SHARE_GROUP: 'flashbooth' })).toThrow(
+      /MQTT_SHARE_GROUP: needs an external broker \(MQTT_URL\)/,
+    );
+    expect(() => testConfig({ MQTT_URL: 'mqtt://broker:1883', MQTT_SHARE_GROUP: 'a/+' })).toThrow(
+      /MQTT_SHARE_GROUP/,
+    );
+  });
 });

@@ -32,6 +32,16 @@ const EnvSchema = z.object({
   /** The server's own credentials on an external broker (MQTT_URL). */
   MQTT_USERNAME: z.string().min(1).optional(),
   MQTT_PASSWORD: z.string().min(1).optional(),
+  /**
+   * Several instances on an external broker: the name of their MQTT 5 shared subscription, so
+   * each booth status report is recorded by one instance of the group instead of by every one
+   * (each still sees every report). Needs MQTT 5 and shared subscriptions (Mosquitto 1.6 or
+   * later); absent = every instance records every report (any MQTT 3.1.1 broker).
+   */
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -')
+    .optional(),
   /** Enables POST /api/mqtt/auth and /api/mqtt/acl for an external broker's HTTP auth plugin. */
   MQTT_HOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
@@ -259,6 +269,8 @@ export interface Config {
     username: string | undefined;
     password: string | undefined;
     hookSecret: string | undefined;
+    /** MQTT_SHARE_GROUP: the instances' shared subscription to the status reports (external). */
+    shareGroup: string | undefined;
     /** BOOTH_MQTT_PUBLIC_URL: the broker as booths reach it; absent = derived (devices). */
     boothUrl: string | undefined;
   };
@@ -413,6 +425,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`  SUPER_USER_PHONES: ${phone} is outside OTP_ALLOWED_COUNTRY_CODES`);
     }
   }
+  // The embedded broker serves one instance (it runs inside it): nothing to share.
+  if (e.MQTT_SHARE_GROUP && !e.MQTT_URL) {
+    problems.push('  MQTT_SHARE_GROUP: needs an external broker (MQTT_URL)');
+  }
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
     problems.push('  S3_BUCKET: required when STORAGE_DRIVER=s3');
   }
@@ -454,6 +470,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       username: e.MQTT_USERNAME,
       password: e.MQTT_PASSWORD,
       hookSecret: e.MQTT_HOOK_SECRET,
+      shareGroup: e.MQTT_SHARE_GROUP,
       boothUrl: e.BOOTH_MQTT_PUBLIC_URL,
     },
     devices: {

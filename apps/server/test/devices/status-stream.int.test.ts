@@ -4,6 +4,7 @@ import {
   type DeviceStatusMessage,
   mqttTopics,
 } from '@flashbooth/contracts';
+import { randomBytes } from 'node:crypto';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
@@ -294,80 +295,90 @@ describe('a stream whose access token lapses', () => {
   });
 });
 
-describe.skipIf(!mosquittoAvailable).each(databaseTargets)(
-  'two server instances on Mosquitto and $name',
-  ({ open }) => {
-    let database: DatabaseHandle;
-    let first: TestApp;
-    let second: TestApp;
-    let firstUrl: string;
-    let secondUrl: string;
-    let superToken: string;
-    let device: RegisteredDeviceFixture;
-    let client: MqttClient | undefined;
-    const streams: StatusStream[] = [];
+describe.skipIf(!mosquittoAvailable).each(
+  databaseTargets.flatMap((target) => [
+    { ...target, reports: 'every instance records every report', shareGroup: undefined },
+    {
+      ...target,
+      reports: 'each report recorded by one (MQTT_SHARE_GROUP)',
+      shareGroup: `fb-test-${randomBytes(4).toString('hex')}`,
+    },
+  ]),
+)('two server instances on Mosquitto and $name, $reports', ({ open, shareGroup }) => {
+  let database: DatabaseHandle;
+  let first: TestApp;
+  let second: TestApp;
+  let firstUrl: string;
+  let secondUrl: string;
+  let superToken: string;
+  let device: RegisteredDeviceFixture;
+  let client: MqttClient | undefined;
+  const streams: StatusStream[] = [];
 
-    beforeAll(async () => {
-      database = await open();
-      const env = { MQTT_URL: MOSQUITTO_URL, OTP_SEND_LIMIT_PER_IP: '1000' };
-      first = await startApp(database, env);
-      second = await startApp(database, { ...env, SUPER_USER_PHONES: first.superPhone });
-      firstUrl = await listen(first);
-      secondUrl = await listen(second);
-      superToken = (await signedInSuperUser(first)).token;
-      device = await registerDevice(first.app, superToken, {
-        orgId: await createOrg(database),
-      });
+  beforeAll(async () => {
+    database = await open();
+    const env = {
+      MQTT_URL: MOSQUITTO_URL,
+      OTP_SEND_LIMIT_PER_IP: '1000',
+      ...(shareGroup ? { MQTT_SHARE_GROUP: shareGroup } : {}),
+    };
+    first = await startApp(database, env);
+    second = await startApp(database, { ...env, SUPER_USER_PHONES: first.superPhone });
+    firstUrl = await listen(first);
+    secondUrl = await listen(second);
+    superToken = (await signedInSuperUser(first)).token;
+    device = await registerDevice(first.app, superToken, {
+      orgId: await createOrg(database),
     });
-    afterAll(async () => {
-      for (const stream of streams) stream.close();
-      await client?.endAsync(true).catch(() => undefined);
-      await second.app.close();
-      await first.app.close();
-      // Clear what this run left retained on the shared broker.
-      const cleaner = await mqtt.connectAsync(MOSQUITTO_URL, { reconnectPeriod: 0 });
-      await cleaner.publishAsync(mqttTopics.status(device.thingName), '', { retain: true, qos: 1 });
-      await cleaner.publishAsync(mqttTopics.settings(device.thingName), '', {
-        retain: true,
-        qos: 1,
-      });
-      await cleaner.endAsync();
-      await database.close();
+  });
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await client?.endAsync(true).catch(() => undefined);
+    await second.app.close();
+    await first.app.close();
+    // Clear what this run left retained on the shared broker.
+    const cleaner = await mqtt.connectAsync(MOSQUITTO_URL, { reconnectPeriod: 0 });
+    await cleaner.publishAsync(mqttTopics.status(device.thingName), '', { retain: true, qos: 1 });
+    await cleaner.publishAsync(mqttTopics.settings(device.thingName), '', {
+      retain: true,
+      qos: 1,
     });
+    await cleaner.endAsync();
+    await database.close();
+  });
 
-    it("a booth's status reaches the streams of both instances", async () => {
-      const one = (await openStream(firstUrl, superToken)).stream!;
-      const two = (await openStream(secondUrl, superToken)).stream!;
-      streams.push(one, two);
-      const b = await booth(MOSQUITTO_URL, device);
-      client = b.client;
-      await b.status({ status: 'busy', software_version: '3.1.0', prints_left: 555 });
-      for (const stream of [one, two]) {
-        const event = await stream.waitFor((e) => e.id === device.id && e.status === 'busy');
-        expect(event).toMatchObject({ prints_left: 555, software_version: '3.1.0' });
-      }
-      b.crash();
-      for (const stream of [one, two]) {
-        await stream.waitFor((e) => e.id === device.id && e.status === 'offline');
-      }
-    });
+  it("a booth's status reaches the streams of both instances", async () => {
+    const one = (await openStream(firstUrl, superToken)).stream!;
+    const two = (await openStream(secondUrl, superToken)).stream!;
+    streams.push(one, two);
+    const b = await booth(MOSQUITTO_URL, device);
+    client = b.client;
+    await b.status({ status: 'busy', software_version: '3.1.0', prints_left: 555 });
+    for (const stream of [one, two]) {
+      const event = await stream.waitFor((e) => e.id === device.id && e.status === 'busy');
+      expect(event).toMatchObject({ prints_left: 555, software_version: '3.1.0' });
+    }
+    b.crash();
+    for (const stream of [one, two]) {
+      await stream.waitFor((e) => e.id === device.id && e.status === 'offline');
+    }
+  });
 
-    it("a restock through one instance's API reaches the other instance's stream", async () => {
-      const onFirst = (await openStream(firstUrl, superToken)).stream!;
-      streams.push(onFirst);
-      // The booth is away: the change can reach the first instance only from the second.
-      const restock = await second.app.inject({
-        method: 'PATCH',
-        url: `/api/enterprise/devices/${device.id}`,
-        headers: { authorization: `Bearer ${superToken}` },
-        payload: { prints_left: 420 },
-      });
-      expect(restock.statusCode).toBe(200);
-      const event = await onFirst.waitFor((e) => e.id === device.id && e.prints_left === 420);
-      expect(event.status).toBe('offline');
+  it("a restock through one instance's API reaches the other instance's stream", async () => {
+    const onFirst = (await openStream(firstUrl, superToken)).stream!;
+    streams.push(onFirst);
+    // The booth is away: the change can reach the first instance only from the second.
+    const restock = await second.app.inject({
+      method: 'PATCH',
+      url: `/api/enterprise/devices/${device.id}`,
+      headers: { authorization: `Bearer ${superToken}` },
+      payload: { prints_left: 420 },
     });
-  },
-);
+    expect(restock.statusCode).toBe(200);
+    const event = await onFirst.waitFor((e) => e.id === device.id && e.prints_left === 420);
+    expect(event.status).toBe('offline');
+  });
+});
 
 /** The stream plugin alone, on a feed the test publishes to, as a super user. */
 describe('the stream plugin on its own', () => {

@@ -419,6 +419,64 @@ describe.skipIf(!mosquittoAvailable)('device protocol on an external broker (Mos
     );
   });
 
+  it('with a share group: each live status is recorded by one instance, every instance knows which booths are away, and one connecting records the retained statuses', async () => {
+    const shareGroup = `fb-test-${randomBytes(4).toString('hex')}`;
+    const thing = newThing();
+    const instance = async () => {
+      const link = new MqttDeviceLink({ url: MOSQUITTO_URL, log, shareGroup });
+      const recorded: string[] = [];
+      link.onStatus((thingName, status) => {
+        if (thingName === thing) recorded.push(status.status);
+      });
+      await link.start();
+      await link.ping();
+      links.push(link);
+      return { link, recorded };
+    };
+    const first = await instance();
+    const second = await instance();
+    expect(first.link.reportsSplit).toBe(true);
+    expect(second.link.reportsSplit).toBe(true);
+    const both = () => [...first.recorded, ...second.recorded];
+
+    const device = await booth(thing, { status: 'idle' });
+    for (const status of ['capturing', 'uploading', 'idle']) {
+      const report: DeviceStatusMessage = { status, at: new Date().toISOString().slice(0, 19) };
+      await device.client.publishAsync(mqttTopics.status(thing), JSON.stringify(report), {
+        qos: 1,
+        retain: true,
+      });
+    }
+    await eventually(both, (found) => found.length >= 4);
+    await sleep(300);
+    expect(both().sort()).toEqual(['capturing', 'idle', 'idle', 'uploading']);
+    expect(first.link.isAway(thing)).toBe(false);
+    expect(second.link.isAway(thing)).toBe(false);
+
+    device.crash();
+    // Both know from the last will that it is away; one of them records it.
+    await eventually(
+      () => first.link.isAway(thing) && second.link.isAway(thing),
+      (away) => away,
+    );
+    await eventually(
+      () => both().filter((status) => status === 'offline'),
+      (found) => found.length >= 1,
+    );
+    // An instance connecting now records the retained status itself; the others do not again.
+    const third = await instance();
+    expect(
+      await eventually(
+        () => third.recorded,
+        (found) => found.includes('offline'),
+      ),
+    ).toEqual(['offline']);
+    expect(third.link.isAway(thing)).toBe(true);
+    await sleep(300);
+    expect(both().filter((status) => status === 'offline')).toHaveLength(1);
+    expect(third.recorded).toEqual(['offline']);
+  });
+
   it('rejects within the timeout when a booth never answers', async () => {
     const link = await serverInstance();
     const thing = newThing();

@@ -58,10 +58,11 @@ export interface DeviceStatusFeedOptions {
  * nor MQTT.
  *
  * Several instances: every instance subscribes to the broker's status topics itself and records
- * each report, so a change that came from a booth is published `local` on every instance. A
- * change made through one instance's API (restock, ping result, price, channel, link) is heard by
- * that instance only, so it is `shared`: delivered here and sent to the other instances with
- * PostgreSQL NOTIFY (InstanceChannel), which skip their own.
+ * each report, so a change that came from a booth is published `local` on every instance; with a
+ * share group (MQTT_SHARE_GROUP) each report is recorded by one instance, which publishes it
+ * `shared`. A change made through one instance's API (restock, ping result, price, channel, link)
+ * is heard by that instance only, so it is `shared` too: delivered here and sent to the other
+ * instances with PostgreSQL NOTIFY (InstanceChannel), which skip their own.
  */
 export class DeviceStatusFeed {
   readonly instanceId = randomUUID();
@@ -96,12 +97,15 @@ export class DeviceStatusFeed {
     return this.channel.ready();
   }
 
-  /** A change this instance heard from the broker: every instance hears it, so local only. */
+  /** A change every instance heard from the broker itself: local only. */
   publishLocal(change: DeviceStatusChange): void {
     this.channel.deliver(change);
   }
 
-  /** A change made through this instance's API: delivered here and sent to the other instances. */
+  /**
+   * A change only this instance knows of (made through its API, or a booth's report it alone
+   * recorded): delivered here and sent to the other instances.
+   */
   publishShared(change: DeviceStatusChange): void {
     this.channel.deliver(change);
     const shared: SharedChange = { ...change, origin: this.instanceId };

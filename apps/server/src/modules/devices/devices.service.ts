@@ -379,8 +379,10 @@ export class DevicesService {
       this.options.log.warn({ thingName }, 'status from an unknown device dropped');
       return;
     }
-    // Every instance hears the booth's report itself: no need to tell the others.
-    this.options.feed?.publishLocal(statusChangeOf(device));
+    // Every instance hears the booth's report itself, unless the reports are split among the
+    // instances (a shared subscription): then the others are told.
+    if (this.options.link.reportsSplit) this.options.feed?.publishShared(statusChangeOf(device));
+    else this.options.feed?.publishLocal(statusChangeOf(device));
   }
 
   /** A change made through this instance's API, for the status streams of every instance. */

@@ -30,6 +30,7 @@ export function createDeviceLink(
       url: config.mqtt.url,
       username: config.mqtt.username,
       password: config.mqtt.password,
+      shareGroup: config.mqtt.shareGroup,
       log,
     });
     return { link, access };

@@ -52,8 +52,18 @@ export interface DeviceLink {
    * then answers at once instead of after the timeout. Links that cannot tell leave it out.
    */
   isAway?(thingName: string): boolean;
-  /** Called for every status report (retained ones included, so a restart catches up). */
+  /**
+   * Called for every status report this instance is to record: every report, retained ones
+   * included (so a restart catches up); or, while `reportsSplit`, each live report on one instance
+   * of the group and the retained ones on each instance as it connects.
+   */
   onStatus(handler: StatusHandler): void;
+  /**
+   * True while each live status report reaches the status handlers of one instance only (an
+   * MQTT shared subscription, MQTT_SHARE_GROUP): a change recorded from a report must then be
+   * told to the other instances. False or absent: every instance hears every report itself.
+   */
+  readonly reportsSplit?: boolean;
   /** Called for every well-formed error report (possibly twice: QoS 1). */
   onErrorReport(handler: ErrorReportHandler): void;
   /**

@@ -10,7 +10,7 @@ import {
   mqttTopics,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IConnackPacket, type IPublishPacket, type MqttClient } from 'mqtt';
 import { AppError } from '../../errors.js';
 import {
   type DeviceLink,
@@ -30,6 +30,12 @@ export interface MqttDeviceLinkOptions {
   password?: string | undefined;
   /** Names this instance's reply topic; several instances share one broker. */
   instanceId?: string;
+  /**
+   * An external broker shared by several instances (MQTT_SHARE_GROUP): the live status reports
+   * are recorded through an MQTT 5 shared subscription of this group, so by one instance each.
+   * Ignored with the embedded broker (one instance).
+   */
+  shareGroup?: string | undefined;
   log: FastifyBaseLogger;
   /** How long start() waits for the first connection (external brokers keep retrying after). */
   connectTimeoutMs?: number;
@@ -40,6 +46,16 @@ interface Pending {
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
+
+/**
+ * MQTT 5 subscription identifiers with a share group: every instance observes every status
+ * report (which booths are away); the reports to record come through the shared subscription.
+ */
+const OBSERVE = 1;
+const RECORD = 2;
+/** A SUBACK code of 128 or more refuses the topic (3.1.1: 128; MQTT 5: 0x80 to 0xA2). */
+const refusedGrant = (granted: { topic: string; qos: number }[] | undefined) =>
+  granted?.find((grant) => grant.qos >= 128);
 
 const STATUS_TOPIC = /^flashbooth\/devices\/([^/]+)\/status$/;
 const ERRORS_TOPIC = /^flashbooth\/devices\/([^/]+)\/errors$/;
@@ -56,6 +72,8 @@ export class MqttDeviceLink implements DeviceLink {
   private readonly errorHandlers: ErrorReportHandler[] = [];
   private stopped = false;
   private subscribed = false;
+  /** The current connection records status reports through the shared subscription. */
+  private split = false;
   /** Each booth's last reported status (retained ones and last wills included). */
   private readonly lastStatus = new Map<string, string>();
 
@@ -66,6 +84,10 @@ export class MqttDeviceLink implements DeviceLink {
 
   get replyTopic(): string {
     return mqttTopics.replies(this.instanceId);
+  }
+
+  get reportsSplit(): boolean {
+    return this.split;
   }
 
   /** The broker URL the server's client uses. */
@@ -99,10 +121,13 @@ export class MqttDeviceLink implements DeviceLink {
   async start(): Promise<void> {
     const { broker, log } = this.options;
     if (broker) await broker.start();
+    const shareGroup = broker ? undefined : this.options.shareGroup;
     const client = mqtt.connect(this.url, {
       clientId: `${SERVER_CLIENT_ID_PREFIX}-${this.instanceId}`,
       ...(this.options.username ? { username: this.options.username } : {}),
       ...(this.options.password ? { password: this.options.password } : {}),
+      // Shared subscriptions and subscription identifiers are MQTT 5's.
+      ...(shareGroup ? { protocolVersion: 5 as const } : {}),
       clean: true,
       resubscribe: false,
       reconnectPeriod: 1000,
@@ -110,29 +135,43 @@ export class MqttDeviceLink implements DeviceLink {
     });
     this.client = client;
     const ready = new Promise<void>((resolve, reject) => {
-      client.on('connect', () => {
+      client.on('connect', (connack) => {
         // Commands and replies are small: send each at once instead of waiting for the peer's
         // delayed ACK (Nagle), which cost ~40 ms per hop (docs/benchmarks.md).
         noDelay(client);
         this.subscribed = false;
-        client.subscribe(
-          [mqttTopics.allStatuses, mqttTopics.allErrors, this.replyTopic],
-          { qos: 1 },
-          (error, granted) => {
-            const refused = granted?.find((grant) => grant.qos === 128);
-            if (error || refused) {
-              log.error({ err: error, refused }, 'MQTT subscription refused');
-              reject(error ?? new Error(`MQTT subscription refused: ${refused?.topic}`));
-              return;
-            }
+        this.split = false;
+        this.subscribe(client, shareGroup, connack).then(
+          () => {
             this.subscribed = true;
-            log.info({ url: this.url, instanceId: this.instanceId }, 'device link connected');
+            log.info(
+              {
+                url: this.url,
+                instanceId: this.instanceId,
+                shareGroup: this.split ? shareGroup : undefined,
+              },
+              'device link connected',
+            );
             resolve();
+          },
+          (error: unknown) => {
+            log.error({ err: error }, 'MQTT subscription refused');
+            reject(error as Error);
           },
         );
       });
     });
-    client.on('message', (topic, payload) => this.receive(topic, payload));
+    client.on('error', (error) => {
+      // An MQTT 3.1.1 broker answers an MQTT 5 connection "unacceptable protocol version".
+      const code = (error as { code?: number }).code;
+      if (shareGroup && (code === 1 || code === 132)) {
+        log.error(
+          { url: this.url },
+          'the MQTT broker does not speak MQTT 5: MQTT_SHARE_GROUP needs it (Mosquitto 1.6 or later), or leave MQTT_SHARE_GROUP unset',
+        );
+      }
+    });
+    client.on('message', (topic, payload, packet) => this.receive(topic, payload, packet));
     client.on('error', (error) => log.warn({ err: error }, 'MQTT client error'));
     client.on('offline', () => log.warn({ url: this.url }, 'MQTT broker unreachable, retrying'));
 
@@ -158,6 +197,65 @@ export class MqttDeviceLink implements DeviceLink {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The subscriptions of one connection. Without a share group: every status and error report
+   * and this instance's replies. With one: the replies and every error report (rare; written once
+   * by report id), every status report to observe (which booths are away) and, shared with the
+   * group, the status reports to record. A broker that refuses the shared subscription, or
+   * cannot say which subscription a message came through, leaves every instance recording every
+   * report, as without a group.
+   */
+  private async subscribe(
+    client: MqttClient,
+    shareGroup: string | undefined,
+    connack: IConnackPacket,
+  ): Promise<void> {
+    const { log } = this.options;
+    const granted = async (
+      topics: string[],
+      properties?: { subscriptionIdentifier: number },
+    ): Promise<void> => {
+      const grants = await client.subscribeAsync(topics, {
+        qos: 1,
+        ...(properties ? { properties } : {}),
+      });
+      const refused = refusedGrant(grants);
+      if (refused) throw new Error(`MQTT subscription refused: ${refused.topic} (${refused.qos})`);
+    };
+    const capable =
+      connack.properties?.sharedSubscriptionAvailable !== false &&
+      connack.properties?.subscriptionIdentifiersAvailable !== false;
+    if (!shareGroup || !capable) {
+      if (shareGroup) {
+        log.error(
+          { shareGroup },
+          'the MQTT broker has no shared subscriptions or subscription identifiers: every instance records every status report',
+        );
+      }
+      await granted([mqttTopics.allStatuses, mqttTopics.allErrors, this.replyTopic]);
+      return;
+    }
+    await granted([mqttTopics.allErrors, this.replyTopic]);
+    // Split before the shared subscription is asked for: its messages may be handled before
+    // the acknowledgement's continuation runs. Shared first, so no live report falls between
+    // the two; the retained statuses then come with the observing one.
+    this.split = true;
+    try {
+      await granted([`$share/${shareGroup}/${mqttTopics.allStatuses}`], {
+        subscriptionIdentifier: RECORD,
+      });
+    } catch (error) {
+      this.split = false;
+      log.error(
+        { err: error, shareGroup },
+        'MQTT shared subscription refused: every instance records every status report',
+      );
+      await granted([mqttTopics.allStatuses]);
+      return;
+    }
+    await granted([mqttTopics.allStatuses], { subscriptionIdentifier: OBSERVE });
   }
 
   async stop(): Promise<void> {
@@ -245,7 +343,7 @@ export class MqttDeviceLink implements DeviceLink {
     }
   }
 
-  private receive(topic: string, payload: Buffer): void {
+  private receive(topic: string, payload: Buffer, packet?: IPublishPacket): void {
     const { log } = this.options;
     if (topic === this.replyTopic) {
       const reply = DeviceReplyMessageSchema.safeParse(parseJson(payload));
@@ -269,13 +367,26 @@ export class MqttDeviceLink implements DeviceLink {
     const match = STATUS_TOPIC.exec(topic);
     if (!match) return;
     if (payload.length === 0) return; // a cleared retained message
+    const thingName = match[1]!;
+    const via = this.split ? subscriptionsOf(packet) : undefined;
+    // Split: the observed copy (every instance, in the booth's order) says whether it is away;
+    // the live reports are recorded from the shared copy (one instance), the retained ones from
+    // the observed copy (each instance as it connects; not every broker sends retained
+    // messages to a shared subscription). A copy that names no subscription is recorded.
+    const observed = !via || via.includes(OBSERVE);
+    const record = !via || (packet?.retain ? via.includes(OBSERVE) : via.includes(RECORD));
+    if (!record) {
+      if (!observed) return;
+      const reported = (parseJson(payload) as { status?: unknown } | undefined)?.status;
+      if (typeof reported === 'string') this.lastStatus.set(thingName, reported);
+      return;
+    }
     const status = DeviceStatusMessageSchema.safeParse(parseJson(payload));
     if (!status.success) {
       log.warn({ topic }, 'ignoring a malformed device status');
       return;
     }
-    const thingName = match[1]!;
-    this.lastStatus.set(thingName, status.data.status);
+    if (observed) this.lastStatus.set(thingName, status.data.status);
     for (const handler of this.handlers) {
       Promise.resolve()
         .then(() => handler(thingName, status.data))
@@ -304,6 +415,13 @@ export class MqttDeviceLink implements DeviceLink {
         );
     }
   }
+}
+
+/** The subscription identifiers a message came through (MQTT 5); none: undefined. */
+function subscriptionsOf(packet: IPublishPacket | undefined): number[] | undefined {
+  const ids = packet?.properties?.subscriptionIdentifier;
+  if (ids === undefined) return undefined;
+  return Array.isArray(ids) ? ids : [ids];
 }
 
 function parseJson(payload: Buffer): unknown {
