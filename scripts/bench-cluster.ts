@@ -14,8 +14,23 @@
  *    and the answers a visitor saw fail (lost connections and 5xx, each retried).
  *
  * The background jobs run on their default intervals. docs/benchmarks.md has the figures.
+ *
+ * BENCH_CLUSTER_RUNS picks the runs (`one,two,restart`, the default; also `standby`: two instances
+ * with haproxy sending every request to the first, to tell what a second instance costs by being
+ * there from what splitting the requests costs). Two settings are
+ * for finding where the CPU goes, not for the ratios (each adds work of its own):
+ * - BENCH_CLUSTER_COUNT=1: what each instance did in the measured window, counted: its metrics
+ *   (METRICS_TOKEN: requests by route, MQTT messages, job runs) and its SQL statements (a
+ *   statement log of the private PostgreSQL, by the instance's application_name).
+ * - BENCH_CLUSTER_PROFILE=<dir>: each instance runs with `--cpu-prof` (a profile per instance and
+ *   thread in <dir>/<run>/, written when it stops), and the window's bounds on the monotonic
+ *   clock the profiles use go to <dir>/<run>/window.json. On a busy machine a sampled profile
+ *   counts time the thread was waiting for a core too; the thread CPU split printed with every
+ *   run (main thread vs the others: V8's compilers and GC, libuv's pool) does not.
  */
-import { cpuSeconds, sleep, until } from '../apps/server/test/cluster/cluster.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { cpuSeconds, sleep, threadCpuSeconds, until } from '../apps/server/test/cluster/cluster.js';
 import { Installation } from '../apps/server/test/cluster/installation.js';
 import {
   ApiClient,
@@ -32,15 +47,40 @@ const BOOTHS = Number(process.env.BENCH_CLUSTER_BOOTHS ?? 4);
 const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 3);
 /** The quiet window before the load in which each instance's idle CPU is measured. */
 const IDLE_MS = 10_000;
+const RUNS = (process.env.BENCH_CLUSTER_RUNS ?? 'one,two,restart').split(',');
+const PROFILE_DIR = process.env.BENCH_CLUSTER_PROFILE
+  ? path.resolve(process.env.BENCH_CLUSTER_PROFILE)
+  : undefined;
+const COUNT = process.env.BENCH_CLUSTER_COUNT === '1';
+const METRICS_TOKEN = 'bench-cluster-metrics-token';
+if (COUNT) {
+  // Every statement, with the session's application_name (flashbooth-<instance>) in front.
+  process.env.CLUSTER_POSTGRES_SETTINGS = 'log_statement=all log_line_prefix=%a|';
+}
 
-/** The defaults of production for the jobs; the rest as the fault test sets it. */
+/**
+ * The defaults of production for the jobs; the rest as the fault test sets it, and then
+ * BENCH_CLUSTER_ENV (space-separated NAME=value; an empty value unsets the installation's, e.g.
+ * `MQTT_SHARE_GROUP=` for every instance recording every booth report).
+ */
 const ENV: Record<string, string> = {
   CAPTURE_SWEEP_INTERVAL_MS: '60000',
   MEDIA_PREVIEW_SWEEP_INTERVAL_MS: '30000',
   MEDIA_PREVIEW_LEASE_SECONDS: '120',
   PAYMENT_RECONCILE_INTERVAL_SECONDS: '60',
+  ROLLOUT_TICK_MS: '2000',
+  ROLLOUT_RETRY_MS: '30000',
   CAPTURE_DELIVERY_MARGIN_SECONDS: '900',
   DEVICE_COMMAND_TIMEOUT_MS: '5000',
+  ...Object.fromEntries(
+    (process.env.BENCH_CLUSTER_ENV ?? '')
+      .split(' ')
+      .filter((setting) => setting.includes('='))
+      .map((setting) => [
+        setting.slice(0, setting.indexOf('=')),
+        setting.slice(setting.indexOf('=') + 1),
+      ]),
+  ),
 };
 
 interface RunResult {
@@ -51,6 +91,8 @@ interface RunResult {
   requestsPerInstance: number[];
   cpuSeconds: number | undefined;
   cpuPerInstance: number[];
+  /** Of cpuPerInstance: the main thread's (JavaScript, the event loop's system calls). */
+  mainThreadPerInstance: number[];
   /** CPU seconds per second of each instance doing nothing. */
   idlePerSecond: number[];
   elapsedMs: number;
@@ -78,13 +120,78 @@ function requestsServed(installation: Installation, since: number): number[] {
   );
 }
 
-async function run(label: string, instances: number, restartOne: boolean): Promise<RunResult> {
+/** The counters of one instance's metrics worth comparing between runs (sample → value). */
+async function counters(port: number): Promise<Map<string, number>> {
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const values = new Map<string, number>();
+  for (const line of (await response.text()).split('\n')) {
+    const match =
+      /^(flashbooth_(?:mqtt_messages_total|job_run_duration_seconds_count|http_request_duration_seconds_count|captures_started_total|media_delivered_total)\S*) (\S+)$/.exec(
+        line,
+      );
+    if (match) values.set(match[1]!, Number(match[2]));
+  }
+  return values;
+}
+
+/** The monotonic clock of V8's CPU profiles (µs; CLOCK_MONOTONIC, the same in every process). */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * The statements of the PostgreSQL log lines `lines` by instance (application_name
+ * flashbooth-<name>), each as its first words with literals left out.
+ */
+function statementsByInstance(lines: string[]): Map<string, Map<string, number>> {
+  const byInstance = new Map<string, Map<string, number>>();
+  for (const line of lines) {
+    const match = /^flashbooth-(\w+)\|LOG: {2}(?:statement|execute [^:]*): (.*)$/.exec(line);
+    if (!match) continue;
+    const [, instance, text] = match as unknown as [string, string, string];
+    const words = text
+      .replace(/'[^']*'/g, "'…'")
+      .replace(/"/g, '')
+      .split(/\s+/)
+      .slice(0, 4)
+      .join(' ')
+      .toLowerCase();
+    const counts = byInstance.get(instance!) ?? new Map<string, number>();
+    counts.set(words, (counts.get(words) ?? 0) + 1);
+    byInstance.set(instance!, counts);
+  }
+  return byInstance;
+}
+
+interface RunOptions {
+  /** The name in BENCH_CLUSTER_RUNS and of the profile folder. */
+  name: string;
+  instances: number;
+  /** One instance is stopped and started again during the load. */
+  restartOne?: boolean;
+  /** How many instances haproxy sends requests to (the others are its backups). */
+  serving?: number;
+}
+
+async function run(label: string, options: RunOptions): Promise<RunResult> {
+  const { name: runName, instances, restartOne = false } = options;
+  const profileDir = PROFILE_DIR && path.join(PROFILE_DIR, runName);
+  if (profileDir) {
+    mkdirSync(profileDir, { recursive: true });
+    process.env.CLUSTER_SERVER_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
+  }
   // haproxy checks each instance every 5 s, as the Caddyfiles in deploy/ do.
   const installation = new Installation({
     instances,
     booths: BOOTHS,
-    env: ENV,
+    env: {
+      // One instance hears every report itself: no share group, as a single server is set up.
+      ...(instances === 1 ? { MQTT_SHARE_GROUP: '' } : {}),
+      ...ENV,
+      ...(COUNT ? { METRICS_TOKEN } : {}),
+    },
     checkIntervalMs: 5000,
+    ...(options.serving === undefined ? {} : { serving: options.serving }),
   });
   await installation.start();
   try {
@@ -112,21 +219,34 @@ async function run(label: string, instances: number, restartOne: boolean): Promi
     const idlePerInstance = cpuAt().map((after, index) => after - idleBefore[index]!);
     api.calls.length = 0;
 
+    const countsBefore = COUNT
+      ? await Promise.all(installation.instances.map((instance) => counters(instance.port)))
+      : [];
+    const logFrom = installation.postgres.process.lines.length;
+    const windowStart = monotonicMicros();
     const started = Date.now();
     const cpuBefore = cpuAt();
+    const mainThreadAt = () =>
+      installation.instances.map((instance) => {
+        const pid = instance.process.pid;
+        return pid === undefined ? 0 : (threadCpuSeconds(pid).get(pid) ?? 0);
+      });
+    const mainBefore = mainThreadAt();
     const userIds: number[] = [];
     const visits: Promise<void>[] = [];
     let restart: Promise<void> | undefined;
     for (let n = 0; n < VISITORS; n += 1) {
       const booth = booths[n % booths.length]!;
-      visits.push(
-        (async () => {
-          const visitor = await signIn(api, 'regular', phone());
-          userIds.push(visitor.userId);
-          await pay(api, visitor.token, booth.id, templateId);
-          await capture(api, visitor.token, booth.id, templateId);
-        })(),
-      );
+      const visit = (async () => {
+        const visitor = await signIn(api, 'regular', phone());
+        userIds.push(visitor.userId);
+        await pay(api, visitor.token, booth.id, templateId);
+        await capture(api, visitor.token, booth.id, templateId);
+      })();
+      // Handled by Promise.all below; until then a failure must not end the process before the
+      // installation is stopped.
+      visit.catch(() => undefined);
+      visits.push(visit);
       if (restartOne && n === Math.floor(VISITORS / 3)) {
         // A rolling restart's step: the instance is stopped gracefully and started again.
         const victim = installation.instances[0]!;
@@ -153,6 +273,48 @@ async function run(label: string, instances: number, restartOne: boolean): Promi
     const elapsedMs = Date.now() - started;
     const cpuAfter = cpuAt();
     const cpuPerInstance = cpuAfter.map((after, index) => after - cpuBefore[index]!);
+    const mainThreadPerInstance = mainThreadAt().map((after, index) => after - mainBefore[index]!);
+    const windowEnd = monotonicMicros();
+    if (profileDir) {
+      writeFileSync(
+        path.join(profileDir, 'window.json'),
+        JSON.stringify({
+          start: windowStart,
+          end: windowEnd,
+          instances: installation.instances.map((instance, index) => ({
+            name: instance.name,
+            pid: instance.process.pid,
+            cpuSeconds: cpuPerInstance[index],
+          })),
+        }),
+      );
+    }
+    if (COUNT) {
+      const countsAfter = await Promise.all(
+        installation.instances.map((instance) => counters(instance.port)),
+      );
+      const statements = statementsByInstance(installation.postgres.process.lines.slice(logFrom));
+      console.log(`${label}: counted in the window, per instance`);
+      installation.instances.forEach((instance, index) => {
+        const before = countsBefore[index]!;
+        const metricLines = [...countsAfter[index]!]
+          .map(([name, value]) => [name, value - (before.get(name) ?? 0)] as const)
+          .filter(([, delta]) => delta > 0)
+          .map(([name, delta]) => `    ${name} ${delta}`);
+        const mine = [...(statements.get(instance.name) ?? new Map<string, number>())].sort(
+          (a, b) => b[1] - a[1],
+        );
+        const total = mine.reduce((sum, [, count]) => sum + count, 0);
+        console.log(
+          [
+            `  instance ${instance.name} (pid ${instance.process.pid}):`,
+            ...metricLines,
+            `    SQL statements: ${total}`,
+            ...mine.map(([words, count]) => `      ${String(count).padStart(6)}  ${words}`),
+          ].join('\n'),
+        );
+      });
+    }
     const latencies = api.calls.map((call) => call.ms);
     const served = requestsServed(installation, started);
     return {
@@ -164,6 +326,7 @@ async function run(label: string, instances: number, restartOne: boolean): Promi
       // A restarted instance's CPU is split over two processes: not comparable.
       cpuSeconds: restartOne ? undefined : cpuPerInstance.reduce((a, b) => a + b, 0),
       cpuPerInstance,
+      mainThreadPerInstance,
       idlePerSecond: idlePerInstance.map((seconds) => seconds / (IDLE_MS / 1000)),
       elapsedMs,
       p50: percentile(latencies, 50),
@@ -194,6 +357,7 @@ function report(result: RunResult): void {
       `${result.label}:`,
       `  ${result.captures} captures, ${result.requests} API requests served (${result.requestsPerInstance.join(' + ')}), ${result.capturesPerMinute.toFixed(1)} captures/min`,
       `  ${cpu}`,
+      `  of which the main threads ${result.mainThreadPerInstance.map((s) => `${s.toFixed(2)} s`).join(' + ')}, the other threads ${result.cpuPerInstance.map((s, index) => `${(s - result.mainThreadPerInstance[index]!).toFixed(2)} s`).join(' + ')}`,
       `  visitor API p50 ${ms(result.p50)}, p99 ${ms(result.p99)}; lost or 5xx answers ${result.failedAnswers}`,
       `  idle CPU ${result.idlePerSecond.map((s) => `${(s * 1000).toFixed(1)} ms/s`).join(' + ')} per instance; the load took ${(result.elapsedMs / 1000).toFixed(1)} s, so about ${((result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000).toFixed(2)} s of the CPU above is the instances' idle cost`,
       `  delivery (accepted → uploaded) p50 ${ms(result.deliveryP50)}, p99 ${ms(result.deliveryP99)}`,
@@ -202,22 +366,54 @@ function report(result: RunResult): void {
 }
 
 console.log(
-  `bench:cluster: ${VISITORS} visitors, one every ${INTERVAL_MS} ms, over ${BOOTHS} booths (sign-in, sandbox payment, capture)`,
+  `bench:cluster: ${VISITORS} visitors, one every ${INTERVAL_MS} ms, over ${BOOTHS} booths (sign-in, sandbox payment, capture)${process.env.BENCH_CLUSTER_ENV ? `; settings ${process.env.BENCH_CLUSTER_ENV}` : ''}`,
 );
-const one = await run('one instance behind haproxy', 1, false);
-report(one);
-const two = await run('two instances behind haproxy', 2, false);
-report(two);
-const perCapture = two.cpuSeconds! / one.cpuSeconds!;
-const perRequest = two.cpuSeconds! / two.requests / (one.cpuSeconds! / one.requests);
-/** The CPU of the load itself: the total less what the instances use doing nothing. */
-const busy = (result: RunResult) =>
-  result.cpuSeconds! - (result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000;
-console.log(
-  `  two / one: CPU per capture ×${perCapture.toFixed(3)}, per API request ×${perRequest.toFixed(3)}; less the idle cost: per capture ×${(busy(two) / busy(one)).toFixed(3)}, per API request ×${(busy(two) / two.requests / (busy(one) / one.requests)).toFixed(3)}`,
-);
-const rolling = await run('two instances, one restarted during the load', 2, true);
-report(rolling);
-console.log(
-  `the single instance's p99 ${ms(one.p99)} (${one.p99 < 200 ? 'under' : 'NOT under'} 200 ms); the pair while one restarts: p99 ${ms(rolling.p99)}, ${rolling.failedAnswers} lost or 5xx answers`,
-);
+const one = RUNS.includes('one')
+  ? await run('one instance behind haproxy', { name: 'one', instances: 1 })
+  : undefined;
+if (one) report(one);
+// What a second instance costs by being there, not by serving: haproxy sends every request to
+// the first (the second is its backup), the second still hears the broker and runs the jobs.
+const standby = RUNS.includes('standby')
+  ? await run('two instances, the second a standby (haproxy backup, serving nothing)', {
+      name: 'standby',
+      instances: 2,
+      serving: 1,
+    })
+  : undefined;
+if (standby) report(standby);
+if (one && standby) compare(one, standby, 'standby');
+const two = RUNS.includes('two')
+  ? await run('two instances behind haproxy', { name: 'two', instances: 2 })
+  : undefined;
+if (two) report(two);
+if (one && two) compare(one, two);
+if (RUNS.includes('restart')) {
+  const rolling = await run('two instances, one restarted during the load', {
+    name: 'restart',
+    instances: 2,
+    restartOne: true,
+  });
+  report(rolling);
+  if (one) {
+    console.log(
+      `the single instance's p99 ${ms(one.p99)} (${one.p99 < 200 ? 'under' : 'NOT under'} 200 ms); the pair while one restarts: p99 ${ms(rolling.p99)}, ${rolling.failedAnswers} lost or 5xx answers`,
+    );
+  }
+}
+
+function compare(one: RunResult, two: RunResult, name = 'two'): void {
+  const perCapture = two.cpuSeconds! / one.cpuSeconds!;
+  const perRequest = two.cpuSeconds! / two.requests / (one.cpuSeconds! / one.requests);
+  /** The CPU of the load itself: the total less what the instances use doing nothing. */
+  const busy = (result: RunResult) =>
+    result.cpuSeconds! -
+    (result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000;
+  const main = (result: RunResult) => result.mainThreadPerInstance.reduce((a, b) => a + b, 0);
+  console.log(
+    `  ${name} / one: main threads ×${(main(two) / main(one)).toFixed(3)}, the other threads ×${((two.cpuSeconds! - main(two)) / (one.cpuSeconds! - main(one))).toFixed(3)}`,
+  );
+  console.log(
+    `  ${name} / one: CPU per capture ×${perCapture.toFixed(3)}, per API request ×${perRequest.toFixed(3)}; less the idle cost: per capture ×${(busy(two) / busy(one)).toFixed(3)}, per API request ×${(busy(two) / two.requests / (busy(one) / one.requests)).toFixed(3)}`,
+  );
+}

@@ -236,6 +236,12 @@ export class PrivatePostgres {
         'max_connections=200',
         '-c',
         'shared_buffers=32MB',
+        // More settings from CLUSTER_POSTGRES_SETTINGS (space-separated name=value), e.g. a
+        // statement log for npm run bench:cluster's counts.
+        ...(process.env.CLUSTER_POSTGRES_SETTINGS ?? '')
+          .split(' ')
+          .filter((setting) => setting !== '')
+          .flatMap((setting) => ['-c', setting]),
       ],
       env: { LC_ALL: 'C' },
       ...(user ? { user } : {}),
@@ -354,6 +360,15 @@ export async function readiness(port: number): Promise<{ status: number; body: s
 }
 
 /**
+ * Extra Node flags for every server instance, from CLUSTER_SERVER_NODE_ARGS (space-separated),
+ * e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` to profile each instance (the profile is written
+ * when the instance exits: stopped, not killed).
+ */
+function serverNodeArgs(): string[] {
+  return (process.env.CLUSTER_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+}
+
+/**
  * One server instance as the systemd unit runs it (`node --import tsx apps/launcher/src/main.ts`),
  * on a fixed port so a restart comes back where the balancer expects it.
  */
@@ -367,8 +382,9 @@ export class ServerInstance {
   ) {
     this.process = new ManagedProcess(name, {
       command: process.execPath,
-      args: ['--import', 'tsx', 'apps/launcher/src/main.ts'],
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      args: [...serverNodeArgs(), '--import', 'tsx', 'apps/launcher/src/main.ts'],
+      // The instance's name on its database sessions (pg_stat_activity, a statement log).
+      env: { PGAPPNAME: `flashbooth-${name}`, ...env, PORT: String(port), HOST: '127.0.0.1' },
     });
   }
 
@@ -446,7 +462,8 @@ export class Haproxy {
 
   static async create(
     dir: string,
-    servers: { name: string; port: number }[],
+    /** `backup`: sent requests only while every other server is down. */
+    servers: { name: string; port: number; backup?: boolean }[],
     checkIntervalMs = 300,
   ): Promise<Haproxy> {
     const listen = await freePort();
@@ -476,7 +493,10 @@ export class Haproxy {
         '  http-check expect status 200',
         '  http-response set-header X-Served-By %[srv_name]',
         `  default-server inter ${checkIntervalMs}ms fastinter ${Math.min(200, checkIntervalMs)}ms downinter ${checkIntervalMs}ms fall 2 rise 1 on-marked-down shutdown-sessions`,
-        ...servers.map((server) => `  server ${server.name} 127.0.0.1:${server.port} check`),
+        ...servers.map(
+          (server) =>
+            `  server ${server.name} 127.0.0.1:${server.port} check${server.backup ? ' backup' : ''}`,
+        ),
         '',
       ].join('\n'),
     );
@@ -541,13 +561,33 @@ export class BoothAgent {
   }
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU seconds (user + system) a process (or one of its threads) has used so far, from /proc. */
+export function cpuSeconds(pid: number, tid?: number): number {
+  const stat = readFileSync(
+    tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
+    'utf8',
+  );
   // Fields after the command name (which may hold spaces) start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return ticks / CLOCK_TICKS;
+}
+
+/**
+ * CPU seconds of each thread of a process so far (/proc/<pid>/task/<tid>/stat), by thread id:
+ * the main thread's id is the pid; the others are V8's (compilers, GC) and libuv's pool (file
+ * system, crypto, image work). Threads that ended meanwhile are missing.
+ */
+export function threadCpuSeconds(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      threads.set(Number(tid), cpuSeconds(pid, Number(tid)));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
 }
 
 /** USER_HZ: 100 on Linux for every architecture Node runs on. */

@@ -30,11 +30,17 @@ export interface InstallationOptions {
   booths: number;
   /** The booths' price (paise): above 0 a visitor pays in the sandbox. */
   pricePaise?: number;
-  /** Server settings on top of the installation's own. */
+  /** Server settings on top of the installation's own (an empty value unsets one). */
   env?: Record<string, string>;
   countdownMs?: number;
   /** How often haproxy checks each instance's readiness (default 300 ms). */
   checkIntervalMs?: number;
+  /**
+   * How many instances haproxy sends requests to (default all); the others are its backups, up
+   * and doing everything else an instance does (the broker's messages, the jobs), serving no
+   * request while one of the first is up.
+   */
+  serving?: number;
 }
 
 export class Installation {
@@ -96,8 +102,11 @@ export class Installation {
       ROLLOUT_TICK_MS: '500',
       ROLLOUT_RETRY_MS: '1000',
       TRUST_PROXY: 'true',
+      // Each booth report is recorded by one instance (docs/operations.md).
+      MQTT_SHARE_GROUP: 'flashbooth',
       ...options.env,
     };
+    for (const [name, value] of Object.entries(env)) if (value === '') delete env[name];
     const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
     this.instances = ports.map(
       (port, index) => new ServerInstance(String.fromCharCode(97 + index), port, env),
@@ -107,7 +116,11 @@ export class Installation {
     await Promise.all(this.instances.map((instance) => instance.waitReady(90_000)));
     this.haproxy = await Haproxy.create(
       this.dir,
-      this.instances.map((instance) => ({ name: instance.name, port: instance.port })),
+      this.instances.map((instance, index) => ({
+        name: instance.name,
+        port: instance.port,
+        backup: index >= (options.serving ?? this.instances.length),
+      })),
       options.checkIntervalMs,
     );
     await this.seed();
