@@ -52,6 +52,8 @@ const PROFILE_DIR = process.env.BENCH_CLUSTER_PROFILE
   ? path.resolve(process.env.BENCH_CLUSTER_PROFILE)
   : undefined;
 const COUNT = process.env.BENCH_CLUSTER_COUNT === '1';
+/** The instances' Node flags as given (profiling adds its own per run). */
+const NODE_ARGS = process.env.CLUSTER_SERVER_NODE_ARGS ?? '';
 const METRICS_TOKEN = 'bench-cluster-metrics-token';
 if (COUNT) {
   // Every statement, with the session's application_name (flashbooth-<instance>) in front.
@@ -163,6 +165,27 @@ function statementsByInstance(lines: string[]): Map<string, Map<string, number>>
   return byInstance;
 }
 
+/**
+ * With `--trace-gc` in CLUSTER_SERVER_NODE_ARGS: the collections in an instance's output lines,
+ * by kind and reason, with their count and main-thread pause.
+ */
+function garbageCollections(lines: string[]): string[] {
+  const kinds = new Map<string, { count: number; ms: number }>();
+  for (const line of lines) {
+    const match =
+      /\d+ ms: ([A-Za-z-]+(?: \([^)]*\))?) .*?MB, ([\d.]+) \/ [\d.]+ ms .*\) (.*?);/.exec(line);
+    if (!match) continue;
+    const kind = `${match[1]} (${match[3]})`;
+    const entry = kinds.get(kind) ?? { count: 0, ms: 0 };
+    entry.count += 1;
+    entry.ms += Number(match[2]);
+    kinds.set(kind, entry);
+  }
+  return [...kinds].map(
+    ([kind, { count, ms }]) => `    GC ${kind}: ${count}, ${ms.toFixed(0)} ms paused`,
+  );
+}
+
 interface RunOptions {
   /** The name in BENCH_CLUSTER_RUNS and of the profile folder. */
   name: string;
@@ -178,7 +201,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
   const profileDir = PROFILE_DIR && path.join(PROFILE_DIR, runName);
   if (profileDir) {
     mkdirSync(profileDir, { recursive: true });
-    process.env.CLUSTER_SERVER_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
+    process.env.CLUSTER_SERVER_NODE_ARGS = `${NODE_ARGS} --cpu-prof --cpu-prof-dir=${profileDir}`;
   }
   // haproxy checks each instance every 5 s, as the Caddyfiles in deploy/ do.
   const installation = new Installation({
@@ -223,6 +246,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
       ? await Promise.all(installation.instances.map((instance) => counters(instance.port)))
       : [];
     const logFrom = installation.postgres.process.lines.length;
+    const instanceLogFrom = installation.instances.map((instance) => instance.process.lines.length);
     const windowStart = monotonicMicros();
     const started = Date.now();
     const cpuBefore = cpuAt();
@@ -309,6 +333,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
           [
             `  instance ${instance.name} (pid ${instance.process.pid}):`,
             ...metricLines,
+            ...garbageCollections(instance.process.lines.slice(instanceLogFrom[index])),
             `    SQL statements: ${total}`,
             ...mine.map(([words, count]) => `      ${String(count).padStart(6)}  ${words}`),
           ].join('\n'),
