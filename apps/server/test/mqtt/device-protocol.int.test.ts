@@ -419,7 +419,7 @@ describe.skipIf(!mosquittoAvailable)('device protocol on an external broker (Mos
     );
   });
 
-  it('with a share group: each live status is recorded by one instance, every instance knows which booths are away, and one connecting records the retained statuses', async () => {
+  it('with a share group: each live status is recorded by one instance, every instance asks the broker which booths are away, and one connecting records the retained statuses', async () => {
     const shareGroup = `fb-test-${randomBytes(4).toString('hex')}`;
     const thing = newThing();
     const instance = async () => {
@@ -450,15 +450,22 @@ describe.skipIf(!mosquittoAvailable)('device protocol on an external broker (Mos
     await eventually(both, (found) => found.length >= 4);
     await sleep(300);
     expect(both().sort()).toEqual(['capturing', 'idle', 'idle', 'uploading']);
-    expect(first.link.isAway(thing)).toBe(false);
-    expect(second.link.isAway(thing)).toBe(false);
+    expect(await first.link.isAway(thing)).toBe(false);
+    expect(await second.link.isAway(thing)).toBe(false);
+    // A booth that never reported is not known to be away (a command finds out).
+    expect(await first.link.isAway(newThing())).toBe(false);
 
     device.crash();
-    // Both know from the last will that it is away; one of them records it.
+    // Both learn from the retained last will that it is away; one of them records it.
     await eventually(
-      () => first.link.isAway(thing) && second.link.isAway(thing),
+      async () => (await first.link.isAway(thing)) && (await second.link.isAway(thing)),
       (away) => away,
     );
+    // Asked twice at once (one look-up shared), both are answered.
+    expect(await Promise.all([first.link.isAway(thing), first.link.isAway(thing)])).toEqual([
+      true,
+      true,
+    ]);
     await eventually(
       () => both().filter((status) => status === 'offline'),
       (found) => found.length >= 1,
@@ -471,7 +478,7 @@ describe.skipIf(!mosquittoAvailable)('device protocol on an external broker (Mos
         (found) => found.includes('offline'),
       ),
     ).toEqual(['offline']);
-    expect(third.link.isAway(thing)).toBe(true);
+    expect(await third.link.isAway(thing)).toBe(true);
     await sleep(300);
     expect(both().filter((status) => status === 'offline')).toHaveLength(1);
     expect(third.recorded).toEqual(['offline']);

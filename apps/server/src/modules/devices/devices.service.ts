@@ -448,7 +448,7 @@ export class DevicesService {
     const { link, commandTimeoutMs, now } = this.options;
     let reply;
     try {
-      if (link.isAway?.(row.thingName)) throw noAnswer();
+      if (await link.isAway?.(row.thingName)) throw noAnswer();
       reply = await link.request(row.thingName, 'ping', {}, commandTimeoutMs);
     } catch (error) {
       if (error instanceof AppError && error.code === 'service_unavailable') {

@@ -156,7 +156,7 @@ export class CaptureService {
     if (boothAvailability(device.status) === 'available') return device.status;
     const { link, commandTimeoutMs } = this.options;
     // The broker knows the booth is away (its last will, or a clean disconnect): no ping to wait.
-    if (link.isAway?.(device.thingName)) return 'offline';
+    if (await link.isAway?.(device.thingName)) return 'offline';
     try {
       const reply = await link.request(
         device.thingName,

@@ -51,7 +51,7 @@ export interface DeviceLink {
    * that client id (embedded broker), or its last status was `offline` (its last will). A ping
    * then answers at once instead of after the timeout. Links that cannot tell leave it out.
    */
-  isAway?(thingName: string): boolean;
+  isAway?(thingName: string): boolean | Promise<boolean>;
   /**
    * Called for every status report this instance is to record: every report, retained ones
    * included (so a restart catches up); or, while `reportsSplit`, each live report on one instance
@@ -59,9 +59,9 @@ export interface DeviceLink {
    */
   onStatus(handler: StatusHandler): void;
   /**
-   * True while each live status report reaches the status handlers of one instance only (an
-   * MQTT shared subscription, MQTT_SHARE_GROUP): a change recorded from a report must then be
-   * told to the other instances. False or absent: every instance hears every report itself.
+   * True while each live status report reaches one instance only (an MQTT shared subscription,
+   * MQTT_SHARE_GROUP): a change recorded from a report must then be told to the other instances.
+   * False or absent: every instance hears every report itself.
    */
   readonly reportsSplit?: boolean;
   /** Called for every well-formed error report (possibly twice: QoS 1). */

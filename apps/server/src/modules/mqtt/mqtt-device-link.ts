@@ -48,11 +48,18 @@ interface Pending {
 }
 
 /**
- * MQTT 5 subscription identifiers with a share group: every instance observes every status
- * report (which booths are away); the reports to record come through the shared subscription.
+ * MQTT 5 subscription identifiers with a share group: the live reports to record come through
+ * the shared subscription; the retained ones through a plain subscription each instance holds for
+ * a moment as it connects; a booth's retained status, when asked whether it is away, through a
+ * subscription to its status topic held until it arrived.
  */
-const OBSERVE = 1;
-const RECORD = 2;
+const RECORD = 1;
+const CATCH_UP = 2;
+const LOOK_UP = 3;
+/** How long the catch-up subscription stays (a broker may send the retained ones a little late). */
+const CATCH_UP_MS = 2000;
+/** How long a look-up waits for the retained status (none: the booth never reported). */
+const LOOK_UP_MS = 500;
 /** A SUBACK code of 128 or more refuses the topic (3.1.1: 128; MQTT 5: 0x80 to 0xA2). */
 const refusedGrant = (granted: { topic: string; qos: number }[] | undefined) =>
   granted?.find((grant) => grant.qos >= 128);
@@ -74,8 +81,17 @@ export class MqttDeviceLink implements DeviceLink {
   private subscribed = false;
   /** The current connection records status reports through the shared subscription. */
   private split = false;
-  /** Each booth's last reported status (retained ones and last wills included). */
+  /**
+   * Each booth's last reported status (retained ones and last wills included), while this
+   * instance hears every report (not split).
+   */
   private readonly lastStatus = new Map<string, string>();
+  /** Look-ups of a booth's retained status in progress (split), by thing name. */
+  private readonly lookUps = new Map<
+    string,
+    { status: Promise<string | undefined>; found: (status: string | undefined) => void }
+  >();
+  private catchUpTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: MqttDeviceLinkOptions) {
     this.kind = options.broker ? 'embedded' : 'external';
@@ -102,12 +118,53 @@ export class MqttDeviceLink implements DeviceLink {
     return this.url;
   }
 
-  isAway(thingName: string): boolean {
+  async isAway(thingName: string): Promise<boolean> {
     const { broker } = this.options;
     // The embedded broker sees the connections themselves; an external one tells us only what
-    // the booth last published, its last will included.
+    // the booth last published, its last will included: heard here, or (split: this instance
+    // hears only its share of the reports) asked of the broker, whose retained status it is.
     if (broker) return !broker.isConnected(thingName);
-    return this.lastStatus.get(thingName)?.toLowerCase() === 'offline';
+    const status = this.split
+      ? await this.retainedStatus(thingName)
+      : this.lastStatus.get(thingName);
+    return status?.toLowerCase() === 'offline';
+  }
+
+  /**
+   * The booth's retained status, from a subscription to its status topic held until the broker
+   * sent it (or LOOK_UP_MS passed: none, or the broker is slow; then the booth is not known to
+   * be away and a command finds out). Concurrent look-ups of one booth share one.
+   */
+  private retainedStatus(thingName: string): Promise<string | undefined> {
+    const current = this.lookUps.get(thingName);
+    if (current) return current.status;
+    const client = this.client;
+    if (!client?.connected) return Promise.resolve(undefined);
+    let found!: (status: string | undefined) => void;
+    const status = new Promise<string | undefined>((resolve) => {
+      found = resolve;
+    });
+    const lookUp = { status, found };
+    this.lookUps.set(thingName, lookUp);
+    const timer = setTimeout(() => found(undefined), LOOK_UP_MS);
+    const topic = mqttTopics.status(thingName);
+    void (async () => {
+      try {
+        await client.subscribeAsync(topic, {
+          qos: 0,
+          properties: { subscriptionIdentifier: LOOK_UP },
+        });
+        await status;
+        await client.unsubscribeAsync(topic);
+      } catch {
+        found(undefined);
+      } finally {
+        clearTimeout(timer);
+        // Kept until unsubscribed: a look-up meanwhile shares this fresh answer.
+        if (this.lookUps.get(thingName) === lookUp) this.lookUps.delete(thingName);
+      }
+    })();
+    return status;
   }
 
   onStatus(handler: StatusHandler): void {
@@ -239,8 +296,7 @@ export class MqttDeviceLink implements DeviceLink {
     }
     await granted([mqttTopics.allErrors, this.replyTopic]);
     // Split before the shared subscription is asked for: its messages may be handled before
-    // the acknowledgement's continuation runs. Shared first, so no live report falls between
-    // the two; the retained statuses then come with the observing one.
+    // the acknowledgement's continuation runs.
     this.split = true;
     try {
       await granted([`$share/${shareGroup}/${mqttTopics.allStatuses}`], {
@@ -255,11 +311,20 @@ export class MqttDeviceLink implements DeviceLink {
       await granted([mqttTopics.allStatuses]);
       return;
     }
-    await granted([mqttTopics.allStatuses], { subscriptionIdentifier: OBSERVE });
+    // Catching up: the retained statuses (each booth's last report, or its last will), recorded
+    // by each instance as it connects, as without a group; then every live report again reaches
+    // this instance only when the group hands it over.
+    await granted([mqttTopics.allStatuses], { subscriptionIdentifier: CATCH_UP });
+    clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = setTimeout(() => {
+      if (client.connected) client.unsubscribeAsync(mqttTopics.allStatuses).catch(() => undefined);
+    }, CATCH_UP_MS);
+    this.catchUpTimer.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.catchUpTimer);
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);
       pending.reject(noAnswer(new Error('the device link stopped')));
@@ -369,24 +434,21 @@ export class MqttDeviceLink implements DeviceLink {
     if (payload.length === 0) return; // a cleared retained message
     const thingName = match[1]!;
     const via = this.split ? subscriptionsOf(packet) : undefined;
-    // Split: the observed copy (every instance, in the booth's order) says whether it is away;
-    // the live reports are recorded from the shared copy (one instance), the retained ones from
-    // the observed copy (each instance as it connects; not every broker sends retained
-    // messages to a shared subscription). A copy that names no subscription is recorded.
-    const observed = !via || via.includes(OBSERVE);
-    const record = !via || (packet?.retain ? via.includes(OBSERVE) : via.includes(RECORD));
-    if (!record) {
-      if (!observed) return;
+    if (via?.includes(LOOK_UP)) {
       const reported = (parseJson(payload) as { status?: unknown } | undefined)?.status;
-      if (typeof reported === 'string') this.lastStatus.set(thingName, reported);
-      return;
+      this.lookUps.get(thingName)?.found(typeof reported === 'string' ? reported : undefined);
     }
+    // Split: the live reports are recorded from the shared subscription (one instance), the
+    // retained ones from the catch-up (each instance as it connects; Mosquitto also sends them
+    // to a shared subscription, other brokers do not). A copy naming no subscription is recorded.
+    const record = !via || (packet?.retain ? via.includes(CATCH_UP) : via.includes(RECORD));
+    if (!record) return;
     const status = DeviceStatusMessageSchema.safeParse(parseJson(payload));
     if (!status.success) {
       log.warn({ topic }, 'ignoring a malformed device status');
       return;
     }
-    if (observed) this.lastStatus.set(thingName, status.data.status);
+    if (!this.split) this.lastStatus.set(thingName, status.data.status);
     for (const handler of this.handlers) {
       Promise.resolve()
         .then(() => handler(thingName, status.data))

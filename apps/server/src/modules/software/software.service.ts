@@ -440,7 +440,7 @@ export class SoftwareService {
 
     // A booth the broker knows is away cannot take it: answer at once instead of after the
     // update's whole timeout (minutes).
-    if (link.isAway?.(device.thingName)) throw noAnswer();
+    if (await link.isAway?.(device.thingName)) throw noAnswer();
     let reply;
     try {
       reply = await link.request(device.thingName, 'update', payload, updateTimeoutMs);
