@@ -30,7 +30,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cpuSeconds, sleep, threadCpuSeconds, until } from '../apps/server/test/cluster/cluster.js';
+import {
+  cpuSeconds,
+  residentBytes,
+  sleep,
+  threadCpuSeconds,
+  until,
+} from '../apps/server/test/cluster/cluster.js';
 import { Installation } from '../apps/server/test/cluster/installation.js';
 import {
   ApiClient,
@@ -95,6 +101,8 @@ interface RunResult {
   cpuPerInstance: number[];
   /** Of cpuPerInstance: the main thread's (JavaScript, the event loop's system calls). */
   mainThreadPerInstance: number[];
+  /** Each instance's resident memory when the load was done (MiB). */
+  residentMiB: number[];
   /** CPU seconds per second of each instance doing nothing. */
   idlePerSecond: number[];
   elapsedMs: number;
@@ -298,6 +306,9 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
     const cpuAfter = cpuAt();
     const cpuPerInstance = cpuAfter.map((after, index) => after - cpuBefore[index]!);
     const mainThreadPerInstance = mainThreadAt().map((after, index) => after - mainBefore[index]!);
+    const residentMiB = installation.instances.map((instance) =>
+      instance.process.pid === undefined ? 0 : residentBytes(instance.process.pid) / 2 ** 20,
+    );
     const windowEnd = monotonicMicros();
     if (profileDir) {
       writeFileSync(
@@ -352,6 +363,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
       cpuSeconds: restartOne ? undefined : cpuPerInstance.reduce((a, b) => a + b, 0),
       cpuPerInstance,
       mainThreadPerInstance,
+      residentMiB,
       idlePerSecond: idlePerInstance.map((seconds) => seconds / (IDLE_MS / 1000)),
       elapsedMs,
       p50: percentile(latencies, 50),
@@ -383,6 +395,7 @@ function report(result: RunResult): void {
       `  ${result.captures} captures, ${result.requests} API requests served (${result.requestsPerInstance.join(' + ')}), ${result.capturesPerMinute.toFixed(1)} captures/min`,
       `  ${cpu}`,
       `  of which the main threads ${result.mainThreadPerInstance.map((s) => `${s.toFixed(2)} s`).join(' + ')}, the other threads ${result.cpuPerInstance.map((s, index) => `${(s - result.mainThreadPerInstance[index]!).toFixed(2)} s`).join(' + ')}`,
+      `  resident memory at the end ${result.residentMiB.map((mib) => `${mib.toFixed(0)} MiB`).join(' + ')}`,
       `  visitor API p50 ${ms(result.p50)}, p99 ${ms(result.p99)}; lost or 5xx answers ${result.failedAnswers}`,
       `  idle CPU ${result.idlePerSecond.map((s) => `${(s * 1000).toFixed(1)} ms/s`).join(' + ')} per instance; the load took ${(result.elapsedMs / 1000).toFixed(1)} s, so about ${((result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000).toFixed(2)} s of the CPU above is the instances' idle cost`,
       `  delivery (accepted → uploaded) p50 ${ms(result.deliveryP50)}, p99 ${ms(result.deliveryP99)}`,

@@ -590,5 +590,11 @@ export function threadCpuSeconds(pid: number): Map<number, number> {
   return threads;
 }
 
+/** A process's resident memory now (VmRSS, bytes), from /proc/<pid>/status. */
+export function residentBytes(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
 /** USER_HZ: 100 on Linux for every architecture Node runs on. */
 const CLOCK_TICKS = 100;
