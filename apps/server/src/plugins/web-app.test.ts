@@ -31,7 +31,7 @@ describe('fillBoothFrame', () => {
 
   it('puts the escaped name in the markup, a dash for no venue, and the data before </head>', () => {
     const html = fillBoothFrame(frame, placeholders, data, 1234);
-    expect(html).toContain('<dd>—</dd><dd>A &#60;b&#62;&#34;B&#34;&#60;/b&#62;</dd>');
+    expect(html).toContain('<dd>—</dd><dd>A &lt;b&gt;&quot;B&quot;&lt;/b&gt;</dd>');
     const json = /<script type="application\/json" id="booth-data">([^<]*)<\/script><\/head>/.exec(
       html,
     );
