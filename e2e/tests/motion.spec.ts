@@ -212,6 +212,8 @@ test(
       const card = page.locator(`[data-testid="template-card"][data-template-id="${template.id}"]`);
       await expect(card).toBeVisible();
       await expect(card.getByTestId('capture-kind-badge')).toHaveText('Boomerang');
+      // The seeded Boomerang makes no print, and its card says so before the visitor pays.
+      await expect(card.getByTestId('motion-print')).toHaveText('Digital only');
       await expect(card).toHaveAttribute('data-capture-kind', 'boomerang');
       await screenshotBothSizes(page, 'motion-template-list');
       await card.click();

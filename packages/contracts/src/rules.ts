@@ -235,6 +235,11 @@ export function isMotionKind(kind: CaptureKind): kind is MotionCaptureKind {
   return kind !== 'photo';
 }
 
+/** Whether the booth prints with a template: a photo always, a motion kind when it is set to. */
+export function templatePrints(kind: CaptureKind, motionPrints: boolean): boolean {
+  return !isMotionKind(kind) || motionPrints;
+}
+
 /** The bounds and timings of motion captures, shared by the server, the booth and the console. */
 export const MOTION_RULES = {
   /** gif: stills taken. */

@@ -259,6 +259,11 @@ export const VisitorTemplateSchema = z.object({
   is_duplicated: z.boolean(),
   /** What the booth captures with it (the list shows motion kinds with a badge). */
   capture_kind: CaptureKindSchema,
+  /**
+   * A motion kind: whether a print of its frames comes with it (the card says so before the
+   * visitor pays). A photo template always prints; its value is then true.
+   */
+  motion_prints: z.boolean(),
 });
 export type VisitorTemplate = z.infer<typeof VisitorTemplateSchema>;
 

@@ -187,8 +187,17 @@ describe.each(databaseTargets)('motion media on $name', ({ open }) => {
 
     const visitor = await signedIn(app, 'regular');
     const listed = await regular('GET', `devices/${booth.id}/templates?limit=50`, visitor.token);
-    const items = listed.json<{ items: { id: number; capture_kind: string }[] }>().items;
-    expect(items.find((item) => item.id === id)?.capture_kind).toBe('boomerang');
+    const items = listed.json<{
+      items: { id: number; capture_kind: string; motion_prints: boolean }[];
+    }>().items;
+    expect(items.find((item) => item.id === id)).toMatchObject({
+      capture_kind: 'boomerang',
+      motion_prints: false,
+    });
+    // A photo template always prints.
+    expect(
+      items.filter((item) => item.capture_kind === 'photo').map((i) => i.motion_prints),
+    ).not.toContain(false);
     expect(items.every((item) => item.capture_kind !== undefined)).toBe(true);
   });
 

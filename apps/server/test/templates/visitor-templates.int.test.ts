@@ -46,6 +46,7 @@ describe.each(databaseTargets)('templates of a booth for visitors on $name', ({ 
       is_cut: true,
       is_duplicated: false,
       capture_kind: 'photo',
+      motion_prints: true,
     });
     expect(page1.last_evaluated_key).toEqual(expect.any(String));
     const page2 = (await list(`?last_evaluated_key=${page1.last_evaluated_key}`)).json<{

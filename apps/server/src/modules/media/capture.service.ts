@@ -10,6 +10,7 @@ import {
   DEVICE_MESSAGES,
   type DeviceErrorReport,
   isMotionKind,
+  templatePrints,
   MEDIA_MAX_BYTES,
   MEDIA_MESSAGES,
   MEDIA_VIDEO_MAX_BYTES,
@@ -57,7 +58,7 @@ export const CAPTURE_SECONDS_PER_PHOTO = 10;
 
 /** Whether a template's capture needs photo slots: a photo always, a motion kind when it prints. */
 export function needsSlots(template: Pick<TemplateRow, 'captureKind' | 'motionPrints'>): boolean {
-  return !isMotionKind(template.captureKind) || template.motionPrints;
+  return templatePrints(template.captureKind, template.motionPrints);
 }
 
 /**
@@ -203,7 +204,7 @@ export class CaptureService {
     const captureId = randomUUID();
     const kind = template.captureKind;
     const motion = isMotionKind(kind);
-    const prints = !motion || template.motionPrints;
+    const prints = templatePrints(kind, template.motionPrints);
     const base = {
       userId: user.id,
       deviceId: device.id,

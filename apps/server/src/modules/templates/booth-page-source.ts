@@ -1,5 +1,5 @@
 import type { VisitorDevice, VisitorTemplatePage } from '@flashbooth/contracts';
-import { BOOTH_TEMPLATES_PAGE_SIZE } from '@flashbooth/contracts/rules';
+import { BOOTH_TEMPLATES_PAGE_SIZE, templatePrints } from '@flashbooth/contracts/rules';
 import { paiseToRupees } from '../../lib/time.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { ObjectStorage } from '../storage/storage.js';
@@ -56,6 +56,7 @@ export class BoothPageSource {
             is_cut: template.isCut,
             is_duplicated: template.isDuplicated,
             capture_kind: template.captureKind,
+            motion_prints: templatePrints(template.captureKind, template.motionPrints),
           })),
         ),
         last_evaluated_key: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,

@@ -12,6 +12,7 @@ import {
   type TemplateImagePresignRequest,
   type TemplateOrganization,
   type TemplatePatch,
+  templatePrints,
   type VisitorTemplatePage,
   slotCanvasProblem,
 } from '@flashbooth/contracts';
@@ -406,6 +407,7 @@ export class TemplatesService {
           is_cut: row.isCut,
           is_duplicated: row.isDuplicated,
           capture_kind: row.captureKind,
+          motion_prints: templatePrints(row.captureKind, row.motionPrints),
         })),
       ),
       last_evaluated_key: more ? encodeCursor(page[page.length - 1]!.id) : null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   captureKindBadge,
+  motionPrintText,
   coveredWithoutPayment,
   decidePick,
   formatRupees,
@@ -123,6 +124,13 @@ describe('template labels', () => {
   it('formats rupees with two decimals', () => {
     expect(formatRupees(49.5)).toBe('₹49.50');
     expect(formatRupees(0)).toBe('₹0.00');
+  });
+});
+
+describe('motionPrintText', () => {
+  it('tells a motion template that prints from one that does not', () => {
+    expect(motionPrintText(true)).toBe('Print included');
+    expect(motionPrintText(false)).toBe('Digital only');
   });
 });
 

@@ -113,6 +113,11 @@ export function printLabel(template: Pick<VisitorTemplate, 'is_cut' | 'is_duplic
   return { title: '2 strips', detail: template.is_duplicated ? 'Duplicate' : 'Unique Sides' };
 }
 
+/** Whether a motion kind's card promises a print with it (a photo's card names its print). */
+export function motionPrintText(prints: boolean): string {
+  return prints ? 'Print included' : 'Digital only';
+}
+
 /** Spec: previews use 3:2 for landscape and 2:3 for portrait. */
 export function previewAspectRatio(orientation: VisitorTemplate['orientation']): string {
   return orientation === 'landscape' ? '3 / 2' : '2 / 3';

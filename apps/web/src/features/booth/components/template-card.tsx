@@ -1,7 +1,7 @@
 import type { VisitorTemplate } from '@flashbooth/contracts';
 import { useState } from 'react';
 import { LineIcon } from '@/components/ui/line-icon';
-import { captureKindBadge, previewAspectRatio, printLabel } from '../booth-model';
+import { captureKindBadge, motionPrintText, previewAspectRatio, printLabel } from '../booth-model';
 
 interface TemplateCardProps {
   template: VisitorTemplate;
@@ -10,7 +10,8 @@ interface TemplateCardProps {
 
 /**
  * One template as a button: preview at the template's ratio with its capture kind's badge, its
- * name, and its print layout (a photo) or what it makes (a motion kind).
+ * name, and its print layout (a photo) or what it makes and whether a print comes with it (a
+ * motion kind).
  */
 export function TemplateCard({ template, onPick }: TemplateCardProps) {
   const [imageFailed, setImageFailed] = useState(false);
@@ -74,6 +75,10 @@ export function TemplateCard({ template, onPick }: TemplateCardProps) {
             <>
               <span className="visually-hidden">{kind.label}: </span>
               <span className="booth-chip booth-chip-motion">{kind.detail}</span>
+              <span className="visually-hidden">, </span>
+              <span className="booth-chip booth-chip-soft" data-testid="motion-print">
+                {motionPrintText(template.motion_prints)}
+              </span>
             </>
           ) : (
             <>
