@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { latestCode, newMobile, signInThroughUi } from './support';
+import { latestCode, newMobile, screenshotBothSizes, signInThroughUi } from './support';
 
 test.describe('privacy', () => {
   test(
@@ -58,6 +58,7 @@ test.describe('privacy', () => {
           'Your account and your data have been deleted, and you have been signed out everywhere.',
         ),
       ).toBeVisible();
+      await screenshotBothSizes(page, 'account-deleted');
       await page.getByRole('button', { name: 'Go to the home page' }).click();
       await expect(page).toHaveURL('/');
 
