@@ -65,15 +65,19 @@ describe('the batched status writer', () => {
     expect(await newer).toMatchObject({ status: 'idle', printsLeft: 9 });
   });
 
-  it('cuts batches at the limit and fails only the batch whose write failed', async () => {
+  it('cuts batches at the limit and, not retrying, fails only the batch whose write failed', async () => {
     const batches: string[][] = [];
     let calls = 0;
-    const writer = new DeviceStatusWriter(async (reports) => {
-      batches.push(reports.map((r) => r.thingName));
-      calls += 1;
-      if (calls === 2) throw new Error('database gone');
-      return reports.map((r) => rowOf(r.thingName, r.report));
-    }, 2);
+    const writer = new DeviceStatusWriter(
+      async (reports) => {
+        batches.push(reports.map((r) => r.thingName));
+        calls += 1;
+        if (calls === 2) throw new Error('database gone');
+        return reports.map((r) => rowOf(r.thingName, r.report));
+      },
+      2,
+      { firstMs: 1, maxMs: 1, giveUpMs: 0 },
+    );
     const results = ['b1', 'b2', 'b3', 'b4', 'b5', 'b6'].map((thing) =>
       writer.record(thing, { status: 'idle' }).then(
         (row) => (row === SUPERSEDED || !row ? row : row.thingName),
@@ -89,5 +93,56 @@ describe('the batched status writer', () => {
       'b6',
     ]);
     expect(batches).toEqual([['b1'], ['b2', 'b3'], ['b4', 'b5'], ['b6']]);
+  });
+
+  it('writes a failed batch again after a pause, each report unless a newer one came', async () => {
+    const batches: ThingReport[][] = [];
+    let down = true;
+    let failed!: () => void;
+    const failedOnce = new Promise<void>((resolve) => (failed = resolve));
+    const writer = new DeviceStatusWriter(
+      async (reports) => {
+        batches.push(reports);
+        if (down) {
+          failed();
+          throw new Error('the database system is starting up');
+        }
+        return reports.map((r) => rowOf(r.thingName, r.report));
+      },
+      500,
+      { firstMs: 20, maxMs: 20, giveUpMs: 60_000 },
+    );
+    const idle = writer.record('b1', { status: 'idle' });
+    const older = writer.record('b2', { status: 'updating' });
+    await failedOnce;
+    // While the write failed: a newer report of b2 replaces the older, b1's stays.
+    const newer = writer.record('b2', { status: 'idle', printsLeft: 5 });
+    down = false;
+    expect(await idle).toMatchObject({ thingName: 'b1', status: 'idle' });
+    expect(await newer).toMatchObject({ thingName: 'b2', status: 'idle', printsLeft: 5 });
+    expect(await older).toBe(SUPERSEDED);
+    const last = batches.at(-1)!.map((r) => [r.thingName, r.report.status]);
+    expect(last.sort()).toEqual([
+      ['b1', 'idle'],
+      ['b2', 'idle'],
+    ]);
+  });
+
+  it('gives a report up once its writes have failed for giveUpMs', async () => {
+    let clock = 0;
+    let writes = 0;
+    const writer = new DeviceStatusWriter(
+      async () => {
+        writes += 1;
+        clock += 400;
+        throw new Error('database gone');
+      },
+      500,
+      { firstMs: 1, maxMs: 1, giveUpMs: 1000 },
+      () => clock,
+    );
+    await expect(writer.record('b1', { status: 'idle' })).rejects.toThrow('database gone');
+    // Failed first at 400; again at 800 and 1200 (given up: 800 after the first failure).
+    expect(writes).toBe(4);
   });
 });

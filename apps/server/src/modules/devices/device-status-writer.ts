@@ -18,7 +18,24 @@ interface Pending {
     resolve: (row: ReportedDevice | undefined | typeof SUPERSEDED) => void;
     reject: (error: unknown) => void;
   }[];
+  /** When this report's write first failed (it is being retried). */
+  failingSince?: number;
 }
+
+/** How a failed write is retried (the database restarting, a failover). */
+export interface StatusWriteRetry {
+  /** The pause after the first failure, doubled after each one up to `maxMs`. */
+  firstMs: number;
+  maxMs: number;
+  /** A report still unwritten this long after its first failure is given up (rejected). */
+  giveUpMs: number;
+}
+
+export const DEFAULT_STATUS_WRITE_RETRY: StatusWriteRetry = {
+  firstMs: 250,
+  maxMs: 4000,
+  giveUpMs: 120_000,
+};
 
 /**
  * Writes booth status reports in batches (issue 11's benchmark: one UPDATE per report could not
@@ -28,6 +45,11 @@ interface Pending {
  * booth waiting together only the newest is written (it carries the booth's whole state); the
  * older ones are answered `superseded`. So under light load nothing changes, and under heavy load
  * the database sees one statement per batch.
+ *
+ * A batch whose write fails (PostgreSQL restarting) is written again after a pause, each report
+ * unless a newer one of its booth came meanwhile, for up to `giveUpMs`: a booth's last report
+ * (say, idle after an update) is otherwise lost until its next one, minutes later, and the
+ * booth refuses visitors as "updating" all that time.
  */
 export class DeviceStatusWriter {
   private readonly pending = new Map<string, Pending>();
@@ -36,6 +58,8 @@ export class DeviceStatusWriter {
   constructor(
     private readonly write: WriteReports,
     private readonly maxBatch = 500,
+    private readonly retry: StatusWriteRetry = DEFAULT_STATUS_WRITE_RETRY,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Resolves with the device's row once written, undefined for an unknown thing name. */
@@ -49,6 +73,7 @@ export class DeviceStatusWriter {
         for (const waiter of entry.waiters) waiter.resolve(SUPERSEDED);
         entry.report = report;
         entry.waiters = [{ resolve, reject }];
+        entry.failingSince = undefined;
       } else {
         this.pending.set(thingName, { report, waiters: [{ resolve, reject }] });
       }
@@ -58,6 +83,7 @@ export class DeviceStatusWriter {
 
   private async flush(): Promise<void> {
     this.flushing = true;
+    let failures = 0;
     try {
       while (this.pending.size > 0) {
         const batch: [string, Pending][] = [];
@@ -70,16 +96,47 @@ export class DeviceStatusWriter {
           const rows = await this.write(
             batch.map(([thingName, entry]) => ({ thingName, report: entry.report })),
           );
+          failures = 0;
           const byThing = new Map(rows.map((row) => [row.thingName, row]));
           for (const [thingName, entry] of batch) {
             for (const waiter of entry.waiters) waiter.resolve(byThing.get(thingName));
           }
         } catch (error) {
-          for (const [, entry] of batch) for (const waiter of entry.waiters) waiter.reject(error);
+          failures += 1;
+          if (this.requeue(batch, error)) await this.pause(failures);
         }
       }
     } finally {
       this.flushing = false;
     }
+  }
+
+  /**
+   * Puts a failed batch's reports back to be written again (a newer report of the booth, come
+   * meanwhile, supersedes one; one failing for `giveUpMs` is rejected). True when any went back.
+   */
+  private requeue(batch: [string, Pending][], error: unknown): boolean {
+    const at = this.now();
+    let again = false;
+    for (const [thingName, entry] of batch) {
+      if (this.pending.has(thingName)) {
+        for (const waiter of entry.waiters) waiter.resolve(SUPERSEDED);
+        continue;
+      }
+      entry.failingSince ??= at;
+      if (at - entry.failingSince >= this.retry.giveUpMs) {
+        for (const waiter of entry.waiters) waiter.reject(error);
+        continue;
+      }
+      this.pending.set(thingName, entry);
+      again = true;
+    }
+    return again;
+  }
+
+  private pause(failures: number): Promise<void> {
+    const { firstMs, maxMs } = this.retry;
+    const ms = Math.min(maxMs, firstMs * 2 ** Math.min(20, failures - 1));
+    return new Promise((resolve) => setTimeout(resolve, ms).unref());
   }
 }
