@@ -58,6 +58,8 @@ test.describe('privacy', () => {
           'Your account and your data have been deleted, and you have been signed out everywhere.',
         ),
       ).toBeVisible();
+      // No tabs into the account that is gone.
+      await expect(page.getByTestId('bottom-nav')).toHaveCount(0);
       await screenshotBothSizes(page, 'account-deleted');
       await page.getByRole('button', { name: 'Go to the home page' }).click();
       await expect(page).toHaveURL('/');

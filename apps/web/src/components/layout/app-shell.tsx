@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useSession } from '@/lib/session';
 import { BlockedBanner } from './blocked-banner';
 import { BottomNav } from './bottom-nav';
+import { HideBottomNavContext } from './hide-bottom-nav';
 import { navHidden, tabsFor } from './nav-model';
 import './app-shell.css';
 
@@ -10,13 +12,16 @@ export function AppShell() {
   const { pathname } = useLocation();
   const { auth, user } = useSession();
   const signedIn = auth.status === 'authenticated' && user !== null;
-  const showNav = !navHidden(pathname, signedIn);
+  const [screenHidesNav, setScreenHidesNav] = useState(false);
+  const showNav = !screenHidesNav && !navHidden(pathname, signedIn);
 
   return (
     <div className={showNav ? 'app-shell has-bottom-nav' : 'app-shell'}>
       <BlockedBanner />
       <div className="app-main">
-        <Outlet />
+        <HideBottomNavContext.Provider value={setScreenHidesNav}>
+          <Outlet />
+        </HideBottomNavContext.Provider>
       </div>
       {showNav && <BottomNav tabs={tabsFor(user)} pathname={pathname} />}
     </div>

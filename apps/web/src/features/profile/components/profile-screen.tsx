@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/dialog';
 import { StatusMessage, useTimedStatus } from '@/components/ui/status-message';
+import { useHideBottomNav } from '@/components/layout/hide-bottom-nav';
 import { useSession } from '@/lib/session';
 import { LineIcon } from '@/components/ui/line-icon';
 import { LoadErrorPanel } from '@/components/ui/list-states';
@@ -49,12 +50,14 @@ function ProfileSkeleton() {
 
 /**
  * After "Delete my account": the account and its sessions are gone on the server. The profile
- * is replaced by this notice (nothing of the account is fetched again), and "Go to the home
- * page" forgets the session in this browser, which takes the person home signed out.
+ * is replaced by this notice (nothing of the account is fetched again; no bottom navigation), and
+ * "Go to the home page" forgets the session in this browser, which takes the person home signed out.
  */
 function AccountDeletedNotice() {
   const session = useSession();
   const heading = useRef<HTMLHeadingElement>(null);
+  // Its tabs would lead into an account that no longer exists.
+  useHideBottomNav();
   useEffect(() => heading.current?.focus(), []);
   return (
     <main className="page profile-page" id="main">
