@@ -61,7 +61,11 @@ test(
     // A4 first; A5 on request.
     await expect(page.getByRole('radio', { name: /A4/ })).toBeChecked();
     await expect(sheet).toHaveAttribute('width', '210mm');
-    await page.getByRole('radio', { name: /A5/ }).check();
+    // The choice lives in the address (a router navigation, rendered as a transition): click, then
+    // wait for the radio to follow, rather than check(), which looks at once.
+    const a5 = page.getByRole('radio', { name: /A5/ });
+    await a5.click();
+    await expect(a5).toBeChecked();
     await expect(sheet).toHaveAttribute('width', '148mm');
     await expect(page).toHaveURL(/size=a5/);
 
