@@ -1,10 +1,10 @@
 import type { VisitorDevice, VisitorTemplatePage } from '@flashbooth/contracts';
-import { BOOTH_TEMPLATES_PAGE_SIZE, templatePrints } from '@flashbooth/contracts/rules';
+import { BOOTH_TEMPLATES_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import { paiseToRupees } from '../../lib/time.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
 import type { ObjectStorage } from '../storage/storage.js';
 import type { TemplatesRepository } from './templates.repository.js';
-import { encodeCursor, TEMPLATE_DOWNLOAD_URL_SECONDS } from './templates.service.js';
+import { visitorTemplatePage } from './templates.service.js';
 
 /** What the booth page's HTML carries: the booth and the first page of its templates. */
 export interface BoothPageData {
@@ -35,7 +35,6 @@ export class BoothPageSource {
     if (!row || row.orgId === null) return undefined;
     const limit = BOOTH_TEMPLATES_PAGE_SIZE;
     const rows = await templates.templatesOfOrganization(row.orgId, { limit: limit + 1 });
-    const page = rows.slice(0, limit);
     return {
       device: {
         id: row.id,
@@ -44,23 +43,7 @@ export class BoothPageSource {
         price_rupees: paiseToRupees(row.pricePaise),
         status: row.status,
       },
-      templates: {
-        items: await Promise.all(
-          page.map(async (template) => ({
-            id: template.id,
-            name: template.name,
-            orientation: template.orientation,
-            sample_s3_url: template.sampleKey
-              ? await storage.presignDownload(template.sampleKey, TEMPLATE_DOWNLOAD_URL_SECONDS)
-              : null,
-            is_cut: template.isCut,
-            is_duplicated: template.isDuplicated,
-            capture_kind: template.captureKind,
-            motion_prints: templatePrints(template.captureKind, template.motionPrints),
-          })),
-        ),
-        last_evaluated_key: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,
-      },
+      templates: await visitorTemplatePage(rows, limit, storage),
     };
   }
 }

@@ -81,6 +81,36 @@ export function encodeCursor(id: number): string {
   return Buffer.from(String(id)).toString('base64url');
 }
 
+/**
+ * A page of a booth's templates as a visitor gets it, from up to `limit + 1` rows in id order
+ * (one more than the page: whether another follows). The visitor API and the booth page's HTML
+ * (booth-page-source.ts) both answer with it.
+ */
+export async function visitorTemplatePage(
+  rows: TemplateRow[],
+  limit: number,
+  storage: Pick<ObjectStorage, 'presignDownload'>,
+): Promise<VisitorTemplatePage> {
+  const page = rows.slice(0, limit);
+  return {
+    items: await Promise.all(
+      page.map(async (row) => ({
+        id: row.id,
+        name: row.name,
+        orientation: row.orientation,
+        sample_s3_url: row.sampleKey
+          ? await storage.presignDownload(row.sampleKey, TEMPLATE_DOWNLOAD_URL_SECONDS)
+          : null,
+        is_cut: row.isCut,
+        is_duplicated: row.isDuplicated,
+        capture_kind: row.captureKind,
+        motion_prints: templatePrints(row.captureKind, row.motionPrints),
+      })),
+    ),
+    last_evaluated_key: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,
+  };
+}
+
 export function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const id = /^[1-9]\d{0,9}$/.test(text) ? Number(text) : NaN;
@@ -395,22 +425,6 @@ export class TemplatesService {
       afterId,
       limit: query.limit + 1,
     });
-    const page = rows.slice(0, query.limit);
-    const more = rows.length > query.limit;
-    return {
-      items: await Promise.all(
-        page.map(async (row) => ({
-          id: row.id,
-          name: row.name,
-          orientation: row.orientation,
-          sample_s3_url: await this.downloadUrl(row.sampleKey),
-          is_cut: row.isCut,
-          is_duplicated: row.isDuplicated,
-          capture_kind: row.captureKind,
-          motion_prints: templatePrints(row.captureKind, row.motionPrints),
-        })),
-      ),
-      last_evaluated_key: more ? encodeCursor(page[page.length - 1]!.id) : null,
-    };
+    return visitorTemplatePage(rows, query.limit, this.options.storage);
   }
 }
