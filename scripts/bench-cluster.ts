@@ -68,8 +68,8 @@ if (COUNT) {
 
 /**
  * The defaults of production for the jobs; the rest as the fault test sets it, and then
- * BENCH_CLUSTER_ENV (space-separated NAME=value; an empty value unsets the installation's; e.g.
- * `MQTT_SHARE_GROUP=flashbooth` to measure the share group, which the installation leaves unset).
+ * BENCH_CLUSTER_ENV (space-separated NAME=value; an empty value unsets the installation's, e.g.
+ * `MQTT_SHARE_GROUP=` for every instance recording every booth report).
  */
 const ENV: Record<string, string> = {
   CAPTURE_SWEEP_INTERVAL_MS: '60000',

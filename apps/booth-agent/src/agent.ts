@@ -173,7 +173,15 @@ export class BoothAgent {
       log,
     });
     const { mqttUrl, secret, serverUrl, reconnectPeriodMs, connectTimeoutMs } = options;
-    const login = { mqttUrl, thingName, secret, reconnectPeriodMs, connectTimeoutMs, log };
+    const login = {
+      mqttUrl,
+      thingName,
+      secret,
+      reconnectPeriodMs,
+      connectTimeoutMs,
+      boot: () => this.store.boot,
+      log,
+    };
     this.connection = new BoothConnection(login, {
       online: (channel) => this.online(channel),
       command: (payload, channel) => this.intake.receive(payload, channel),

@@ -30,6 +30,30 @@ describe('BoothStateStore', () => {
     }
   });
 
+  it('numbers each start after the last one, by the clock or past the saved one when the clock is behind', async () => {
+    const stateFile = path.join(boothDir(), 'state.json');
+    const start = async (now: Date) => {
+      const store = new BoothStateStore({
+        printsLeft: 700,
+        buildVersion: '1',
+        stateFile,
+        now: () => now,
+        log: recordingLog(),
+      });
+      expect(() => store.boot).toThrow(/not loaded/);
+      await store.load();
+      return store.boot;
+    };
+    const first = await start(new Date('2026-12-04T10:00:00Z'));
+    expect(first).toBe(Date.parse('2026-12-04T10:00:00Z'));
+    // A Raspberry Pi without a clock restarts with the time it saved an hour before.
+    expect(await start(new Date('2026-12-04T09:00:00Z'))).toBe(first + 1);
+    expect(await start(new Date('2026-12-04T11:00:00Z'))).toBe(Date.parse('2026-12-04T11:00:00Z'));
+    expect(JSON.parse(await readFile(stateFile, 'utf8'))).toMatchObject({
+      last_boot: Date.parse('2026-12-04T11:00:00Z'),
+    });
+  });
+
   it('keeps the file’s values over the first-run defaults and writes the file at once', async () => {
     const stateFile = path.join(boothDir(), 'state.json');
     await mkdir(path.dirname(stateFile), { recursive: true });

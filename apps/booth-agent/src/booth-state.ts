@@ -10,6 +10,8 @@ export interface BoothStateStoreOptions {
   buildVersion: string;
   /** The state file; without it everything lives in memory only. */
   stateFile?: string;
+  /** The clock (tests); the boot number starts from it. */
+  now?: () => Date;
   /** Where releases are installed (`current.json` names the installed one). */
   releasesDir?: string;
   log: AgentLog;
@@ -56,7 +58,11 @@ export class BoothStateStore {
         'the software version changed since the last run',
       );
     }
-    this.state = { ...saved, software_version: version };
+    // This start's boot number: the clock's milliseconds, or one past the last start's when the
+    // clock is behind it (so every report of this run orders after the last run's).
+    const clock = (this.options.now?.() ?? new Date()).getTime();
+    const boot = Math.max(clock, (saved.last_boot ?? 0) + 1);
+    this.state = { ...saved, software_version: version, last_boot: boot };
     if (this.file) {
       try {
         await this.file.save(this.state);
@@ -68,6 +74,14 @@ export class BoothStateStore {
       }
     }
     this.loaded = true;
+  }
+
+  /** This start's boot number (status reports' `order.boot`); set by `load`. */
+  get boot(): number {
+    if (!this.loaded || this.state.last_boot === undefined) {
+      throw new Error('the booth state is not loaded yet');
+    }
+    return this.state.last_boot;
   }
 
   /** Saves the state; a failure is logged, never thrown (a session must not fail for it). */

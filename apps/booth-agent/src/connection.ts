@@ -35,6 +35,11 @@ export interface ConnectionOptions {
   reconnectPeriodMs?: number;
   /** How long one connection attempt may take (default 10 s). */
   connectTimeoutMs?: number;
+  /**
+   * This start's boot number, asked once `prepare` has run (the state file's; without it, the
+   * clock's milliseconds): the first part of every status report's `order`.
+   */
+  boot?: () => number;
   log: AgentLog;
 }
 
@@ -59,6 +64,10 @@ export class BoothConnection {
   private client: MqttClient | undefined;
   private stopping = false;
   private readonly log: AgentLog;
+  /** The status reports' order (StatusOrderSchema): boot, connection attempt, report. */
+  private boot = 0;
+  private connectionNumber = 0;
+  private seq = 0;
 
   constructor(
     private readonly options: ConnectionOptions,
@@ -98,7 +107,11 @@ export class BoothConnection {
         return client.connected;
       },
       publishStatus: async (message) => {
-        await client.publishAsync(status, JSON.stringify(message), { qos: 1, retain: true });
+        const order = { boot: this.boot, connection: this.connectionNumber, seq: ++this.seq };
+        await client.publishAsync(status, JSON.stringify({ ...message, order }), {
+          qos: 1,
+          retain: true,
+        });
       },
       publishReport: async (report) => {
         await client.publishAsync(errors, JSON.stringify(report), { qos: 1 });
@@ -121,7 +134,8 @@ export class BoothConnection {
     const { mqttUrl, thingName, secret } = this.options;
     const log = this.log;
     const topics = this.topics;
-    const will = JSON.stringify({ status: 'offline' } satisfies DeviceStatusMessage);
+    this.boot = this.options.boot?.() ?? Date.now();
+    this.connectionNumber += 1;
     const client = mqtt.connect(mqttUrl, {
       clientId: thingName,
       username: thingName,
@@ -131,9 +145,15 @@ export class BoothConnection {
       resubscribe: false,
       reconnectPeriod: this.options.reconnectPeriodMs ?? 2000,
       connectTimeout: this.options.connectTimeoutMs ?? 10_000,
-      will: { topic: topics.status, payload: Buffer.from(will), qos: 1, retain: true },
+      will: this.will(),
     });
     this.client = client;
+    // Each attempt leaves its own will, ordered after that connection's reports and before the
+    // next one's (the client sends its options' will with every CONNECT).
+    client.on('reconnect', () => {
+      this.connectionNumber += 1;
+      client.options.will = this.will();
+    });
 
     let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
     const started = new Promise<void>((resolve, reject) => {
@@ -196,6 +216,20 @@ export class BoothConnection {
     });
 
     await started;
+  }
+
+  /** The last will of the current connection attempt: offline, retained. */
+  private will() {
+    const message: DeviceStatusMessage = {
+      status: 'offline',
+      order: { boot: this.boot, connection: this.connectionNumber },
+    };
+    return {
+      topic: this.topics.status,
+      payload: Buffer.from(JSON.stringify(message)),
+      qos: 1 as const,
+      retain: true,
+    };
   }
 
   /** Commands and settings; a refused settings subscription still lets the booth work. */

@@ -22,6 +22,11 @@ export interface BoothState {
   pending_reports: DeviceErrorReport[];
   /** When the server last confirmed one of the booth's uploads (UTC), reported in its health. */
   last_delivery_at?: string | null;
+  /**
+   * The agent's last start (its status reports' `order.boot`): each start takes a larger one,
+   * even when the clock went back (a Raspberry Pi without a clock, before the network time).
+   */
+  last_boot?: number;
 }
 
 /** Bumped when the file's meaning changes; a file of another format is not trusted. */
@@ -79,6 +84,9 @@ function parseState(json: unknown): BoothState | string {
     pending_reports: pending,
     ...(typeof data.last_delivery_at === 'string'
       ? { last_delivery_at: data.last_delivery_at.slice(0, 40) }
+      : {}),
+    ...(isCount(data.last_boot) && data.last_boot <= Number.MAX_SAFE_INTEGER
+      ? { last_boot: data.last_boot }
       : {}),
   };
 }

@@ -3,7 +3,12 @@ import { type DeviceStatusMessage, mqttTopics } from '@flashbooth/contracts';
 import { Aedes, type Client } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type BoothChannel, BoothConnection, type ConnectionHandlers } from '../src/connection.js';
+import {
+  type BoothChannel,
+  BoothConnection,
+  type ConnectionHandlers,
+  type ConnectionOptions,
+} from '../src/connection.js';
 import { eventually } from './harness.js';
 import { recordingLog } from './fakes.js';
 
@@ -51,13 +56,16 @@ afterAll(async () => {
 });
 
 /** A connection whose handlers record what they get; `online` reports an idle status. */
-function connect(overrides: Partial<ConnectionHandlers> = {}) {
+function connect(
+  overrides: Partial<ConnectionHandlers> = {},
+  login: Partial<ConnectionOptions> = {},
+) {
   thingCounter += 1;
   const thingName = `fb-conn-${process.pid % 1000}-${thingCounter}`;
   const log = recordingLog();
   const seen = { online: 0, commands: [] as string[], settings: [] as string[] };
   const connection = new BoothConnection(
-    { mqttUrl: url, thingName, secret: 'open-broker', reconnectPeriodMs: 50, log },
+    { mqttUrl: url, thingName, secret: 'open-broker', reconnectPeriodMs: 50, log, ...login },
     {
       online: async (channel) => {
         seen.online += 1;
@@ -172,6 +180,37 @@ describe('BoothConnection', () => {
     await late.subscribeAsync(mqttTopics.status(thingName), { qos: 1 });
     expect(JSON.parse(await got)).toMatchObject({ status: 'offline' });
     await late.endAsync();
+  });
+
+  it('orders its reports and each connection’s last will (boot, connection, seq)', async () => {
+    const { connection, thingName } = connect({}, { boot: () => 4242 });
+    await connection.start(async () => undefined);
+    await connection.current()!.publishStatus({ status: 'busy' });
+    brokerClients.get(thingName)!.conn.destroy();
+    // The will of connection 1, then `online` again on connection 2.
+    await eventually(
+      () => statusesOf(thingName).map((s) => s.status),
+      (statuses) => statuses.join() === 'idle,busy,offline,idle',
+    );
+    expect(statusesOf(thingName).map((s) => s.order)).toEqual([
+      { boot: 4242, connection: 1, seq: 1 },
+      { boot: 4242, connection: 1, seq: 2 },
+      { boot: 4242, connection: 1 },
+      { boot: 4242, connection: 2, seq: 3 },
+    ]);
+    brokerClients.get(thingName)!.conn.destroy();
+    await eventually(
+      () => statusesOf(thingName).map((s) => s.order),
+      (orders) => orders.length === 6,
+    );
+    expect(
+      statusesOf(thingName)
+        .slice(4)
+        .map((s) => s.order),
+    ).toEqual([
+      { boot: 4242, connection: 2 },
+      { boot: 4242, connection: 3, seq: 4 },
+    ]);
   });
 
   it('leaves its last will (offline) when the connection drops', async () => {

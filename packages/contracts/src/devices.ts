@@ -273,6 +273,21 @@ export const DeviceHealthViewSchema = z.object({
 });
 export type DeviceHealthView = z.infer<typeof DeviceHealthViewSchema>;
 
+/**
+ * Where a status report stands among its booth's reports, so that a server which gets them out of
+ * order (several instances sharing the reports, a write retried after the database came back)
+ * keeps the newest: compared as (boot, connection, seq). `boot` grows with each start of the
+ * booth's agent, `connection` with each connection to the broker in one run, `seq` with each
+ * report in one run. The last will names its connection and has no `seq`: it comes after every
+ * report of that connection and before any of the next.
+ */
+export const StatusOrderSchema = z.object({
+  boot: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  connection: z.number().int().min(0).max(2_147_483_647),
+  seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type StatusOrder = z.infer<typeof StatusOrderSchema>;
+
 /** flashbooth/devices/{thing}/status */
 export const DeviceStatusMessageSchema = z.object({
   status: z.string().min(1).max(50).refine(hasNoNul),
@@ -287,6 +302,8 @@ export const DeviceStatusMessageSchema = z.object({
   /** UTC, when the booth reported it. */
   at: z.string().optional(),
   health: DeviceHealthSchema.optional(),
+  /** Absent from agents before it: their reports are recorded in the order they are heard. */
+  order: StatusOrderSchema.optional(),
 });
 export type DeviceStatusMessage = z.infer<typeof DeviceStatusMessageSchema>;
 

@@ -281,6 +281,12 @@ export const devices = pgTable(
     // Migration 0016: the booth's last health report (DeviceHealthSchema) and when it came.
     health: jsonb('health').$type<DeviceHealth>(),
     healthAt: timestamp('health_at', { withTimezone: true }),
+    // Migration 0025: the recorded status's place among the booth's reports (StatusOrderSchema;
+    // a will's seq is STATUS_WILL_SEQ) and when it was recorded.
+    statusBoot: bigint('status_boot', { mode: 'number' }),
+    statusConnection: integer('status_connection'),
+    statusSeq: bigint('status_seq', { mode: 'number' }),
+    statusOrderAt: timestamp('status_order_at', { withTimezone: true }),
   },
   (table) => [
     check('devices_price_paise_check', sql`${table.pricePaise} >= 0`),

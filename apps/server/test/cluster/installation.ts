@@ -102,8 +102,9 @@ export class Installation {
       ROLLOUT_TICK_MS: '500',
       ROLLOUT_RETRY_MS: '1000',
       TRUST_PROXY: 'true',
-      // No MQTT_SHARE_GROUP: with it, two reports of one booth in quick succession can reach two
-      // instances and be recorded out of order (docs/operations.md); this test found it.
+      // Each booth report is recorded by one instance (docs/operations.md); a booth's reports
+      // recorded by two instances in the other order keep the newer (each names its order).
+      MQTT_SHARE_GROUP: 'flashbooth',
       ...options.env,
     };
     for (const [name, value] of Object.entries(env)) if (value === '') delete env[name];

@@ -1,4 +1,5 @@
 import { DEVICE_MESSAGES } from '@flashbooth/contracts';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { databaseTargets } from '../databases.js';
 import { useDevicesSuite } from './devices-suite.js';
@@ -100,5 +101,81 @@ describe.each(databaseTargets)('devices API: pings and status reports on $name',
     });
     // A status from a thing name no device has is dropped.
     await expect(s.link.status('fb-nobody00000', { status: 'idle' })).resolves.toBeUndefined();
+  });
+
+  it('keeps the newest report when a booth’s reports are heard out of order', async () => {
+    const booth = await device(s.orgA);
+    const thing = booth.thing_name;
+    const statusOf = async () =>
+      ((await call('GET', `devices/${booth.id}`, s.superToken)).json() as { status: string })
+        .status;
+    const boot = 1_780_000_000_000;
+    await s.link.status(thing, { status: 'idle', order: { boot, connection: 1, seq: 2 } });
+    // An older report of the same connection (another instance wrote it late) is left.
+    await s.link.status(thing, {
+      status: 'updating',
+      software_version: '9.9.9',
+      order: { boot, connection: 1, seq: 1 },
+    });
+    expect(await statusOf()).toBe('idle');
+    expect((await call('GET', `devices/${booth.id}`, s.superToken)).json()).not.toMatchObject({
+      software_version: '9.9.9',
+    });
+    // The connection's last will comes after every report of it...
+    await s.link.status(thing, { status: 'offline', order: { boot, connection: 1 } });
+    expect(await statusOf()).toBe('offline');
+    // ...so a report of that connection heard after it is older,
+    await s.link.status(thing, { status: 'busy', order: { boot, connection: 1, seq: 3 } });
+    expect(await statusOf()).toBe('offline');
+    // and one of the next connection is newer; that connection's will, heard late, is older.
+    await s.link.status(thing, { status: 'idle', order: { boot, connection: 2, seq: 4 } });
+    await s.link.status(thing, { status: 'offline', order: { boot, connection: 1 } });
+    expect(await statusOf()).toBe('idle');
+    // A later start of the agent outranks everything of the one before it.
+    await s.link.status(thing, {
+      status: 'busy',
+      order: { boot: boot + 1, connection: 1, seq: 1 },
+    });
+    expect(await statusOf()).toBe('busy');
+    // A report with no order (an agent from before it, a ping reply) is written as heard.
+    await s.link.status(thing, { status: 'idle' });
+    expect(await statusOf()).toBe('idle');
+    await s.link.status(thing, { status: 'busy', order: { boot, connection: 9, seq: 9 } });
+    expect(await statusOf()).toBe('idle');
+    // An order recorded long ago no longer holds reports back (a booth whose saved state was
+    // lost starts again from a lower boot).
+    await s.database.db.execute(
+      sql`update devices set status_order_at = now() - interval '6 minutes' where id = ${booth.id}`,
+    );
+    await s.link.status(thing, { status: 'busy', order: { boot: 5, connection: 1, seq: 1 } });
+    expect(await statusOf()).toBe('busy');
+  });
+
+  it('keeps the newest report in a batch of several booths’ reports too', async () => {
+    const booths = await Promise.all([device(s.orgA), device(s.orgA), device(s.orgA)]);
+    const boot = 1_780_000_000_000;
+    for (const booth of booths) {
+      await s.link.status(booth.thing_name, {
+        status: 'idle',
+        order: { boot, connection: 1, seq: 10 },
+      });
+    }
+    // Heard together (written in one statement after the first): the middle one is older.
+    await Promise.all(
+      booths.map((booth, i) =>
+        s.link.status(booth.thing_name, {
+          status: 'busy',
+          order: { boot, connection: 1, seq: i === 1 ? 5 : 11 },
+        }),
+      ),
+    );
+    const statuses = await Promise.all(
+      booths.map(
+        async (booth) =>
+          ((await call('GET', `devices/${booth.id}`, s.superToken)).json() as { status: string })
+            .status,
+      ),
+    );
+    expect(statuses).toEqual(['busy', 'idle', 'busy']);
   });
 });

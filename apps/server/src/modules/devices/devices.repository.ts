@@ -1,4 +1,4 @@
-import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DeviceHealth } from '@flashbooth/contracts';
 import { type Executor, rowsOf } from '../../db/client.js';
 import { inOrganizationsOf } from '../../db/memberships.js';
@@ -16,7 +16,10 @@ import {
  * A device as lists and detail pages use it: every column except the booth's last health report
  * (a JSON document only the health endpoint reads; see `healthOf`).
  */
-export type DeviceWithOrg = Omit<DeviceRow, 'health' | 'healthAt'> & {
+export type DeviceWithOrg = Omit<
+  DeviceRow,
+  'health' | 'healthAt' | 'statusBoot' | 'statusConnection' | 'statusSeq' | 'statusOrderAt'
+> & {
   orgName: string | null;
   softwareChannelName: string | null;
 };
@@ -43,7 +46,23 @@ export interface DeviceReport {
   pingedAt?: Date | undefined;
   /** The booth's health with this report (issue 22); absent keeps the last one. */
   health?: DeviceHealth | null | undefined;
+  /**
+   * The report's place among the booth's reports (StatusOrderSchema, a will's seq being
+   * STATUS_WILL_SEQ): written only when not older than the recorded one. Absent (ping replies,
+   * older agents): written whatever is recorded, which it leaves in place.
+   */
+  order?: { boot: number; connection: number; seq: number } | undefined;
 }
+
+/** The seq of a last will: after every report of its connection. */
+export const STATUS_WILL_SEQ = Number.MAX_SAFE_INTEGER;
+
+/**
+ * How long a recorded order holds older reports back. Reports come out of order by moments (two
+ * instances) or by the status writer's retries (up to 2 minutes); a booth whose saved state was
+ * lost starts again from a lower boot, and its reports are written again after this.
+ */
+const ORDER_HOLDS = sql.raw(`interval '5 minutes'`);
 
 /**
  * The device after a report: enough to tell whether its settings must be sent again, and the
@@ -59,6 +78,8 @@ export interface ReportedDevice {
   softwareVersion: string | null;
   pingedAt: Date | null;
   updatedAt: Date;
+  /** The report was older than the recorded one and not written: the row is as it was. */
+  stale?: true;
 }
 
 /** The columns of a ReportedDevice (status reports, restocks). */
@@ -74,7 +95,15 @@ const reportedColumns = {
   updatedAt: devices.updatedAt,
 };
 
-const { health, healthAt, ...deviceColumns } = getTableColumns(devices);
+const {
+  health,
+  healthAt,
+  statusBoot,
+  statusConnection,
+  statusSeq,
+  statusOrderAt,
+  ...deviceColumns
+} = getTableColumns(devices);
 
 const withOrg = {
   ...deviceColumns,
@@ -164,13 +193,17 @@ export class DevicesRepository {
    * for an unknown device. Status and software version are always taken. prints_left only when
    * the booth has applied the device's settings revision: a count from before a restock never
    * overwrites the restocked value (checked in the same statement, so a concurrent restock
-   * cannot slip between the check and the write).
+   * cannot slip between the check and the write). A report older than the recorded one (its
+   * `order`) is not written: the device comes back as it is, marked `stale`.
    */
   async recordReport(
     device: { thingName: string } | { id: number },
     report: DeviceReport,
   ): Promise<ReportedDevice | undefined> {
     const applied = report.settingsRevision ?? 0;
+    const { order } = report;
+    const which =
+      'id' in device ? eq(devices.id, device.id) : eq(devices.thingName, device.thingName);
     const [row] = await this.db
       .update(devices)
       .set({
@@ -183,27 +216,48 @@ export class DevicesRepository {
           : {}),
         ...(report.pingedAt ? { pingedAt: report.pingedAt } : {}),
         ...(report.health ? { health: report.health, healthAt: sql`now()` } : {}),
+        ...(order
+          ? {
+              statusBoot: order.boot,
+              statusConnection: order.connection,
+              statusSeq: order.seq,
+              statusOrderAt: sql`now()`,
+            }
+          : {}),
       })
-      .where('id' in device ? eq(devices.id, device.id) : eq(devices.thingName, device.thingName))
+      .where(
+        order
+          ? and(
+              which,
+              sql`(${devices.statusBoot} is null
+                or (${order.boot}::bigint, ${order.connection}::integer, ${order.seq}::bigint)
+                  >= (${devices.statusBoot}, ${devices.statusConnection}, ${devices.statusSeq})
+                or ${devices.statusOrderAt} < now() - ${ORDER_HOLDS})`,
+            )
+          : which,
+      )
       .returning(reportedColumns);
-    return row;
+    if (row || !order) return row;
+    const [kept] = await this.db.select(reportedColumns).from(devices).where(which);
+    return kept ? { ...kept, stale: true } : undefined;
   }
 
   /**
    * Several booths' status reports in one statement (DeviceStatusWriter), with the rules of
    * recordReport for each (status always; software version when given; prints_left only when the
-   * booth has applied the device's settings revision). One report per thing name. The rows of the
-   * devices found; unknown thing names are left out.
+   * booth has applied the device's settings revision; not over a newer report). One report per
+   * thing name. The rows of the devices found (a stale report's marked so); unknown thing names
+   * are left out.
    */
   async recordReports(
     reports: { thingName: string; report: DeviceReport }[],
   ): Promise<ReportedDevice[]> {
     if (reports.length === 0) return [];
     const values = sql.join(
-      reports.map(
-        ({ thingName, report }) =>
-          sql`(${thingName}::text, ${report.status}::text, ${report.softwareVersion ?? null}::text, ${report.printsLeft ?? null}::integer, ${report.settingsRevision ?? 0}::integer, ${report.health ? JSON.stringify(report.health) : null}::jsonb)`,
-      ),
+      reports.map(({ thingName, report }) => {
+        const { order } = report;
+        return sql`(${thingName}::text, ${report.status}::text, ${report.softwareVersion ?? null}::text, ${report.printsLeft ?? null}::integer, ${report.settingsRevision ?? 0}::integer, ${report.health ? JSON.stringify(report.health) : null}::jsonb, ${order?.boot ?? null}::bigint, ${order?.connection ?? null}::integer, ${order?.seq ?? null}::bigint)`;
+      }),
       sql`, `,
     );
     // Timestamps leave as ISO text: both drivers then give the same thing back.
@@ -217,12 +271,20 @@ export class DevicesRepository {
           when v.prints_left is not null and d.settings_revision <= v.applied then v.prints_left
           else d.prints_left end,
         health = coalesce(v.health, d.health),
-        health_at = case when v.health is null then d.health_at else now() end
-      from (values ${values}) as v(thing_name, status, software_version, prints_left, applied, health)
+        health_at = case when v.health is null then d.health_at else now() end,
+        status_boot = coalesce(v.boot, d.status_boot),
+        status_connection = coalesce(v.connection, d.status_connection),
+        status_seq = coalesce(v.seq, d.status_seq),
+        status_order_at = case when v.boot is null then d.status_order_at else now() end
+      from (values ${values})
+        as v(thing_name, status, software_version, prints_left, applied, health, boot, connection, seq)
       where d.thing_name = v.thing_name
+        and (v.boot is null or d.status_boot is null
+          or (v.boot, v.connection, v.seq) >= (d.status_boot, d.status_connection, d.status_seq)
+          or d.status_order_at < now() - ${ORDER_HOLDS})
       returning d.id, d.thing_name, d.settings_revision, d.prints_left, d.org_id, d.status,
         d.software_version, ${iso('pinged_at')} as pinged_at, ${iso('updated_at')} as updated_at`);
-    return rowsOf<{
+    const written = rowsOf<{
       id: number;
       thing_name: string;
       settings_revision: number;
@@ -232,7 +294,7 @@ export class DevicesRepository {
       software_version: string | null;
       pinged_at: string | null;
       updated_at: string;
-    }>(result).map((row) => ({
+    }>(result).map((row): ReportedDevice => ({
       id: row.id,
       thingName: row.thing_name,
       settingsRevision: row.settings_revision,
@@ -243,6 +305,21 @@ export class DevicesRepository {
       pingedAt: row.pinged_at ? new Date(row.pinged_at) : null,
       updatedAt: new Date(row.updated_at),
     }));
+    if (written.length === reports.length) return written;
+    // Not written: unknown, or older than the recorded report (then kept, marked stale).
+    const seen = new Set(written.map((row) => row.thingName));
+    const missing = reports.filter((r) => r.report.order && !seen.has(r.thingName));
+    if (missing.length === 0) return written;
+    const kept = await this.db
+      .select(reportedColumns)
+      .from(devices)
+      .where(
+        inArray(
+          devices.thingName,
+          missing.map((r) => r.thingName),
+        ),
+      );
+    return [...written, ...kept.map((row) => ({ ...row, stale: true as const }))];
   }
 
   /**

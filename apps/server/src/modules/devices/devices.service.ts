@@ -32,12 +32,13 @@ import {
   statusChangeOf,
 } from './device-status-feed.js';
 import { DeviceStatusWriter, SUPERSEDED } from './device-status-writer.js';
-import type {
-  DeviceChanges,
-  DeviceReport,
-  DevicesRepository,
-  DeviceWithOrg,
-  ReportedDevice,
+import {
+  type DeviceChanges,
+  type DeviceReport,
+  type DevicesRepository,
+  type DeviceWithOrg,
+  type ReportedDevice,
+  STATUS_WILL_SEQ,
 } from './devices.repository.js';
 
 /** Gives a capture back when its booth reports that it failed (CaptureService). */
@@ -370,10 +371,20 @@ export class DevicesService {
       printsLeft: message.prints_left,
       settingsRevision: message.settings_revision,
       health: message.health,
+      order: message.order && {
+        boot: message.order.boot,
+        connection: message.order.connection,
+        seq: message.order.seq ?? STATUS_WILL_SEQ,
+      },
     };
     const device = await this.statusWriter.record(thingName, report);
     // A newer report of the same booth was written in its place (and is streamed).
     if (device === SUPERSEDED) return;
+    // A newer report was already recorded (by another instance, or before a retried write).
+    if (device?.stale) {
+      this.options.log.debug({ thingName, order: message.order }, 'an older status report left');
+      return;
+    }
     if (device) this.resendSettingsIfBehind(device, report);
     if (!device) {
       this.options.log.warn({ thingName }, 'status from an unknown device dropped');
