@@ -32,3 +32,48 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const found = postgresErrorOf(error);
   return found?.code === UNIQUE_VIOLATION && found.constraint === constraint;
 }
+
+/** Node's socket errors on the way to the database (in the error or its causes). */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+
+/**
+ * The database could not be reached or ended the connection (a restart, a failover): SQLSTATE
+ * class 08 (connection exception), 57P01–57P03 (shutting down, cannot connect now), a socket
+ * error, or node-postgres's "Connection terminated". Worth trying again in a moment, unlike the
+ * other errors.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') {
+      if (code.startsWith('08') || /^57P0[123]$/.test(code) || SOCKET_ERRORS.has(code)) {
+        return true;
+      }
+    }
+    if (typeof message === 'string' && /^Connection terminated\b/.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Runs `work`, again after a pause (200 ms doubling to 1 s) while the database is unavailable,
+ * for up to `forMs`; the last failure is thrown, as is any other error at once.
+ */
+export async function whileDatabaseAway<T>(
+  work: () => Promise<T>,
+  forMs: number,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((done) => setTimeout(done, ms)),
+  now: () => number = Date.now,
+): Promise<T> {
+  const until = now() + forMs;
+  for (let pause = 200; ; pause = Math.min(pause * 2, 1000)) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || now() + pause > until) throw error;
+      await sleep(pause);
+    }
+  }
+}

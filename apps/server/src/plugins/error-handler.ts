@@ -1,5 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/postgres-errors.js';
 import { AppError } from '../errors.js';
+
+/** The answer while the database restarts or fails over. */
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'We could not reach our database just now. Please try again in a moment.';
 
 interface ValidationIssue {
   message?: string;
@@ -33,6 +38,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(status).send({
         message: error.message,
         code: (error.code ?? 'bad_request').replace(/^FST_ERR_/, '').toLowerCase(),
+      });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A database restart or failover: a retry in a moment will likely work (payments and
+      // captures are exactly-once, so a request repeated after one that did land doubles nothing).
+      request.log.warn({ err: error }, 'the database is unavailable');
+      return reply.status(503).header('retry-after', '2').send({
+        message: DATABASE_UNAVAILABLE_MESSAGE,
+        code: 'service_unavailable',
       });
     }
     request.log.error({ err: error }, 'unexpected error');

@@ -166,13 +166,19 @@ export async function pay(
   );
   expectStatus(created, 200, 'payments/create');
   const txnId = (created.body as { txn_id: number }).txn_id;
-  const checkout = await api.retried('POST', '/api/regular/payments/checkout', {
-    token,
-    json: {
-      txn_id: txnId,
-      redirect_url: `${api.baseUrl}/payment-status?deviceId=${deviceId}&template_id=${templateId}&txn_id=${txnId}`,
+  // The booth is asked again at checkout: while the broker restarts it may be offline.
+  const checkout = await api.retried(
+    'POST',
+    '/api/regular/payments/checkout',
+    {
+      token,
+      json: {
+        txn_id: txnId,
+        redirect_url: `${api.baseUrl}/payment-status?deviceId=${deviceId}&template_id=${templateId}&txn_id=${txnId}`,
+      },
     },
-  });
+    busy,
+  );
   expectStatus(checkout, 200, 'payments/checkout');
   const page = new URL((checkout.body as { payment_url: string }).payment_url, api.baseUrl);
   const paid = await api.retried('POST', page.pathname, { form: { action: 'pay' } });
@@ -207,19 +213,23 @@ export async function capture(
   const deadline = Date.now() + 60_000;
   let lost = false;
   let pause = 150;
+  /** The answers before this one (status and code), for a failure's message. */
+  const earlier: string[] = [];
   for (;;) {
     const answer = await api.request('POST', `/api/regular/devices/${deviceId}/capture`, {
       token,
       json: { template_id: templateId },
     });
+    earlier.push(`${answer.status} ${code(answer) ?? ''}`.trim());
     if (answer.status === 200) {
       return { kind: 'accepted', mediaIds: (answer.body as { media_ids: number[] }).media_ids };
     }
     if (answer.status === 409 && code(answer) === 'payment_required' && lost) {
       return { kind: 'unknown' };
     }
-    // 502/0: the instance died with the request; it may or may not have reached the booth.
-    if (answer.status === 0 || answer.status === 502) lost = true;
+    // No answer, or a 5xx: the instance died with the request, or failed after spending the
+    // entitlement (the database went away), so the capture may or may not have started.
+    if (answer.status === 0 || answer.status >= 500) lost = true;
     const retry =
       answer.status === 0 ||
       answer.status >= 500 ||
@@ -227,7 +237,7 @@ export async function capture(
         ['booth_busy', 'booth_offline', 'booth_updating'].includes(code(answer) ?? ''));
     if (!retry || Date.now() > deadline) {
       throw new Error(
-        `capture at booth ${deviceId}: ${answer.status} ${JSON.stringify(answer.body)}`,
+        `capture at booth ${deviceId}: ${answer.status} ${JSON.stringify(answer.body)} (answers: ${earlier.join(', ')})`,
       );
     }
     await sleep(pause);

@@ -252,7 +252,18 @@ describe.skipIf(missing.length > 0)('two server instances behind haproxy under f
           if (last) afterLastFault += 1;
         }
       };
-      await Promise.all([...booths.map((booth) => lane(booth)), faultRunner]);
+      await Promise.all([...booths.map((booth) => lane(booth)), faultRunner]).catch(
+        (error: unknown) => {
+          // What went wrong on the servers' side: their errors, last ones first.
+          const errors = installation.instances.flatMap((instance) =>
+            instance
+              .logEntries()
+              .filter((entry) => Number(entry.level) >= 50)
+              .map((entry) => `${instance.name}: ${JSON.stringify(entry).slice(0, 600)}`),
+          );
+          throw new Error(`${(error as Error).message}\n${errors.slice(-15).join('\n')}`);
+        },
+      );
       const loadEnded = Date.now();
 
       const database = await installation.database();
@@ -260,6 +271,27 @@ describe.skipIf(missing.length > 0)('two server instances behind haproxy under f
         const { db } = database;
         const visitorCaptures = () =>
           db.select().from(captures).where(inArray(captures.userId, visitorIds));
+
+        /** The captures still open, and what the booths and instances logged about them. */
+        const stuckCaptures = async () => {
+          const open = (await visitorCaptures()).filter(
+            (c) => c.state === 'requested' || c.state === 'accepted',
+          );
+          const ids = open.map((c) => c.captureId);
+          const mentions = (entries: Record<string, unknown>[]) =>
+            entries
+              .filter((entry) => ids.some((id) => JSON.stringify(entry).includes(id)))
+              .map((entry) => JSON.stringify(entry).slice(0, 400));
+          return [
+            `open captures: ${JSON.stringify(open.map((c) => ({ id: c.captureId, device: c.deviceId, state: c.state, at: c.createdAt })))}`,
+            ...installation.agents.flatMap((agent, index) =>
+              mentions(agent.logEntries()).map((line) => `booth ${index + 1}: ${line}`),
+            ),
+            ...installation.instances.flatMap((instance) =>
+              mentions(instance.logEntries()).map((line) => `${instance.name}: ${line}`),
+            ),
+          ].join('\n');
+        };
 
         // Everything the booths took arrives: no capture waits for its booth any more.
         await until(
@@ -281,7 +313,9 @@ describe.skipIf(missing.length > 0)('two server instances behind haproxy under f
           },
           'every accepted capture delivered and no capture left unanswered',
           LONG ? 120_000 : 45_000,
-        );
+        ).catch(async (error: unknown) => {
+          throw new Error(`${(error as Error).message}\n${await stuckCaptures()}`);
+        });
 
         // The rollout: every booth updated.
         const readRollout = async () =>

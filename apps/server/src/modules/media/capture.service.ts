@@ -18,6 +18,7 @@ import {
   TEMPLATE_MESSAGES,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { isDatabaseUnavailable, whileDatabaseAway } from '../../db/postgres-errors.js';
 import type { CaptureRow, TemplateRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors.js';
 import { paiseToRupees, toApiTimestamp } from '../../lib/time.js';
@@ -79,6 +80,8 @@ export function captureSessionMs(
 }
 /** How long a capture waits for a booth recorded as not idle to say what it is doing now. */
 const STATUS_CHECK_TIMEOUT_MS = 1500;
+/** How long a booth's acceptance waits for a restarting database before the answer goes out. */
+const ACCEPT_RETRY_MS = 8000;
 /** Captures the sweep closes per batch, and batches per run. */
 const SWEEP_BATCH = 100;
 const SWEEP_BATCHES = 10;
@@ -305,7 +308,7 @@ export class CaptureService {
     }
     const acceptedAt = now();
     // From acceptance the booth has the countdown plus the delivery promise to deliver.
-    const accepted = await captures.markAccepted(
+    const accepted = await this.markAccepted(
       captureId,
       acceptedAt,
       new Date(acceptedAt.getTime() + photosMs + this.options.deliveryDeadlineMs),
@@ -329,6 +332,29 @@ export class CaptureService {
    * leave My Media. When something did arrive, the capture is marked delivered and nothing is
    * given back. Safe to call concurrently and repeatedly, from any server instance.
    */
+  /**
+   * Records the booth's acceptance. The booth is taking the photos by now, so a database that is
+   * restarting is waited for (ACCEPT_RETRY_MS); should it stay away, the visitor is still told
+   * the capture started: the capture stays `requested` with its first deadline, and its
+   * deliveries (or the deadline sweep) settle it as for a server that stopped here.
+   */
+  private async markAccepted(captureId: string, at: Date, deadlineAt: Date): Promise<boolean> {
+    const { captures, log } = this.options;
+    try {
+      return await whileDatabaseAway(
+        () => captures.markAccepted(captureId, at, deadlineAt),
+        ACCEPT_RETRY_MS,
+      );
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      log.error(
+        { err: error, captureId },
+        'the booth accepted the capture but the database is away: left requested',
+      );
+      return true;
+    }
+  }
+
   async releaseEntitlement(
     captureId: string,
     reason: string,
