@@ -31,6 +31,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  contextSwitches,
   cpuSeconds,
   residentBytes,
   sleep,
@@ -101,6 +102,8 @@ interface RunResult {
   cpuPerInstance: number[];
   /** Of cpuPerInstance: the main thread's (JavaScript, the event loop's system calls). */
   mainThreadPerInstance: number[];
+  /** The main threads' context switches in the window: voluntary, involuntary (all instances). */
+  switches: { voluntary: number; involuntary: number };
   /** Each instance's resident memory when the load was done (MiB). */
   residentMiB: number[];
   /** CPU seconds per second of each instance doing nothing. */
@@ -264,6 +267,19 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
         return pid === undefined ? 0 : (threadCpuSeconds(pid).get(pid) ?? 0);
       });
     const mainBefore = mainThreadAt();
+    const switchesAt = () =>
+      installation.instances
+        .map((instance) => instance.process.pid)
+        .filter((pid): pid is number => pid !== undefined)
+        .map((pid) => contextSwitches(pid))
+        .reduce(
+          (sum, one) => ({
+            voluntary: sum.voluntary + one.voluntary,
+            involuntary: sum.involuntary + one.involuntary,
+          }),
+          { voluntary: 0, involuntary: 0 },
+        );
+    const switchesBefore = switchesAt();
     const userIds: number[] = [];
     const visits: Promise<void>[] = [];
     let restart: Promise<void> | undefined;
@@ -306,6 +322,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
     const cpuAfter = cpuAt();
     const cpuPerInstance = cpuAfter.map((after, index) => after - cpuBefore[index]!);
     const mainThreadPerInstance = mainThreadAt().map((after, index) => after - mainBefore[index]!);
+    const switchesAfter = switchesAt();
     const residentMiB = installation.instances.map((instance) =>
       instance.process.pid === undefined ? 0 : residentBytes(instance.process.pid) / 2 ** 20,
     );
@@ -363,6 +380,10 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
       cpuSeconds: restartOne ? undefined : cpuPerInstance.reduce((a, b) => a + b, 0),
       cpuPerInstance,
       mainThreadPerInstance,
+      switches: {
+        voluntary: switchesAfter.voluntary - switchesBefore.voluntary,
+        involuntary: switchesAfter.involuntary - switchesBefore.involuntary,
+      },
       residentMiB,
       idlePerSecond: idlePerInstance.map((seconds) => seconds / (IDLE_MS / 1000)),
       elapsedMs,
@@ -395,6 +416,12 @@ function report(result: RunResult): void {
       `  ${result.captures} captures, ${result.requests} API requests served (${result.requestsPerInstance.join(' + ')}), ${result.capturesPerMinute.toFixed(1)} captures/min`,
       `  ${cpu}`,
       `  of which the main threads ${result.mainThreadPerInstance.map((s) => `${s.toFixed(2)} s`).join(' + ')}, the other threads ${result.cpuPerInstance.map((s, index) => `${(s - result.mainThreadPerInstance[index]!).toFixed(2)} s`).join(' + ')}`,
+      // A restarted instance's switches are split over two processes: left out.
+      ...(result.cpuSeconds === undefined
+        ? []
+        : [
+            `  main threads' context switches per API request: ${(result.switches.voluntary / result.requests).toFixed(2)} voluntary (the event loop waiting), ${(result.switches.involuntary / result.requests).toFixed(2)} involuntary (a core taken away)`,
+          ]),
       `  resident memory at the end ${result.residentMiB.map((mib) => `${mib.toFixed(0)} MiB`).join(' + ')}`,
       `  visitor API p50 ${ms(result.p50)}, p99 ${ms(result.p99)}; lost or 5xx answers ${result.failedAnswers}`,
       `  idle CPU ${result.idlePerSecond.map((s) => `${(s * 1000).toFixed(1)} ms/s`).join(' + ')} per instance; the load took ${(result.elapsedMs / 1000).toFixed(1)} s, so about ${((result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000).toFixed(2)} s of the CPU above is the instances' idle cost`,

@@ -596,5 +596,22 @@ export function residentBytes(pid: number): number {
   return match ? Number(match[1]) * 1024 : 0;
 }
 
+/**
+ * A thread's context switches so far (/proc/<pid>/task/<tid>/status): voluntary (it waited: the
+ * event loop going to sleep in epoll) and involuntary (the scheduler took its core away).
+ */
+export function contextSwitches(
+  pid: number,
+  tid = pid,
+): { voluntary: number; involuntary: number } {
+  const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+  const field = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+)$`, 'm').exec(status)?.[1] ?? 0);
+  return {
+    voluntary: field('voluntary_ctxt_switches'),
+    involuntary: field('nonvoluntary_ctxt_switches'),
+  };
+}
+
 /** USER_HZ: 100 on Linux for every architecture Node runs on. */
 const CLOCK_TICKS = 100;
