@@ -33,8 +33,11 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return found?.code === UNIQUE_VIOLATION && found.constraint === constraint;
 }
 
-/** Node's socket errors on the way to the database (in the error or its causes). */
-const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+/**
+ * Node's socket errors of a connection refused or dropped (in the error or its causes): the
+ * database's, in practice; another service's (the object store) is just as worth a retry.
+ */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
 
 /**
  * The database could not be reached or ended the connection (a restart, a failover): SQLSTATE

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 
 /** The answer while the database restarts or fails over. */
 export const DATABASE_UNAVAILABLE_MESSAGE =
-  'We could not reach our database just now. Please try again in a moment.';
+  'Flashbooth is briefly unavailable. Please try again in a moment.';
 
 interface ValidationIssue {
   message?: string;
@@ -43,7 +43,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isDatabaseUnavailable(error)) {
       // A database restart or failover: a retry in a moment will likely work (payments and
       // captures are exactly-once, so a request repeated after one that did land doubles nothing).
-      request.log.warn({ err: error }, 'the database is unavailable');
+      request.log.warn({ err: error }, 'the database (or another service) is unavailable');
       return reply.status(503).header('retry-after', '2').send({
         message: DATABASE_UNAVAILABLE_MESSAGE,
         code: 'service_unavailable',
