@@ -105,7 +105,7 @@ describe('the batched status writer', () => {
         batches.push(reports);
         if (down) {
           failed();
-          throw new Error('the database system is starting up');
+          throw Object.assign(new Error('the database system is starting up'), { code: '57P03' });
         }
         return reports.map((r) => rowOf(r.thingName, r.report));
       },
@@ -128,6 +128,16 @@ describe('the batched status writer', () => {
     ]);
   });
 
+  it('fails a report at once when the write fails for another reason than the database away', async () => {
+    let writes = 0;
+    const writer = new DeviceStatusWriter(async () => {
+      writes += 1;
+      throw Object.assign(new Error('column "x" does not exist'), { code: '42703' });
+    });
+    await expect(writer.record('b1', { status: 'idle' })).rejects.toThrow('does not exist');
+    expect(writes).toBe(1);
+  });
+
   it('gives a report up once its writes have failed for giveUpMs', async () => {
     let clock = 0;
     let writes = 0;
@@ -135,7 +145,7 @@ describe('the batched status writer', () => {
       async () => {
         writes += 1;
         clock += 400;
-        throw new Error('database gone');
+        throw Object.assign(new Error('database gone'), { code: '57P01' });
       },
       500,
       { firstMs: 1, maxMs: 1, giveUpMs: 1000 },

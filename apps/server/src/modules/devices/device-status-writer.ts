@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../../db/postgres-errors.js';
 import type { DeviceReport, ReportedDevice } from './devices.repository.js';
 
 /** One booth's status report, by thing name. */
@@ -46,7 +47,7 @@ export const DEFAULT_STATUS_WRITE_RETRY: StatusWriteRetry = {
  * older ones are answered `superseded`. So under light load nothing changes, and under heavy load
  * the database sees one statement per batch.
  *
- * A batch whose write fails (PostgreSQL restarting) is written again after a pause, each report
+ * A batch whose write fails because the database is away (PostgreSQL restarting) is written again after a pause, each report
  * unless a newer one of its booth came meanwhile, for up to `giveUpMs`: a booth's last report
  * (say, idle after an update) is otherwise lost until its next one, minutes later, and the
  * booth refuses visitors as "updating" all that time.
@@ -112,11 +113,14 @@ export class DeviceStatusWriter {
   }
 
   /**
-   * Puts a failed batch's reports back to be written again (a newer report of the booth, come
-   * meanwhile, supersedes one; one failing for `giveUpMs` is rejected). True when any went back.
+   * Puts a failed batch's reports back to be written again while the database is unavailable
+   * (isDatabaseUnavailable; a newer report of the booth, come meanwhile, supersedes one; one
+   * failing for `giveUpMs`, or with any other error, is rejected). True when any went back.
    */
   private requeue(batch: [string, Pending][], error: unknown): boolean {
     const at = this.now();
+    // Only a database that is away is worth waiting for; any other failure would fail again.
+    const transient = isDatabaseUnavailable(error);
     let again = false;
     for (const [thingName, entry] of batch) {
       if (this.pending.has(thingName)) {
@@ -124,7 +128,7 @@ export class DeviceStatusWriter {
         continue;
       }
       entry.failingSince ??= at;
-      if (at - entry.failingSince >= this.retry.giveUpMs) {
+      if (!transient || at - entry.failingSince >= this.retry.giveUpMs) {
         for (const waiter of entry.waiters) waiter.reject(error);
         continue;
       }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DeviceHealth } from '@flashbooth/contracts';
 import { type Executor, rowsOf } from '../../db/client.js';
 import { inOrganizationsOf } from '../../db/memberships.js';
@@ -48,8 +48,8 @@ export interface DeviceReport {
   health?: DeviceHealth | null | undefined;
   /**
    * The report's place among the booth's reports (StatusOrderSchema, a will's seq being
-   * STATUS_WILL_SEQ): written only when not older than the recorded one. Absent (ping replies,
-   * older agents): written whatever is recorded, which it leaves in place.
+   * STATUS_WILL_SEQ): recordReports writes it only when not older than the recorded one. Absent
+   * (older agents): written whatever is recorded, which it leaves in place.
    */
   order?: { boot: number; connection: number; seq: number } | undefined;
 }
@@ -189,21 +189,18 @@ export class DevicesRepository {
   }
 
   /**
-   * A report from the booth itself (MQTT status or ping reply), by thing name or id; undefined
-   * for an unknown device. Status and software version are always taken. prints_left only when
-   * the booth has applied the device's settings revision: a count from before a restock never
-   * overwrites the restocked value (checked in the same statement, so a concurrent restock
-   * cannot slip between the check and the write). A report older than the recorded one (its
-   * `order`) is not written: the device comes back as it is, marked `stale`.
+   * A ping reply from the booth, by thing name or id; undefined for an unknown device. Status and
+   * software version are always taken. prints_left only when the booth has applied the device's
+   * settings revision: a count from before a restock never overwrites the restocked value
+   * (checked in the same statement, so a concurrent restock cannot slip between the check and
+   * the write). A reply has no `order` (it answers this moment's question): it is written as
+   * heard and leaves the recorded order in place. Status reports go through recordReports.
    */
   async recordReport(
     device: { thingName: string } | { id: number },
-    report: DeviceReport,
+    report: Omit<DeviceReport, 'order'>,
   ): Promise<ReportedDevice | undefined> {
     const applied = report.settingsRevision ?? 0;
-    const { order } = report;
-    const which =
-      'id' in device ? eq(devices.id, device.id) : eq(devices.thingName, device.thingName);
     const [row] = await this.db
       .update(devices)
       .set({
@@ -216,30 +213,10 @@ export class DevicesRepository {
           : {}),
         ...(report.pingedAt ? { pingedAt: report.pingedAt } : {}),
         ...(report.health ? { health: report.health, healthAt: sql`now()` } : {}),
-        ...(order
-          ? {
-              statusBoot: order.boot,
-              statusConnection: order.connection,
-              statusSeq: order.seq,
-              statusOrderAt: sql`now()`,
-            }
-          : {}),
       })
-      .where(
-        order
-          ? and(
-              which,
-              sql`(${devices.statusBoot} is null
-                or (${order.boot}::bigint, ${order.connection}::integer, ${order.seq}::bigint)
-                  >= (${devices.statusBoot}, ${devices.statusConnection}, ${devices.statusSeq})
-                or ${devices.statusOrderAt} < now() - ${ORDER_HOLDS})`,
-            )
-          : which,
-      )
+      .where('id' in device ? eq(devices.id, device.id) : eq(devices.thingName, device.thingName))
       .returning(reportedColumns);
-    if (row || !order) return row;
-    const [kept] = await this.db.select(reportedColumns).from(devices).where(which);
-    return kept ? { ...kept, stale: true } : undefined;
+    return row;
   }
 
   /**

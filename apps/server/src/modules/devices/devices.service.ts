@@ -119,17 +119,12 @@ const onlyAdmins = () =>
  */
 export class DevicesService {
   /**
-   * Booth status reports, written in batches under load (one alone is written at once); a single
-   * report takes recordReport, the statement every other report path uses.
+   * Booth status reports, written in batches under load (one alone is written at once), each by
+   * recordReports' one statement, which also keeps a report older than the recorded one out.
    */
-  private readonly statusWriter = new DeviceStatusWriter(async (reports) => {
-    if (reports.length === 1) {
-      const [{ thingName, report }] = reports as [(typeof reports)[number]];
-      const row = await this.repo.recordReport({ thingName }, report);
-      return row ? [row] : [];
-    }
-    return this.repo.recordReports(reports);
-  });
+  private readonly statusWriter = new DeviceStatusWriter((reports) =>
+    this.repo.recordReports(reports),
+  );
 
   constructor(private readonly options: DevicesServiceOptions) {}
 

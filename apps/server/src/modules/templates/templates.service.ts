@@ -86,6 +86,14 @@ export function encodeCursor(id: number): string {
  * (one more than the page: whether another follows). The visitor API and the booth page's HTML
  * (booth-page-source.ts) both answer with it.
  */
+/** A signed download link to a template's file (sample, foreground, logo); null without one. */
+function templateFileUrl(
+  storage: Pick<ObjectStorage, 'presignDownload'>,
+  key: string | null,
+): Promise<string | null> {
+  return key ? storage.presignDownload(key, TEMPLATE_DOWNLOAD_URL_SECONDS) : Promise.resolve(null);
+}
+
 export async function visitorTemplatePage(
   rows: TemplateRow[],
   limit: number,
@@ -98,9 +106,7 @@ export async function visitorTemplatePage(
         id: row.id,
         name: row.name,
         orientation: row.orientation,
-        sample_s3_url: row.sampleKey
-          ? await storage.presignDownload(row.sampleKey, TEMPLATE_DOWNLOAD_URL_SECONDS)
-          : null,
+        sample_s3_url: await templateFileUrl(storage, row.sampleKey),
         is_cut: row.isCut,
         is_duplicated: row.isDuplicated,
         capture_kind: row.captureKind,
@@ -163,9 +169,7 @@ export class TemplatesService {
   }
 
   private downloadUrl(key: string | null): Promise<string | null> {
-    return key
-      ? this.options.storage.presignDownload(key, TEMPLATE_DOWNLOAD_URL_SECONDS)
-      : Promise.resolve(null);
+    return templateFileUrl(this.options.storage, key);
   }
 
   private imageDto(row: TemplateImageRow): TemplateImage {
