@@ -1,27 +1,59 @@
-import { type SQL, sql } from 'drizzle-orm';
-import { containing } from './paging.js';
-import { devices, media, organizations, users } from './schema.js';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { media } from './schema.js';
 
 /**
- * The media within `scope` (a condition on `media` alone) whose caption, owner's name,
- * organization's name or booth's name contains `search` (ILIKE, pattern characters literal),
- * as `(id, created_at)` rows: the same matches as a join with an OR of four ILIKEs, found as
- * four index lookups united (the caption's trigram index, the trigram indexes on the three name
- * tables, then the media of each matching user, organization or booth by their indexes).
- * A join with the OR reads every row of the scope instead (seconds at a million media). Used as
- * a CTE by the wall and the staff media views (docs/benchmarks.md).
+ * The words of a search as the media search looks for them: runs of letters, combining marks and
+ * digits, lower-cased (what PostgreSQL's parser makes words of in the 'simple' configuration:
+ * "Priya's birthday!" is priya, s, birthday). Anything else separates words.
  */
-export function mediaMatching(search: string, scope: SQL): SQL {
-  const pattern = containing(search);
-  return sql`select ${media.id}, ${media.createdAt} from ${media}
-      where ${scope} and ${media.caption} ilike ${pattern}
-    union select ${media.id}, ${media.createdAt} from ${media}
-      join ${users} on ${users.id} = ${media.userId}
-      where ${scope} and ${users.name} ilike ${pattern}
-    union select ${media.id}, ${media.createdAt} from ${media}
-      join ${organizations} on ${organizations.id} = ${media.orgId}
-      where ${scope} and ${organizations.name} ilike ${pattern}
-    union select ${media.id}, ${media.createdAt} from ${media}
-      join ${devices} on ${devices.id} = ${media.deviceId}
-      where ${scope} and ${devices.name} ilike ${pattern}`;
+export function searchWords(search: string): string[] {
+  return (
+    search
+      .normalize('NFC')
+      .toLowerCase()
+      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
+  );
+}
+
+/**
+ * The text search query (`to_tsquery('simple', …)`) for a search: every word, the last also as
+ * the start of a word ("priya sh" finds "Priya Sharma"; "caption 12" finds "Caption 120"), as
+ * search boxes that search while one types do. Undefined when the search has no words ("%",
+ * "!!"): nothing matches it. Each word is quoted and holds only letters, marks and digits, so
+ * the query cannot be malformed.
+ */
+export function wordQuery(search: string): string | undefined {
+  const words = searchWords(search);
+  if (words.length === 0) return undefined;
+  return words.map((word, i) => `'${word}'${i === words.length - 1 ? ':*' : ''}`).join(' & ');
+}
+
+/** Where the media search looks: the wall's items, or every uploaded item (the staff views). */
+export type SearchScope = 'wall' | 'uploaded';
+
+/**
+ * The media of `scope` whose caption, owner's name, organization's name or booth's name holds
+ * every word of `query` (a `wordQuery`, or a placeholder for one in a prepared statement), once
+ * each, as `(id, created_at)` rows: the SQL function `media_matching` (migration 0026), four
+ * lookups of the words indexes (the caption's through `media_wall_caption_words_idx` or
+ * `media_caption_words_idx`, then the media of each matching user, organization or booth by
+ * their indexes) with a plan kept per connection. Word search rather than substring search
+ * (ILIKE over trigram indexes until 0026): a phrase of common words made the trigram index read
+ * every captioned item's entry, where a word's entry lists only the items holding it
+ * (docs/benchmarks.md, "Word search"). `within` narrows further (a condition on `media`). Used
+ * as a CTE by the wall and the staff media views.
+ */
+export function mediaMatching(query: string | Placeholder, scope: SearchScope, within?: SQL): SQL {
+  const found = sql`media_matching(${query}, ${sql.raw(scope === 'wall' ? 'true' : 'false')})`;
+  if (!within) return sql`select id, created_at from ${found}`;
+  return sql`select found.id, found.created_at from ${found} found
+    join ${media} on ${media.id} = found.id where ${within}`;
+}
+
+/** `mediaMatching` for a search as typed; a search without words matches nothing. */
+export function mediaSearch(search: string, scope: SearchScope, within?: SQL): SQL {
+  const query = wordQuery(search);
+  return query === undefined
+    ? sql`select ${media.id}, ${media.createdAt} from ${media} where false`
+    : mediaMatching(query, scope, within);
 }

@@ -40,6 +40,8 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull(
 
 /** An index key in a migration's plain `DESC` order (Drizzle's `.desc()` alone is NULLS LAST). */
 const descending = (column: ExtraConfigColumn) => column.desc().nullsFirst();
+/** A text column's words as the media search finds them (db/media-search.ts, migration 0026). */
+const wordsOf = (column: ExtraConfigColumn) => sql`to_tsvector('simple', ${column})`;
 /**
  * The `CHECK (column IN (...))` a migration puts on an enum-like text column; `values` is the
  * list the column's `enum` is declared with (the extra-config column does not carry it).
@@ -89,8 +91,10 @@ export const users = pgTable(
     unique().on(table.pool, table.phone),
     oneOf('users_pool_check', table.pool, POOLS),
     check('users_credits_paise_check', sql`${table.creditsPaise} >= 0`),
-    // The wall's search on user names (pg_trgm, migration 0014).
+    // Substring search on user names (pg_trgm, migration 0014: guests, members).
     index('users_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
+    // The media search's words in user names (migration 0026, db/media-search.ts).
+    index('users_name_words_idx').using('gin', wordsOf(table.name)),
     // Inactive accounts by their last sign-in (migration 0018).
     index('users_last_sign_in_idx').on(table.lastSignInAt, table.id),
   ],
@@ -108,8 +112,12 @@ export const organizations = pgTable(
     logoKey: text('logo_key'),
     createdAt: createdAt(),
   },
-  // The wall's search on organization names (pg_trgm, migration 0014).
-  (table) => [index('organizations_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops'))],
+  (table) => [
+    // Substring search on organization names (pg_trgm, migration 0014).
+    index('organizations_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
+    // The media search's words in organization names (migration 0026).
+    index('organizations_name_words_idx').using('gin', wordsOf(table.name)),
+  ],
 );
 
 export const organizationMembers = pgTable(
@@ -294,8 +302,10 @@ export const devices = pgTable(
     check('devices_settings_revision_check', sql`${table.settingsRevision} >= 0`),
     index('devices_org_idx').on(table.orgId),
     index('devices_software_channel_idx').on(table.softwareChannelId),
-    // The wall's search on booth names (pg_trgm, migration 0014).
+    // Substring search on booth names (pg_trgm, migration 0014).
     index('devices_name_trgm_idx').using('gin', table.name.op('gin_trgm_ops')),
+    // The media search's words in booth names (migration 0026).
+    index('devices_name_words_idx').using('gin', wordsOf(table.name)),
   ],
 );
 export type DeviceRow = typeof devices.$inferSelect;
@@ -519,12 +529,12 @@ export const media = pgTable(
     index('media_wall_idx')
       .on(descending(table.createdAt), descending(table.id))
       .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
-    // The wall's search on captions, over the wall's items only (pg_trgm, migration 0014).
-    index('media_wall_caption_trgm_idx')
-      .using('gin', table.caption.op('gin_trgm_ops'))
+    // The wall's search on captions' words, over the wall's items only (migration 0026).
+    index('media_wall_caption_words_idx')
+      .using('gin', wordsOf(table.caption))
       .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
     // The staff media views (migration 0015): uploaded items newest first, in all, of an
-    // organization, of a booth, and their search on captions.
+    // organization, of a booth, and their search on captions' words (migration 0026).
     index('media_uploaded_idx')
       .on(descending(table.createdAt), descending(table.id))
       .where(sql`${table.isUploaded}`),
@@ -538,8 +548,8 @@ export const media = pgTable(
     index('media_device_uploaded_idx')
       .on(table.deviceId, descending(table.createdAt), descending(table.id))
       .where(sql`${table.isUploaded}`),
-    index('media_caption_trgm_idx')
-      .using('gin', table.caption.op('gin_trgm_ops'))
+    index('media_caption_words_idx')
+      .using('gin', wordsOf(table.caption))
       .where(sql`${table.isUploaded}`),
     // The statistics' totals: an organization's visitors, their captures and the flags, in order.
     index('media_org_captures_idx')

@@ -149,6 +149,25 @@ describe.each(databaseTargets)('the wall on $name', ({ open }) => {
       expect((await wallIds(world.app, undefined, 'no such text anywhere')).total).toBe(0);
     });
 
+    it('finds words: all of them in one field, in any order, the last also as a prefix', async () => {
+      const diwali = await photo(world, owner.userId, {
+        caption: 'Sparkling Diwali night, Quorvex!',
+      });
+      const hindi = await photo(world, owner.userId, { caption: 'जन्मदिन मुबारक' });
+      const ids = async (search: string) => (await wallIds(world.app, undefined, search)).ids;
+      expect(await ids('quorvex diwali')).toEqual([diwali]);
+      expect(await ids('QUORVEX')).toEqual([diwali]);
+      expect(await ids('sparkling quorv')).toEqual([diwali]);
+      // Words before the last are whole words; a word inside another is not a match.
+      expect(await ids('quorv sparkling')).toEqual([]);
+      expect(await ids('orvex')).toEqual([]);
+      expect(await ids('diwali xyzzyq')).toEqual([]);
+      expect(await ids('जन्म')).toEqual([hindi]);
+      expect(await ids('मुबारक जन्मदिन')).toEqual([hindi]);
+      // Punctuation alone has no words: nothing matches, and nothing breaks.
+      expect(await wallIds(world.app, undefined, "'&|!:*()")).toEqual({ ids: [], total: 0 });
+    });
+
     it('refuses a bad token instead of treating it as anonymous', async () => {
       const response = await regular(world.app, 'GET', 'media/public', 'not-a-token');
       expect(response.statusCode).toBe(401);

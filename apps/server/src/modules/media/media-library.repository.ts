@@ -1,6 +1,6 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
-import { mediaMatching } from '../../db/media-search.js';
+import { mediaSearch } from '../../db/media-search.js';
 import {
   after,
   allOf,
@@ -110,7 +110,7 @@ export class MediaLibraryRepository {
    * (docs/benchmarks.md): the page's ids come from `media` alone in the order of an index
    * (`media_uploaded_idx`, or the organization's or booth's, migration 0015), the names are
    * joined to those rows only, and the count reads `media` alone (every item has an owner, so
-   * the join with users drops nothing); a search is `mediaMatching`'s index lookups, the page
+   * the join with users drops nothing); a search is `mediaSearch`'s word lookups, the page
    * and the count as two statements side by side. Without a search the total is `counted`: a sum
    * of `media_daily_counts` rows (migration 0023, kept exact by trigger), not a count of media.
    * A page by cursor starts after the cursor's item in the same index (a range, not a skip).
@@ -141,7 +141,7 @@ export class MediaLibraryRepository {
     }
     const matching = this.db
       .$with('matching', { id: media.id, createdAt: media.createdAt })
-      .as(mediaMatching(page.search, uploaded));
+      .as(mediaSearch(page.search, 'uploaded', scope));
     const from = after(key, sql`created_at`, sql`id`);
     const [rows, [matches]] = await Promise.all([
       this.rowsOf(

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
-import { mediaMatching } from '../../db/media-search.js';
+import { mediaMatching, wordQuery } from '../../db/media-search.js';
 import {
   after,
   cutPage,
@@ -96,6 +96,13 @@ export type WallPageRows = Page<WallRow> & { callerKnown: boolean | undefined };
 /** How many media are on the wall: one row kept by trigger (migration 0014). */
 const onWallCount = sql<number>`(select ${wallStats.mediaCount} from ${wallStats} where ${wallStats.id} = 1)`;
 
+/** The wall's items a search's words match (`wordQuery`, or a placeholder for one), as a CTE. */
+function matchingCte(db: Database, words: string | Placeholder) {
+  return db
+    .$with('matching', { id: media.id, createdAt: media.createdAt })
+    .as(mediaMatching(words, 'wall'));
+}
+
 /** Newest first, the order of `media_wall_idx`. */
 const newestFirst = sql`order by ${media.createdAt} desc, ${media.id} desc`;
 
@@ -104,6 +111,8 @@ export class WallRepository {
   private readonly firstPages = new Map<number, ReturnType<WallRepository['prepareFirstPage']>>();
   /** Pages after a cursor without a search, the same way (the cursor's position as parameters). */
   private readonly cursorPages = new Map<number, ReturnType<WallRepository['prepareCursorPage']>>();
+  /** A search's first page, the same way (the words as a parameter). */
+  private readonly searchPages = new Map<number, ReturnType<WallRepository['prepareSearchPage']>>();
 
   constructor(private readonly db: Database) {}
 
@@ -114,11 +123,11 @@ export class WallRepository {
    * - the page's ids come from media alone (`media_wall_idx` in order, so the first page reads
    *   10 index entries and offset 5,000 skips index entries, not joined rows); the names and the
    *   caller's like are looked up for those 10 rows only;
-   * - the first page is a prepared statement whose plan PostgreSQL keeps (no planning per
-   *   request); other pages and searches are planned each time;
-   * - a search is `mediaMatching`'s four index lookups (the caption through
-   *   `media_wall_caption_trgm_idx`), found once (a CTE read twice is materialized) for both the
-   *   page and the count;
+   * - the first page, a page after a cursor and a search's first page are prepared statements
+   *   whose plans PostgreSQL keeps (no planning per request); other pages are planned each time;
+   * - a search is `mediaMatching`'s four word lookups (the caption through
+   *   `media_wall_caption_words_idx`), found once (a CTE read twice is materialized) for both the
+   *   page and the count; a search without words (`wordQuery`) finds nothing, unasked;
    * - the exact total rides along: `wall_stats` (kept by trigger) without a search, the count of
    *   the matches with one; asked on its own only when the page is empty.
    */
@@ -152,19 +161,47 @@ export class WallRepository {
       const rows = await this.pageQuery(ids, onWallCount, callerParams);
       return this.toPage(rows, page.limit, () => this.wallCount());
     }
-    const matching = this.db
-      .$with('matching', { id: media.id, createdAt: media.createdAt })
-      .as(mediaMatching(page.search, onWall()));
+    const words = wordQuery(page.search);
+    if (words === undefined)
+      return { rows: [], total: 0, nextCursor: null, callerKnown: undefined };
+    if (page.offset === 0 && !key) {
+      let prepared = this.searchPages.get(page.limit);
+      if (!prepared) {
+        prepared = this.prepareSearchPage(page.limit);
+        this.searchPages.set(page.limit, prepared);
+      }
+      return this.toPage(await prepared.execute({ ...callerParams, words }), page.limit, () =>
+        this.matchCount(words),
+      );
+    }
+    const matching = matchingCte(this.db, words);
     const from = after(key, sql`created_at`, sql`id`);
     const ids = sql`select id from matching ${from ? sql`where ${from}` : sql``}
       order by created_at desc, id desc
       limit ${limit} offset ${page.offset}`;
     const total = sql<number>`(select count(*)::int from matching)`;
     const rows = await this.pageQuery(ids, total, callerParams, matching);
-    return this.toPage(rows, page.limit, async () => {
-      const [alone] = await this.db.with(matching).select({ total: count() }).from(matching);
-      return alone?.total ?? 0;
-    });
+    return this.toPage(rows, page.limit, () => this.matchCount(words));
+  }
+
+  /** How many items on the wall a search's words match (asked when its page is empty). */
+  private async matchCount(words: string): Promise<number> {
+    const matching = matchingCte(this.db, words);
+    const [alone] = await this.db.with(matching).select({ total: count() }).from(matching);
+    return alone?.total ?? 0;
+  }
+
+  /** A search's first page, prepared like the first page; the words as a parameter. */
+  private prepareSearchPage(limit: number) {
+    const matching = matchingCte(this.db, sql.placeholder('words'));
+    const ids = sql`select id from matching order by created_at desc, id desc
+      limit ${literalLimit(limit + 1)}`;
+    return this.pageQuery(
+      ids,
+      sql<number>`(select count(*)::int from matching)`,
+      { callerId: sql.placeholder('callerId'), callerPool: sql.placeholder('callerPool') },
+      matching,
+    ).prepare(`wall_search_page_${limit}`);
   }
 
   /**
