@@ -225,6 +225,37 @@ describe.each(databaseTargets)('data export on $name', ({ open }) => {
     ).toEqual([]);
   });
 
+  it('fails the attempt, and does not hang, when an item disappears while the ZIP is written', async () => {
+    const person = await signedIn(t.app, 'regular');
+    await storedItem(database, t.storage, person.userId);
+    await database.db.insert(dataExports).values({ userId: person.userId });
+    // The object is there when the export looks (head) and gone when the ZIP reaches it (open),
+    // as when the visitor is erased during the build.
+    const vanishing = new Proxy(t.storage, {
+      get(target, property) {
+        if (property === 'open') return async () => null;
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const builder = new DataExportBuilder({
+      db: database.db,
+      repository: new PrivacyRepository(database.db),
+      storage: vanishing,
+      cleanup: t.cleanup,
+      ttlMs: 3_600_000,
+      now: t.clock.now,
+      log: silentLog,
+    });
+    const run = await builder.runOnce();
+    expect(run.counts).toMatchObject({ built: 0, failed: 1 });
+    const [row] = await database.db
+      .select()
+      .from(dataExports)
+      .where(eq(dataExports.userId, person.userId));
+    expect(row).toMatchObject({ state: 'pending', attempts: 1 });
+  });
+
   it('says what a dry run of the builder would do without building', async () => {
     const person = await signedIn(t.app, 'regular');
     const [row] = await database.db

@@ -287,6 +287,10 @@ export class DataExportBuilder {
   private async writeZip(data: PersonalData, file: string): Promise<number> {
     const { storage } = this.deps;
     const zip = new yazl.ZipFile();
+    // An entry that cannot be read (its object deleted meanwhile by an erasure, a store error) is
+    // an 'error' on the ZipFile, not on its stream: ended into the stream, it fails the pipeline
+    // below (the attempt is retried) instead of leaving it waiting for ever and the error unheard.
+    zip.on('error', (error: Error) => zip.outputStream.destroy(error));
     const missing = new Set<number>();
     const files: { path: string; key: string }[] = [];
     for (const { row } of data.media) {
