@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import yazl from 'yazl';
@@ -290,7 +291,8 @@ export class DataExportBuilder {
     // An entry that cannot be read (its object deleted meanwhile by an erasure, a store error) is
     // an 'error' on the ZipFile, not on its stream: ended into the stream, it fails the pipeline
     // below (the attempt is retried) instead of leaving it waiting for ever and the error unheard.
-    zip.on('error', (error: Error) => zip.outputStream.destroy(error));
+    // (yazl's stream is a PassThrough; its types say only ReadableStream.)
+    zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
     const missing = new Set<number>();
     const files: { path: string; key: string }[] = [];
     for (const { row } of data.media) {
