@@ -103,6 +103,15 @@ function matchingCte(db: Database, words: string | Placeholder) {
     .as(mediaMatching(words, 'wall'));
 }
 
+/** How many items the `matching` CTE holds: a search's exact total. */
+const matchCount = sql<number>`(select count(*)::int from matching)`;
+
+/** The caller's id and pool as the prepared statements' parameters. */
+const callerPlaceholders = {
+  callerId: sql.placeholder('callerId'),
+  callerPool: sql.placeholder('callerPool'),
+};
+
 /** Newest first, the order of `media_wall_idx`. */
 const newestFirst = sql`order by ${media.createdAt} desc, ${media.id} desc`;
 
@@ -171,7 +180,7 @@ export class WallRepository {
         this.searchPages.set(page.limit, prepared);
       }
       return this.toPage(await prepared.execute({ ...callerParams, words }), page.limit, () =>
-        this.matchCount(words),
+        this.countMatches(words),
       );
     }
     const matching = matchingCte(this.db, words);
@@ -179,13 +188,12 @@ export class WallRepository {
     const ids = sql`select id from matching ${from ? sql`where ${from}` : sql``}
       order by created_at desc, id desc
       limit ${limit} offset ${page.offset}`;
-    const total = sql<number>`(select count(*)::int from matching)`;
-    const rows = await this.pageQuery(ids, total, callerParams, matching);
-    return this.toPage(rows, page.limit, () => this.matchCount(words));
+    const rows = await this.pageQuery(ids, matchCount, callerParams, matching);
+    return this.toPage(rows, page.limit, () => this.countMatches(words));
   }
 
   /** How many items on the wall a search's words match (asked when its page is empty). */
-  private async matchCount(words: string): Promise<number> {
+  private async countMatches(words: string): Promise<number> {
     const matching = matchingCte(this.db, words);
     const [alone] = await this.db.with(matching).select({ total: count() }).from(matching);
     return alone?.total ?? 0;
@@ -196,12 +204,9 @@ export class WallRepository {
     const matching = matchingCte(this.db, sql.placeholder('words'));
     const ids = sql`select id from matching order by created_at desc, id desc
       limit ${literalLimit(limit + 1)}`;
-    return this.pageQuery(
-      ids,
-      sql<number>`(select count(*)::int from matching)`,
-      { callerId: sql.placeholder('callerId'), callerPool: sql.placeholder('callerPool') },
-      matching,
-    ).prepare(`wall_search_page_${limit}`);
+    return this.pageQuery(ids, matchCount, callerPlaceholders, matching).prepare(
+      `wall_search_page_${limit}`,
+    );
   }
 
   /**
@@ -219,19 +224,15 @@ export class WallRepository {
     );
     const ids = sql`select ${media.id} from ${media} where ${onWall()} and ${from} ${newestFirst}
       limit ${literalLimit(limit + 1)}`;
-    return this.pageQuery(ids, onWallCount, {
-      callerId: sql.placeholder('callerId'),
-      callerPool: sql.placeholder('callerPool'),
-    }).prepare(`wall_cursor_page_${limit}`);
+    return this.pageQuery(ids, onWallCount, callerPlaceholders).prepare(
+      `wall_cursor_page_${limit}`,
+    );
   }
 
   private prepareFirstPage(limit: number) {
     const ids = sql`select ${media.id} from ${media} where ${onWall()} ${newestFirst}
       limit ${literalLimit(limit + 1)}`;
-    return this.pageQuery(ids, onWallCount, {
-      callerId: sql.placeholder('callerId'),
-      callerPool: sql.placeholder('callerPool'),
-    }).prepare(`wall_first_page_${limit}`);
+    return this.pageQuery(ids, onWallCount, callerPlaceholders).prepare(`wall_first_page_${limit}`);
   }
 
   /**
