@@ -41,19 +41,14 @@ export type SearchScope = 'wall' | 'uploaded';
  * (ILIKE over trigram indexes until 0026): a phrase of common words made the trigram index read
  * every captioned item's entry, where a word's entry lists only the items holding it
  * (docs/benchmarks.md, "Word search"). `within` narrows further (a condition on `media`). Used
- * as a CTE by the wall and the staff media views.
+ * as a CTE by the wall and the staff media views; a search without words (`wordQuery`
+ * undefined) is answered as an empty page without asking. The function writes its two scopes
+ * out as two statements, the wall's predicate as literal text: a kept (generic) plan uses a
+ * partial index (`media_wall_caption_words_idx`) only when the query states its predicate.
  */
 export function mediaMatching(query: string | Placeholder, scope: SearchScope, within?: SQL): SQL {
   const found = sql`media_matching(${query}, ${sql.raw(scope === 'wall' ? 'true' : 'false')})`;
   if (!within) return sql`select id, created_at from ${found}`;
   return sql`select found.id, found.created_at from ${found} found
     join ${media} on ${media.id} = found.id where ${within}`;
-}
-
-/** `mediaMatching` for a search as typed; a search without words matches nothing. */
-export function mediaSearch(search: string, scope: SearchScope, within?: SQL): SQL {
-  const query = wordQuery(search);
-  return query === undefined
-    ? sql`select ${media.id}, ${media.createdAt} from ${media} where false`
-    : mediaMatching(query, scope, within);
 }

@@ -61,6 +61,17 @@ describe.each(databaseTargets)('data export on $name', ({ open }) => {
     await database.close();
   });
 
+  /** A builder as another instance would run it (the job's own timer is off). */
+  const builder = (storage = t.storage) =>
+    new DataExportBuilder({
+      db: database.db,
+      repository: new PrivacyRepository(database.db),
+      storage,
+      cleanup: t.cleanup,
+      ttlMs: 3_600_000,
+      now: t.clock.now,
+      log: silentLog,
+    });
   const call = (method: 'GET' | 'POST', url: string, token: string) =>
     apiCall(t.app, method, url, token, undefined, 'regular');
   const status = async (token: string) => {
@@ -195,20 +206,9 @@ describe.each(databaseTargets)('data export on $name', ({ open }) => {
   it('two instances never build the same export', async () => {
     const person = await signedIn(t.app, 'regular');
     await storedItem(database, t.storage, person.userId);
-    const repository = new PrivacyRepository(database.db);
     // Pending without a kick: written straight in the database.
     await database.db.insert(dataExports).values({ userId: person.userId });
-    const instance = () =>
-      new DataExportBuilder({
-        db: database.db,
-        repository,
-        storage: t.storage,
-        cleanup: t.cleanup,
-        ttlMs: 3_600_000,
-        now: t.clock.now,
-        log: silentLog,
-      });
-    const [one, two] = await Promise.all([instance().runOnce(), instance().runOnce()]);
+    const [one, two] = await Promise.all([builder().runOnce(), builder().runOnce()]);
     expect((one.counts.built ?? 0) + (two.counts.built ?? 0)).toBe(1);
     expect((one.counts.failed ?? 0) + (two.counts.failed ?? 0)).toBe(0);
     const rows = await database.db
@@ -238,16 +238,7 @@ describe.each(databaseTargets)('data export on $name', ({ open }) => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const builder = new DataExportBuilder({
-      db: database.db,
-      repository: new PrivacyRepository(database.db),
-      storage: vanishing,
-      cleanup: t.cleanup,
-      ttlMs: 3_600_000,
-      now: t.clock.now,
-      log: silentLog,
-    });
-    const run = await builder.runOnce();
+    const run = await builder(vanishing).runOnce();
     expect(run.counts).toMatchObject({ built: 0, failed: 1 });
     const [row] = await database.db
       .select()

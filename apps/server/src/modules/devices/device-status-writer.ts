@@ -47,10 +47,10 @@ export const DEFAULT_STATUS_WRITE_RETRY: StatusWriteRetry = {
  * older ones are answered `superseded`. So under light load nothing changes, and under heavy load
  * the database sees one statement per batch.
  *
- * A batch whose write fails because the database is away (PostgreSQL restarting) is written again after a pause, each report
- * unless a newer one of its booth came meanwhile, for up to `giveUpMs`: a booth's last report
- * (say, idle after an update) is otherwise lost until its next one, minutes later, and the
- * booth refuses visitors as "updating" all that time.
+ * A batch whose write fails because the database is away (PostgreSQL restarting) is written
+ * again after a pause, each report unless a newer one of its booth came meanwhile, for up to
+ * `giveUpMs`: a booth's last report (say, idle after an update) is otherwise lost until its next
+ * one, minutes later, and the booth refuses visitors as "updating" all that time.
  */
 export class DeviceStatusWriter {
   private readonly pending = new Map<string, Pending>();

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Database, rowsOf } from '../../db/client.js';
-import { mediaSearch } from '../../db/media-search.js';
+import { mediaMatching, wordQuery } from '../../db/media-search.js';
 import {
   after,
   allOf,
@@ -110,8 +110,8 @@ export class MediaLibraryRepository {
    * (docs/benchmarks.md): the page's ids come from `media` alone in the order of an index
    * (`media_uploaded_idx`, or the organization's or booth's, migration 0015), the names are
    * joined to those rows only, and the count reads `media` alone (every item has an owner, so
-   * the join with users drops nothing); a search is `mediaSearch`'s word lookups, the page
-   * and the count as two statements side by side. Without a search the total is `counted`: a sum
+   * the join with users drops nothing); a search is `mediaMatching`'s word lookups, the page
+   * and the count as two statements side by side (none for a search without words). Without a search the total is `counted`: a sum
    * of `media_daily_counts` rows (migration 0023, kept exact by trigger), not a count of media.
    * A page by cursor starts after the cursor's item in the same index (a range, not a skip).
    */
@@ -139,9 +139,11 @@ export class MediaLibraryRepository {
       ]);
       return cut(rows, Number(rowsOf<{ value: unknown }>(total)[0]?.value ?? 0));
     }
+    const words = wordQuery(page.search);
+    if (words === undefined) return cut([], 0);
     const matching = this.db
       .$with('matching', { id: media.id, createdAt: media.createdAt })
-      .as(mediaSearch(page.search, 'uploaded', scope));
+      .as(mediaMatching(words, 'uploaded', scope));
     const from = after(key, sql`created_at`, sql`id`);
     const [rows, [matches]] = await Promise.all([
       this.rowsOf(

@@ -81,11 +81,6 @@ export function encodeCursor(id: number): string {
   return Buffer.from(String(id)).toString('base64url');
 }
 
-/**
- * A page of a booth's templates as a visitor gets it, from up to `limit + 1` rows in id order
- * (one more than the page: whether another follows). The visitor API and the booth page's HTML
- * (booth-page-source.ts) both answer with it.
- */
 /** A signed download link to a template's file (sample, foreground, logo); null without one. */
 function templateFileUrl(
   storage: Pick<ObjectStorage, 'presignDownload'>,
@@ -94,6 +89,11 @@ function templateFileUrl(
   return key ? storage.presignDownload(key, TEMPLATE_DOWNLOAD_URL_SECONDS) : Promise.resolve(null);
 }
 
+/**
+ * A page of a booth's templates as a visitor gets it, from up to `limit + 1` rows in id order
+ * (one more than the page: whether another follows). The visitor API and the booth page's HTML
+ * (booth-page-source.ts) both answer with it.
+ */
 export async function visitorTemplatePage(
   rows: TemplateRow[],
   limit: number,
