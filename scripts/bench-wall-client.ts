@@ -10,7 +10,8 @@ import { atRate, load, type Result } from './load.js';
 export interface WallLoadJob {
   label: string;
   url: string;
-  headers: Record<string, string>;
+  /** The request's headers; a list: each request the next (a crowd of callers). */
+  headers: Record<string, string> | Record<string, string>[];
   rate: number;
   rateSeconds: number;
   maxRequests: number;
@@ -23,8 +24,11 @@ process.once('message', (job: WallLoadJob) => {
 });
 
 async function run(job: WallLoadJob): Promise<WallLoadResults> {
+  const crowd = Array.isArray(job.headers) ? job.headers : [job.headers];
+  let next = 0;
   const call = async () => {
-    const response = await fetch(job.url, { headers: job.headers });
+    const headers = crowd[next++ % crowd.length]!;
+    const response = await fetch(job.url, { headers });
     await response.arrayBuffer();
     return response.status === 200;
   };

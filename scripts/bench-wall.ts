@@ -8,8 +8,10 @@
  * (open loop) and at full speed (BENCH_CONCURRENCY in flight), the requests sent by
  * bench-wall-client.ts in a process of its own, with the server's CPU time per request. Then the
  * first page again on a 10,000-media database. Every case runs once unrecorded before the measured
- * round (WALL_WARM_UP_REQUESTS at full speed after 2 s at the fixed rate).
- * Usage: npm run bench:wall  (WALL_MEDIA=… to change the big size)
+ * round (WALL_WARM_UP_REQUESTS at full speed after 2 s at the fixed rate). Nothing changes the
+ * wall while it is measured, so with the page cache on (the default) every measured request is
+ * answered from a kept page; WALL_CACHE_PAGES=0 measures the database reads.
+ * Usage: npm run bench:wall  (WALL_MEDIA=… to change the big size; WALL_CACHE_PAGES=0)
  */
 import { fork } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +41,8 @@ const MAX_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const WARM_UP_REQUESTS = Number(process.env.WALL_WARM_UP_REQUESTS ?? 1000);
 /** Requests per staff view, one after another (after one to warm up). */
 const STAFF_REQUESTS = Number(process.env.STAFF_REQUESTS ?? 30);
+/** Visitors in the crowd case: more than its requests, so that every measured one is new. */
+const CROWD = 12_000;
 
 /** Visitors = media / 10, likes = 100 on every public item (10 per media row overall). */
 export async function seed(database: DatabaseHandle, mediaCount: number): Promise<number> {
@@ -147,7 +151,9 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
     // The app migrates the new database as it starts; the seed follows. The static baseline is a
     // route of this same Fastify instance (same plugins: compression, security headers, request
     // ids), registered only here before it listens; its body is set to a first page's bytes.
-    const config = benchConfig({});
+    // WALL_CACHE_PAGES=0: every page read from the database (the page cache off).
+    const cachePages = process.env.WALL_CACHE_PAGES;
+    const config = benchConfig(cachePages === undefined ? {} : { WALL_CACHE_PAGES: cachePages });
     const app = await buildApp(config, { database, logger: false });
     // No background jobs: a fleet job's first tick (5 minutes) would land in the seeding when the
     // machine is slow (media-retention updating the 2025 items deadlocked with the seed's
@@ -167,11 +173,26 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
     const sample = await (await fetch(firstUrl, { headers: auth })).text();
     staticBody = sample;
     const staticUrl = `${base}/bench/static-json`;
-    const cases: [string, string, Record<string, string>][] = [
+    // A crowd: each request by another visitor (the page cache checks each caller's account
+    // once). The warm-up round and the measured one get different visitors.
+    const crowd = await Promise.all(
+      Array.from({ length: full ? CROWD : 0 }, async (_, i) => ({
+        authorization: `Bearer ${await tokens.sign({ userId: firstVisitor + 100 + i, pool: 'regular' })}`,
+      })),
+    );
+    const crowdWarmUp = crowd.slice(0, CROWD / 4);
+    const crowdMeasured = crowd.slice(CROWD / 4);
+    const cases: [string, string, WallLoadJob['headers'], WallLoadJob['headers']?][] = [
       ['static JSON (same size)', staticUrl, {}],
       ['first page, session', firstUrl, auth],
     ];
     if (full) {
+      cases.push([
+        'first page, another visitor each request',
+        firstUrl,
+        crowdMeasured,
+        crowdWarmUp,
+      ]);
       // The page 5,000 items deep by cursor: the cursor the page before it gives out.
       const before = (await (await fetch(`${firstUrl}?offset=4990`, { headers: auth })).json()) as {
         next_cursor: string;
@@ -188,11 +209,11 @@ async function measure(mediaCount: number, full: boolean): Promise<Result[]> {
     // for the process's warm-up (compiling the route's hot paths, the pool's first statements).
     // On 2026-12-04 the first page measured first used 0.55 ms of server CPU per request and
     // the same page measured again after the others 0.36 ms (100,000 media).
-    for (const [label, url, headers] of cases) {
+    for (const [label, url, headers, warmUpHeaders] of cases) {
       await runClient({
         label: `warm-up: ${label}`,
         url,
-        headers,
+        headers: warmUpHeaders ?? headers,
         rate: RATE,
         rateSeconds: 2,
         maxRequests: WARM_UP_REQUESTS,
@@ -334,7 +355,9 @@ async function run(): Promise<void> {
     `bench:wall on ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')}, concurrency ${CONCURRENCY}`,
+      .join(
+        ' ',
+      )}, concurrency ${CONCURRENCY}, wall page cache ${process.env.WALL_CACHE_PAGES === '0' ? 'off' : 'on'}`,
   );
   const big = await measure(BIG, true);
   const small = await measure(SMALL, false);

@@ -23,6 +23,9 @@ import { createServices } from './services.js';
 
 export type { AppDependencies } from './infrastructure.js';
 
+/** Requests that change nothing (the others forget the wall's kept pages). */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Where a client on this machine reaches the MQTT broker; undefined with a test link. */
@@ -68,8 +71,16 @@ export async function buildApp(
   // Closed in reverse: no more jobs, then the booths' line, then the database and the store.
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await services.wallCache.stop();
     await infra.deviceLink.stop();
     await infra.close();
+  });
+  // The wall's page cache hears the other instances' changes through LISTEN; this instance's
+  // own are told here, before the answer leaves: whoever changed something through this
+  // instance reads the change on their next request.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (!READS.has(request.method)) services.wallCache.changed();
+    done(null, payload);
   });
 
   await registerSecurityHeaders(app, config);
@@ -88,6 +99,7 @@ export async function buildApp(
   app.decorate('payments', services.payments);
   app.decorate('jobs', jobs);
   jobs.start();
+  await services.wallCache.start();
 
   const { database, storage, now } = infra;
   const users = services.usersRepository;

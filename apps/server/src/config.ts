@@ -89,6 +89,8 @@ const EnvSchema = z.object({
   MEDIA_PREVIEW_SWEEP_INTERVAL_MS: positiveInt(30_000),
   /** How long an instance's claim on one preview holds before another instance may take it over. */
   MEDIA_PREVIEW_LEASE_SECONDS: positiveInt(120),
+  /** Wall pages each instance keeps until the wall changes (modules/wall/wall-cache.ts); 0 = off. */
+  WALL_CACHE_PAGES: z.coerce.number().int().min(0).max(100_000).default(500),
   SUPER_USER_PHONES: z
     .string()
     .default('')
@@ -279,6 +281,8 @@ export interface Config {
   retention: { mediaDays: number; paymentRecordYears: number };
   rollouts: { tickMs: number; maxFailures: number; retryMs: number; waveTimeoutMs: number };
   previews: { concurrency: number; sweepIntervalMs: number; leaseMs: number };
+  /** WALL_CACHE_PAGES: the wall pages an instance keeps until the wall changes (0 = none). */
+  wallCachePages: number;
   superUserPhones: string[];
   authSecret: string;
   auth: {
@@ -497,6 +501,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweepIntervalMs: e.MEDIA_PREVIEW_SWEEP_INTERVAL_MS,
       leaseMs: e.MEDIA_PREVIEW_LEASE_SECONDS * 1000,
     },
+    wallCachePages: e.WALL_CACHE_PAGES,
     superUserPhones: e.SUPER_USER_PHONES,
     authSecret: e.AUTH_SECRET ?? developmentSecret(dataDir),
     auth: {

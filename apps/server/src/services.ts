@@ -60,6 +60,7 @@ import { RetentionService } from './modules/retention/retention.service.js';
 import { ShareRepository } from './modules/share/share.repository.js';
 import { ShareService } from './modules/share/share.service.js';
 import { KioskWallService } from './modules/wall/kiosk-wall.service.js';
+import { WallCache } from './modules/wall/wall-cache.js';
 import { WallFeed } from './modules/wall/wall-feed.js';
 import { KioskWallRepository, WallRepository } from './modules/wall/wall.repository.js';
 import { WallService } from './modules/wall/wall.service.js';
@@ -93,6 +94,7 @@ export interface Services {
   wall: WallService;
   /** The wall's changes for the kiosk walls' live streams (shared between instances). */
   wallFeed: WallFeed;
+  wallCache: WallCache;
   /** An organization's kiosk wall (`/wall/{orgId}`). */
   kioskWall: KioskWallService;
   /** Share pages of public items (`/p/{public_id}`), their images and videos. */
@@ -250,7 +252,15 @@ export function createServices(
     wallChanges: wallFeed,
   });
   const wallRepository = new WallRepository(db);
-  const wall = new WallService({ wall: wallRepository, users, storage, now, changes: wallFeed });
+  const wallCache = new WallCache({ maxPages: config.wallCachePages, database, log });
+  const wall = new WallService({
+    wall: wallRepository,
+    users,
+    storage,
+    now,
+    changes: wallFeed,
+    cache: wallCache,
+  });
   const kioskWall = new KioskWallService({ repository: new KioskWallRepository(db), storage });
   const share = new ShareService({
     share: new ShareRepository(db),
@@ -452,6 +462,7 @@ export function createServices(
     mediaLibrary,
     wall,
     wallFeed,
+    wallCache,
     kioskWall,
     share,
     captures,

@@ -28,9 +28,14 @@ export interface DatabaseHandle {
   /**
    * LISTENs on a channel (PostgreSQL NOTIFY, which PGlite has too) and calls `onPayload` for each
    * notification; resolves with the call that stops listening. On PostgreSQL a connection of its
-   * own, reconnected after a loss (notifications sent meanwhile are missed).
+   * own, reconnected after a loss (notifications sent meanwhile are missed: `onState` hears
+   * false when the connection is lost and true each time LISTEN is in place again).
    */
-  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  listen: (
+    channel: string,
+    onPayload: (payload: string) => void,
+    onState?: (listening: boolean) => void,
+  ) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
   /** PostgreSQL's pool right now (the metrics); absent on PGlite, one in-process session. */
   poolStats?: () => { total: number; idle: number; waiting: number };
@@ -66,7 +71,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ping: async () => {
         await db.execute(sql`select 1`);
       },
-      listen: (channel, onPayload) => listenOnPostgres(options.url!, channel, onPayload),
+      listen: (channel, onPayload, onState) =>
+        listenOnPostgres(options.url!, channel, onPayload, onState),
       close: () => pool.end(),
       poolStats: () => ({
         total: pool.totalCount,
@@ -98,8 +104,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    listen: async (channel, onPayload) => {
+    listen: async (channel, onPayload, onState) => {
       const unlisten = await client.listen(channel, onPayload);
+      onState?.(true);
       return async () => {
         if (!client.closed) await unlisten();
       };
@@ -122,6 +129,7 @@ async function listenOnPostgres(
   url: string,
   channel: string,
   onPayload: (payload: string) => void,
+  onState: (listening: boolean) => void = () => undefined,
 ): Promise<() => Promise<void>> {
   let stopped = false;
   let current: pg.Client | undefined;
@@ -132,6 +140,7 @@ async function listenOnPostgres(
     const onLost = () => {
       if (lost) return;
       lost = true;
+      onState(false);
       if (current === client) current = undefined;
       client.end().catch(() => undefined);
       if (stopped) return;
@@ -150,6 +159,7 @@ async function listenOnPostgres(
     try {
       await client.connect();
       await client.query(`listen ${client.escapeIdentifier(channel)}`);
+      if (!lost) onState(true);
     } catch (error) {
       if (first) {
         stopped = true;

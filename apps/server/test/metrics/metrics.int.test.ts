@@ -92,6 +92,7 @@ describe.each(databaseTargets)('metrics and probes on $name', ({ name, open }) =
       'flashbooth_job_run_duration_seconds',
       'flashbooth_booths_online',
       'flashbooth_db_pool_connections',
+      'flashbooth_wall_pages_total',
       'process_cpu_seconds_total',
     ]) {
       expect(before, metric).toContain(`# TYPE ${metric} `);
@@ -149,6 +150,16 @@ describe.each(databaseTargets)('metrics and probes on $name', ({ name, open }) =
     );
     expect(after).toContain('route="/api/device/media/:id/uploaded"');
     expect(after).not.toContain(`/api/device/media/${upload.media_id}/uploaded`);
+
+    // The wall's page cache: the first read of a page misses, the next ones are answered kept.
+    for (let i = 0; i < 3; i += 1) {
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/regular/media/public' })).statusCode,
+      ).toBe(200);
+    }
+    const walls = await scrape();
+    expect(sample(walls, 'flashbooth_wall_pages_total{result="miss"}')).toBe(1);
+    expect(sample(walls, 'flashbooth_wall_pages_total{result="hit"}')).toBe(2);
 
     // A background job run is timed (the jobs runner's observer).
     await app.jobs.runNow('delivery-deadline');

@@ -151,6 +151,7 @@ export function instrumentServices(services: Services, metrics: Metrics): void {
       metrics.paymentOutcome('expired', report.expired);
     },
   });
+  metrics.watchWallCache(services.wallCache.counts);
 }
 
 /** The job runner's observer: each finished run's outcome and duration. */

@@ -21,6 +21,8 @@ export interface Metrics {
   smsSent(outcome: 'sent' | 'failed'): void;
   /** One background job run that ended: ok or failed, and how long it took. */
   jobRun(job: string, ok: boolean, seconds: number): void;
+  /** Where the wall cache's running counts of pages answered kept (hits) and read are. */
+  watchWallCache(counts: { readonly hits: number; readonly misses: number }): void;
 }
 
 export const noMetrics: Metrics = {
@@ -34,6 +36,7 @@ export const noMetrics: Metrics = {
   paymentOutcome() {},
   smsSent() {},
   jobRun() {},
+  watchWallCache() {},
 };
 
 /** Read when Prometheus scrapes: figures the database knows (booths online, the pool). */
@@ -68,6 +71,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly payments: Counter<'outcome'>;
   private readonly sms: Counter<'outcome'>;
   private readonly jobs: Histogram<'job' | 'outcome'>;
+  private wallCacheCounts: { readonly hits: number; readonly misses: number } | undefined;
 
   constructor(private readonly sources: ScrapeSources) {
     const registers = [this.registry];
@@ -132,6 +136,20 @@ export class PrometheusMetrics implements Metrics {
       buckets: JOB_BUCKETS,
       registers,
     });
+    const wall = () => this.wallCacheCounts;
+    new Counter({
+      name: 'flashbooth_wall_pages_total',
+      help: "Wall pages answered from this instance's page cache (hit) or read from the database (miss)",
+      labelNames: ['result'],
+      registers,
+      collect() {
+        const counts = wall();
+        if (!counts) return;
+        this.reset();
+        this.inc({ result: 'hit' }, counts.hits);
+        this.inc({ result: 'miss' }, counts.misses);
+      },
+    });
     const { sources: scrape } = this;
     new Gauge({
       name: 'flashbooth_booths_online',
@@ -188,6 +206,9 @@ export class PrometheusMetrics implements Metrics {
   }
   jobRun(job: string, ok: boolean, seconds: number): void {
     this.jobs.observe({ job, outcome: ok ? 'ok' : 'failed' }, seconds);
+  }
+  watchWallCache(counts: { readonly hits: number; readonly misses: number }): void {
+    this.wallCacheCounts = counts;
   }
 
   /** The exposition text and its content type. */

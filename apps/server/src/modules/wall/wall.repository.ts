@@ -89,9 +89,19 @@ export interface WallCaller {
 
 /**
  * A wall page; `callerKnown` says whether the caller's account exists in its pool (undefined
- * when the page is empty: then nobody asked).
+ * when the page is empty: then nobody asked); `likers`, who likes each item (user ids, sorted),
+ * when no item has more than `LIKERS_KEPT` likes (what the wall's page cache keeps, `WallCache`).
  */
-export type WallPageRows = Page<WallRow> & { callerKnown: boolean | undefined };
+export type WallPageRows = Page<WallRow> & {
+  callerKnown: boolean | undefined;
+  likers: Map<number, Int32Array> | undefined;
+};
+
+/**
+ * The most likes of one item whose likers a page reads (for the page cache, which answers
+ * every caller's `is_liked_by_caller` from them): ten items' likers at most 10,000 ids.
+ */
+export const LIKERS_KEPT = 1000;
 
 /** How many media are on the wall: one row kept by trigger (migration 0014). */
 const onWallCount = sql<number>`(select ${wallStats.mediaCount} from ${wallStats} where ${wallStats.id} = 1)`;
@@ -172,7 +182,13 @@ export class WallRepository {
     }
     const words = wordQuery(page.search);
     if (words === undefined)
-      return { rows: [], total: 0, nextCursor: null, callerKnown: undefined };
+      return {
+        rows: [],
+        total: 0,
+        nextCursor: null,
+        callerKnown: undefined,
+        likers: new Map(),
+      };
     if (page.offset === 0 && !key) {
       let prepared = this.searchPages.get(page.limit);
       if (!prepared) {
@@ -237,7 +253,8 @@ export class WallRepository {
 
   /**
    * The items whose ids `ids` selects (in its order), with the names, the caller's like
-   * (a primary-key probe per item), the total and whether the caller's account exists.
+   * (a primary-key probe per item), who likes each (up to `LIKERS_KEPT`, else null), the total
+   * and whether the caller's account exists.
    */
   private pageQuery(
     ids: SQL,
@@ -254,6 +271,9 @@ export class WallRepository {
         deviceName: devices.name,
         userName: users.name,
         likedByCaller: sql<boolean>`exists (select 1 from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id} and ${mediaLikes.userId} = ${caller.callerId})`,
+        likers: sql<
+          number[] | null
+        >`case when ${media.likesCount} <= ${sql.raw(String(LIKERS_KEPT))} then array(select ${mediaLikes.userId} from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id}) end`,
         total: sql<number>`${total}`,
         // The caller's account still exists in its pool (what UsersService.caller checks),
         // answered here to save a round trip.
@@ -280,7 +300,7 @@ export class WallRepository {
    * only when the page is empty.
    */
   private async toPage(
-    read: (WallRow & { total: number; callerKnown: boolean })[],
+    read: (WallRow & { total: number; callerKnown: boolean; likers: number[] | null })[],
     limit: number,
     total: () => Promise<number>,
   ): Promise<WallPageRows> {
@@ -289,14 +309,20 @@ export class WallRepository {
       at: row.cursorAt,
       id: row.id,
     }));
+    let likers: Map<number, Int32Array> | undefined = new Map();
+    for (const row of rows) {
+      if (row.likers === null) likers = undefined;
+      else likers?.set(row.id, Int32Array.from(row.likers, Number).sort());
+    }
     return {
-      rows: rows.map(({ total: _total, callerKnown: _known, ...row }) => ({
+      rows: rows.map(({ total: _total, callerKnown: _known, likers: _likers, ...row }) => ({
         ...row,
         likedByCaller: Boolean(row.likedByCaller),
       })),
       total: Number(count),
       nextCursor,
       callerKnown: read[0] && Boolean(read[0].callerKnown),
+      likers,
     };
   }
 

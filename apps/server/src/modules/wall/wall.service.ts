@@ -17,6 +17,7 @@ import { toApiTimestamp } from '../../lib/time.js';
 import type { AccessClaims } from '../../security/access-tokens.js';
 import { toVisitorMedia } from '../media/media-items.js';
 import type { ObjectStorage } from '../storage/storage.js';
+import { type CachedWallPage, holds, type WallCache, wallPageKey } from './wall-cache.js';
 import type { WallFeed } from './wall-feed.js';
 import type { CommentRow, ModeratedMedia, WallRepository, WallRow } from './wall.repository.js';
 
@@ -35,6 +36,8 @@ export interface WallServiceOptions {
   now: () => Date;
   /** Told when a moderator takes an item off the wall or puts it back (the kiosk walls). */
   changes?: Pick<WallFeed, 'publish'>;
+  /** The pages kept until the wall changes; absent = every page read from the database. */
+  cache?: WallCache;
 }
 
 const mediaNotFound = () => notFound(WALL_MESSAGES.mediaNotFound);
@@ -75,15 +78,34 @@ export class WallService {
     };
   }
 
-  /** GET media/public: anyone; `claims` (a signed-in visitor) only decides is_liked_by_caller. */
+  /**
+   * GET media/public: anyone; `claims` (a signed-in visitor) only decides is_liked_by_caller.
+   * A page kept by the cache (`WallCache`) is answered from it, the caller's likes from its
+   * likers; otherwise read (and kept for the next caller).
+   */
   async list(claims: AccessClaims | undefined, query: WallQuery): Promise<WallPage> {
-    const page = await this.repo.listPublic(
-      claims && { id: claims.userId, pool: claims.pool },
-      query,
-    );
+    const cache = this.options.cache;
+    const caller = claims && { id: claims.userId, pool: claims.pool };
+    const key = wallPageKey(query);
+    const version = cache?.current();
+    const kept = cache?.page(key, version);
+    if (kept && (!caller || kept.likers)) {
+      if (caller && !cache!.knowsCaller(caller, version)) {
+        await this.options.users.caller(claims!);
+        cache!.rememberCaller(caller, version);
+      }
+      cache!.counts.hits += 1;
+      return listBodyAsync(withCallerLikes(kept, caller?.id), (row) => this.toMedia(row));
+    }
+    const page = await this.repo.listPublic(caller, query);
     // The page query checked the caller's account too; when it could not say (an empty page) or
     // found none, the users module decides (and refuses a deleted account as everywhere).
     if (claims && page.callerKnown !== true) await this.options.users.caller(claims);
+    if (cache) {
+      if (version !== undefined) cache.counts.misses += 1;
+      if (caller) cache.rememberCaller(caller, version);
+      cache.keep(key, version, page);
+    }
     return listBodyAsync(page, (row) => this.toMedia(row));
   }
 
@@ -202,4 +224,18 @@ export class WallService {
       throw commentNotFound();
     }
   }
+}
+
+const NO_LIKERS = new Int32Array(0);
+
+/** A kept page as `callerId` sees it: each item's `likedByCaller` from its likers. */
+function withCallerLikes(page: CachedWallPage, callerId: number | undefined): CachedWallPage {
+  const { likers } = page;
+  return {
+    ...page,
+    rows: page.rows.map((row) => ({
+      ...row,
+      likedByCaller: callerId !== undefined && holds(likers?.get(row.id) ?? NO_LIKERS, callerId),
+    })),
+  };
 }
