@@ -251,7 +251,7 @@ export function createServices(
     now,
     wallChanges: wallFeed,
   });
-  const wallRepository = new WallRepository(db);
+  const wallRepository = new WallRepository(db, config.wallCachePages > 0);
   const wallCache = new WallCache({ maxPages: config.wallCachePages, database, log });
   const wall = new WallService({
     wall: wallRepository,

@@ -71,6 +71,10 @@ export class FakeUsersRepository {
     return this.rows.get(id);
   }
 
+  async findByIds(ids: number[]) {
+    return ids.flatMap((id) => this.rows.get(id) ?? []);
+  }
+
   async roleIn(userId: number, orgId: number) {
     return this.memberships.get(`${userId}:${orgId}`);
   }

@@ -1,5 +1,5 @@
 import type { Pool } from '@flashbooth/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { organizationMembers, users, type UserRow } from '../../db/schema.js';
 
@@ -27,6 +27,11 @@ export class UsersRepository {
   async findById(id: number): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id));
     return row;
+  }
+
+  /** The accounts of `ids` that exist (in no order). */
+  findByIds(ids: number[]): Promise<UserRow[]> {
+    return this.db.select().from(users).where(inArray(users.id, ids));
   }
 
   async findByPhone(pool: Pool, phone: string): Promise<UserRow | undefined> {

@@ -50,6 +50,36 @@ describe('the caller', () => {
       rows.member,
     );
   });
+
+  it('is looked up once for all the requests that ask together, each answered as alone', async () => {
+    const { users, repository, rows, claims } = people();
+    const asked: number[][] = [];
+    const findByIds = repository.findByIds.bind(repository);
+    repository.findByIds = async (ids: number[]) => {
+      asked.push(ids);
+      return findByIds(ids);
+    };
+    const together = await Promise.allSettled([
+      users.caller(claims.visitor),
+      users.caller(claims.member),
+      users.caller({ userId: 999, pool: 'regular' }),
+      users.caller({ userId: rows.visitor.id, pool: 'enterprise' }),
+      users.caller(claims.visitor),
+    ]);
+    expect(asked).toHaveLength(1);
+    expect(together.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(together[1]).toEqual({ status: 'fulfilled', value: rows.member });
+    // A later ask is a batch of its own, and sees a change made in between.
+    repository.rows.delete(rows.visitor.id);
+    await expectAppError(users.caller(claims.visitor), 'unauthorized');
+    expect(asked).toHaveLength(2);
+  });
 });
 
 describe('users/{id}: who may read and change whose profile', () => {

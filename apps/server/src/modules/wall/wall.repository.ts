@@ -133,7 +133,16 @@ export class WallRepository {
   /** A search's first page, the same way (the words as a parameter). */
   private readonly searchPages = new Map<number, ReturnType<WallRepository['prepareSearchPage']>>();
 
-  constructor(private readonly db: Database) {}
+  /**
+   * `readLikers`: pages are read with who likes each item (`WallPageRows.likers`), for the page
+   * cache; without it (the cache off) `likers` is undefined and nothing extra is read: a page
+   * with its likers costs PostgreSQL and the server more (docs/benchmarks.md, "The wall's page
+   * cache"), paid once per change with the cache and on every request without.
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly readLikers = false,
+  ) {}
 
   /**
    * A page of the wall, newest first, searching caption, user, organization and booth names.
@@ -271,9 +280,11 @@ export class WallRepository {
         deviceName: devices.name,
         userName: users.name,
         likedByCaller: sql<boolean>`exists (select 1 from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id} and ${mediaLikes.userId} = ${caller.callerId})`,
-        likers: sql<
-          number[] | null
-        >`case when ${media.likesCount} <= ${sql.raw(String(LIKERS_KEPT))} then array(select ${mediaLikes.userId} from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id}) end`,
+        likers: this.readLikers
+          ? sql<
+              number[] | null
+            >`case when ${media.likesCount} <= ${sql.raw(String(LIKERS_KEPT))} then array(select ${mediaLikes.userId} from ${mediaLikes} where ${mediaLikes.mediaId} = ${media.id}) end`
+          : sql<null>`null::int[]`,
         total: sql<number>`${total}`,
         // The caller's account still exists in its pool (what UsersService.caller checks),
         // answered here to save a round trip.
