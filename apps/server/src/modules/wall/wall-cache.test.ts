@@ -57,7 +57,7 @@ describe('WallCache', () => {
 
   it('forgets every page and caller when a change is heard or told', async () => {
     const { cache, heard } = await started();
-    const caller = { id: 7, pool: 'regular' };
+    const caller = { userId: 7, pool: 'regular' };
     cache.keep('a', cache.current(), page(1));
     cache.rememberCaller(caller, cache.current());
     expect(cache.knowsCaller(caller, cache.current())).toBe(true);
@@ -74,9 +74,9 @@ describe('WallCache', () => {
     const readAt = cache.current();
     heard.notify!('');
     cache.keep('a', readAt, page(1));
-    cache.rememberCaller({ id: 1, pool: 'regular' }, readAt);
+    cache.rememberCaller({ userId: 1, pool: 'regular' }, readAt);
     expect(cache.page('a', cache.current())).toBeUndefined();
-    expect(cache.knowsCaller({ id: 1, pool: 'regular' }, cache.current())).toBe(false);
+    expect(cache.knowsCaller({ userId: 1, pool: 'regular' }, cache.current())).toBe(false);
     // Nor serves a page kept later to a request that began before the change.
     cache.keep('a', cache.current(), page(2));
     expect(cache.page('a', readAt)).toBeUndefined();

@@ -32,9 +32,9 @@ export function holds(ids: Int32Array, id: number): boolean {
   return false;
 }
 
-/** Who asks: a verified token's user id and pool. */
+/** Who asks: a verified token's user id and pool (`AccessClaims`). */
 export interface CacheCaller {
-  id: number;
+  userId: number;
   pool: string;
 }
 
@@ -144,14 +144,14 @@ export class WallCache {
 
   /** Whether the caller's account was seen to exist at this version. */
   knowsCaller(caller: CacheCaller, version: number | undefined): boolean {
-    return version === this.version && this.callers.has(`${caller.pool}:${caller.id}`);
+    return version === this.version && this.callers.has(`${caller.pool}:${caller.userId}`);
   }
 
   /** The caller's account exists (read at `version`). */
   rememberCaller(caller: CacheCaller, version: number | undefined): void {
     if (version === undefined || version !== this.version || !this.listening) return;
     if (this.callers.size >= MAX_KNOWN_CALLERS) this.callers.clear();
-    this.callers.add(`${caller.pool}:${caller.id}`);
+    this.callers.add(`${caller.pool}:${caller.userId}`);
   }
 }
 

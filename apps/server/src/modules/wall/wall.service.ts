@@ -85,25 +85,27 @@ export class WallService {
    */
   async list(claims: AccessClaims | undefined, query: WallQuery): Promise<WallPage> {
     const cache = this.options.cache;
-    const caller = claims && { id: claims.userId, pool: claims.pool };
     const key = wallPageKey(query);
     const version = cache?.current();
     const kept = cache?.page(key, version);
-    if (kept && (!caller || kept.likers)) {
-      if (caller && !cache!.knowsCaller(caller, version)) {
-        await this.options.users.caller(claims!);
-        cache!.rememberCaller(caller, version);
+    if (cache && kept && (!claims || kept.likers)) {
+      if (claims && !cache.knowsCaller(claims, version)) {
+        await this.options.users.caller(claims);
+        cache.rememberCaller(claims, version);
       }
-      cache!.counts.hits += 1;
-      return listBodyAsync(withCallerLikes(kept, caller?.id), (row) => this.toMedia(row));
+      cache.counts.hits += 1;
+      return listBodyAsync(withCallerLikes(kept, claims?.userId), (row) => this.toMedia(row));
     }
-    const page = await this.repo.listPublic(caller, query);
+    const page = await this.repo.listPublic(
+      claims && { id: claims.userId, pool: claims.pool },
+      query,
+    );
     // The page query checked the caller's account too; when it could not say (an empty page) or
     // found none, the users module decides (and refuses a deleted account as everywhere).
     if (claims && page.callerKnown !== true) await this.options.users.caller(claims);
     if (cache) {
       if (version !== undefined) cache.counts.misses += 1;
-      if (caller) cache.rememberCaller(caller, version);
+      if (claims) cache.rememberCaller(claims, version);
       cache.keep(key, version, page);
     }
     return listBodyAsync(page, (row) => this.toMedia(row));
