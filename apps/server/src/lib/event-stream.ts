@@ -41,6 +41,9 @@ export function openEventStream(
     'x-accel-buffering': 'no',
     'x-content-type-options': 'nosniff',
     'x-request-id': request.id,
+    // The socket ends with the stream (nothing reuses a stream's connection): a stream ended as
+    // the server stops leaves no keep-alive connection behind for server.close() to wait on.
+    connection: 'close',
   });
   res.socket?.setNoDelay(true);
 
