@@ -206,6 +206,29 @@ test.describe('booth page first paint', () => {
     },
   );
 
+  test('a visitor typing their number while the app takes the page over keeps typing into it', async ({
+    page,
+  }) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/(?!app-loader-)[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`/b/${booth.id}`);
+    await expect(page).toHaveURL(/\/regular\/login$/);
+    const mobile = newMobile();
+    // In the field, three digits typed on the page's HTML; the app starts; the rest typed on.
+    await page.getByLabel('Mobile number').click();
+    await page.keyboard.type(mobile.slice(0, 3));
+    release();
+    await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+    await page.keyboard.type(mobile.slice(3));
+    await expect(page.getByLabel('Mobile number')).toHaveValue(mobile);
+    await expect(page.getByLabel('Mobile number')).toBeFocused();
+    await expect(page.getByLabel('Country code')).toHaveValue('+91');
+  });
+
   test(
     'a signed-in visitor’s browser does not fetch the sign-in screen',
     { tag: '@flow' },

@@ -205,19 +205,26 @@ if (!signedIn && signedOutPage) {
   // page, and the submit held until then.
   const root = document.getElementById('root');
   const fields = () => [...root.querySelectorAll('input, textarea, select')];
-  const early = { values: [], submit: -1 };
+  const early = { values: [], focused: -1, submit: -1 };
   const onInput = (event) => {
     const index = fields().indexOf(event.target);
     if (index >= 0) early.values[index] = event.target.value;
+  };
+  // The field the visitor is in: the app puts them back there (its page focuses its first).
+  const onFocus = (event) => {
+    const index = fields().indexOf(event.target);
+    if (index >= 0) early.focused = index;
   };
   const onSubmit = (event) => {
     event.preventDefault();
     early.submit = [...root.querySelectorAll('form')].indexOf(event.target);
   };
   root.addEventListener('input', onInput, true);
+  root.addEventListener('focusin', onFocus, true);
   root.addEventListener('submit', onSubmit, true);
   early.stop = () => {
     root.removeEventListener('input', onInput, true);
+    root.removeEventListener('focusin', onFocus, true);
     root.removeEventListener('submit', onSubmit, true);
   };
   window.flashboothEarlyInput = early;

@@ -1,4 +1,4 @@
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, useEffect, useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
@@ -21,10 +21,14 @@ import './styles.css';
  * its script, and a click before this point is the plain HTML's (tests wait for the mark).
  */
 function MarkInteractive({ onTakenOver }: { onTakenOver: () => void }) {
-  useEffect(() => {
+  // In the commit that put the app's page in place, before the browser handles another event:
+  // a key typed next goes to the field the visitor was in, not to the page that is gone.
+  useLayoutEffect(() => {
     onTakenOver();
-    document.documentElement.dataset.interactive = 'true';
   }, [onTakenOver]);
+  useEffect(() => {
+    document.documentElement.dataset.interactive = 'true';
+  }, []);
   return null;
 }
 

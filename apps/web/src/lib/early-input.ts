@@ -7,9 +7,14 @@
 interface EarlyInput {
   /** Values by the field's place among the page's inputs, textareas and selects. */
   values: (string | undefined)[];
+  /** The place of the field the visitor last went into, or -1 (older loaders: absent). */
+  focused?: number;
   /** The place among the page's forms of the form submitted, or -1. */
   submit: number;
-  /** Removes the loader's listeners (before the app renders, so they hold back no submit). */
+  /**
+   * Removes the loader's listeners. They stay until the replay: what is typed while the app
+   * renders is still recorded, and a submit in that moment is held and replayed like the others.
+   */
   stop: () => void;
 }
 
@@ -19,13 +24,15 @@ declare global {
   }
 }
 
-/** Ends the recording; called before the app's first render. */
+/** Takes the recording over from the page's loader; called before the app's first render. */
 export function stopEarlyInput(): EarlyInput | undefined {
   const early = window.flashboothEarlyInput;
   delete window.flashboothEarlyInput;
-  early?.stop();
   return early;
 }
+
+/** Inputs that have a caret to put at the end (the others refuse setSelectionRange). */
+const CARET_TYPES = new Set(['text', 'tel', 'search', 'url', 'password']);
 
 /** Sets a field's value as typing does, so React's onChange sees it. */
 function typeInto(
@@ -39,9 +46,14 @@ function typeInto(
   );
 }
 
-/** Puts the recorded input into the app's page (after its first render), then submits. */
+/**
+ * Puts the recorded input into the app's page (in the commit of its first render), puts the
+ * visitor back in the field they were in (the caret at the end), then submits what was
+ * submitted.
+ */
 export function replayEarlyInput(container: HTMLElement, early: EarlyInput | undefined): void {
   if (!early) return;
+  early.stop();
   const fields = [
     ...container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(
       'input, textarea, select',
@@ -51,6 +63,13 @@ export function replayEarlyInput(container: HTMLElement, early: EarlyInput | und
     const field = fields[index];
     if (value !== undefined && field && field.value !== value) typeInto(field, value);
   });
+  const focused = fields[early.focused ?? -1];
+  if (focused) {
+    focused.focus();
+    if (focused instanceof HTMLInputElement && CARET_TYPES.has(focused.type)) {
+      focused.setSelectionRange(focused.value.length, focused.value.length);
+    }
+  }
   const form = container.querySelectorAll('form')[early.submit];
   // After React has applied the values (its updates from the input events).
   if (form) setTimeout(() => form.requestSubmit(), 0);

@@ -90,9 +90,16 @@ export function LoginScreen({ pool }: { pool: Pool }) {
   };
   const showForm = !completing && !authenticated && !checking && !linkSigningIn;
 
-  // Each step starts with its first field focused (also after returning to phone entry).
+  // Each step starts with its first field focused (also after returning to phone entry), unless
+  // the visitor is already in one of its fields (typing into the page painted before the app).
   useEffect(() => {
-    if (showForm) firstFieldRef.current?.focus();
+    const first = firstFieldRef.current;
+    if (!showForm || !first) return;
+    const active = document.activeElement;
+    if (active instanceof HTMLInputElement && active.form !== null && active.form === first.form) {
+      return;
+    }
+    first.focus();
   }, [step, showForm]);
 
   const goToStep = (next: Step) => {
