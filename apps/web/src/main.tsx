@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
 import { createRouter, routes } from './app/router';
-import { replayEarlyInput, stopEarlyInput } from './lib/early-input';
+import { replayEarlyInput, takeEarlyInput } from './lib/early-input';
 import { loadMatchedRoutes } from './lib/lazy-routes';
 import { readStoredUser } from './lib/storage';
 import './styles.css';
@@ -38,7 +38,7 @@ async function start(container: HTMLElement): Promise<void> {
   const router = createRouter();
   // What was typed on a page painted before the app (the booth page's sign-in screen) goes
   // into the app's own page once it has rendered.
-  const early = stopEarlyInput();
+  const early = takeEarlyInput();
   let replayed = false;
   const takenOver = () => {
     if (replayed) return;

@@ -23,6 +23,11 @@ async function wall(app: FastifyInstance, token?: string, query = '') {
   return { status: response.statusCode, body: response.json<{ items: WallItem[] }>() };
 }
 
+/** Likes the item through `app`'s API as the token's visitor. */
+async function like(app: FastifyInstance, id: number, token: string): Promise<void> {
+  expect((await regular(app, 'POST', `media/${id}/likes`, token)).statusCode).toBe(200);
+}
+
 async function itemOn(app: FastifyInstance, id: number, token?: string) {
   const { body } = await wall(app, token);
   return body.items.find((item) => item.id === id);
@@ -70,9 +75,7 @@ describe.each(sharedDatabaseTargets)('the wall page cache on $name', ({ open }) 
   it('reads a page once and answers every caller from it, each with their own likes', async () => {
     const liked = await photo(world, asha.userId, { caption: 'Liked by Ben' });
     const other = await photo(world, asha.userId);
-    expect((await regular(world.app, 'POST', `media/${liked}/likes`, ben.token)).statusCode).toBe(
-      200,
-    );
+    await like(world.app, liked, ben.token);
     reads.mockClear();
     const asAsha = await itemOn(world.app, liked, asha.token);
     const asBen = await wall(world.app, ben.token);
@@ -95,9 +98,7 @@ describe.each(sharedDatabaseTargets)('the wall page cache on $name', ({ open }) 
     const id = await photo(world, asha.userId);
     await itemOn(world.app, id, ben.token);
     await itemOn(second.app, id, ben.token);
-    expect((await regular(second.app, 'POST', `media/${id}/likes`, ben.token)).statusCode).toBe(
-      200,
-    );
+    await like(second.app, id, ben.token);
     expect(await itemOn(second.app, id, ben.token)).toMatchObject({
       likes_count: 1,
       is_liked_by_caller: true,
@@ -125,9 +126,7 @@ describe.each(sharedDatabaseTargets)('the wall page cache on $name', ({ open }) 
       const id = await photo(world, asha.userId);
       await eventually(async () => (await itemOn(deaf.app, id)) !== undefined, 'the photo');
       await itemOn(deaf.app, id, ben.token);
-      expect((await regular(deaf.app, 'POST', `media/${id}/likes`, ben.token)).statusCode).toBe(
-        200,
-      );
+      await like(deaf.app, id, ben.token);
       expect(await itemOn(deaf.app, id, ben.token)).toMatchObject({
         likes_count: 1,
         is_liked_by_caller: true,

@@ -25,7 +25,7 @@ declare global {
 }
 
 /** Takes the recording over from the page's loader; called before the app's first render. */
-export function stopEarlyInput(): EarlyInput | undefined {
+export function takeEarlyInput(): EarlyInput | undefined {
   const early = window.flashboothEarlyInput;
   delete window.flashboothEarlyInput;
   return early;

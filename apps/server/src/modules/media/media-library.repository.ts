@@ -111,8 +111,9 @@ export class MediaLibraryRepository {
    * (`media_uploaded_idx`, or the organization's or booth's, migration 0015), the names are
    * joined to those rows only, and the count reads `media` alone (every item has an owner, so
    * the join with users drops nothing); a search is `mediaMatching`'s word lookups, the page
-   * and the count as two statements side by side (none for a search without words). Without a search the total is `counted`: a sum
-   * of `media_daily_counts` rows (migration 0023, kept exact by trigger), not a count of media.
+   * and the count as two statements side by side (none for a search without words). Without a
+   * search the total is `counted`: a sum of `media_daily_counts` rows (migration 0023, kept
+   * exact by trigger), not a count of media.
    * A page by cursor starts after the cursor's item in the same index (a range, not a skip).
    */
   private async list(

@@ -1,22 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../db/client.js';
-import type { WallRow } from './wall.repository.js';
+import type { WallPageRows } from './wall.repository.js';
 
 /** The channel migration 0028's triggers NOTIFY when anything a wall page shows may change. */
 export const WALL_CHANGED_CHANNEL = 'flashbooth_wall_changed';
 
-/** A wall page as every caller sees it; only the caller's likes differ between them. */
-export interface CachedWallPage {
-  rows: WallRow[];
-  total: number;
-  nextCursor?: string | null | undefined;
-  /**
-   * Who likes each item (user ids, sorted: 4 bytes a like), when every item on the page had few
-   * enough likes to keep them (`LIKERS_KEPT`); undefined: a signed-in caller's page is read from
-   * the database.
-   */
-  likers: ReadonlyMap<number, Int32Array> | undefined;
-}
+/**
+ * A wall page as every caller sees it (only the caller's likes differ between them): its rows,
+ * total, cursor and who likes each item (`WallPageRows.likers`; without them a signed-in
+ * caller's page is read from the database).
+ */
+export type CachedWallPage = Pick<WallPageRows, 'rows' | 'total' | 'nextCursor' | 'likers'>;
 
 /** Whether the sorted `ids` hold `id` (binary search). */
 export function holds(ids: Int32Array, id: number): boolean {

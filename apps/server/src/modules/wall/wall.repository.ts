@@ -89,8 +89,9 @@ export interface WallCaller {
 
 /**
  * A wall page; `callerKnown` says whether the caller's account exists in its pool (undefined
- * when the page is empty: then nobody asked); `likers`, who likes each item (user ids, sorted),
- * when no item has more than `LIKERS_KEPT` likes (what the wall's page cache keeps, `WallCache`).
+ * when the page is empty: then nobody asked); `likers`, who likes each item (user ids, sorted: 4
+ * bytes a like), when no item has more than `LIKERS_KEPT` likes (what the wall's page cache
+ * keeps, `WallCache`).
  */
 export type WallPageRows = Page<WallRow> & {
   callerKnown: boolean | undefined;
