@@ -1,8 +1,9 @@
 /**
  * npm run bench:cluster: what being several instances costs, and whether the pair holds a load
  * while one of them restarts. The installation of the two-instance fault test (a private
- * PostgreSQL and Mosquitto, haproxy, the server instances as the systemd unit starts them, booth
- * agents as their own processes with a simulated camera), three runs with the same visitor load
+ * PostgreSQL and Mosquitto, haproxy, the server instances as the systemd unit starts them;
+ * BENCH_CLUSTER_BOOTHS booth agents (100) with a simulated camera, BENCH_CLUSTER_BOOTHS_PER_PROCESS
+ * (25) to a process, apps/booth-agent/src/fleet.ts), three runs with the same visitor load
  * (BENCH_CLUSTER_VISITORS visitors, one every BENCH_CLUSTER_INTERVAL_MS, over
  * BENCH_CLUSTER_BOOTHS booths; each signs in with a code, pays in the sandbox and captures):
  *
@@ -17,7 +18,8 @@
  *
  * BENCH_CLUSTER_RUNS picks the runs (`one,two,restart`, the default; also `standby`: two instances
  * with haproxy sending every request to the first, to tell what a second instance costs by being
- * there from what splitting the requests costs). Two settings are
+ * there from what splitting the requests costs; and `twofold`: two instances with the visitors at
+ * twice the rate, so each instance serves as many requests a second as the single one). Two settings are
  * for finding where the CPU goes, not for the ratios (each adds work of its own):
  * - BENCH_CLUSTER_COUNT=1: what each instance did in the measured window, counted: its metrics
  *   (METRICS_TOKEN: requests by route, MQTT messages, job runs) and its SQL statements (a
@@ -49,9 +51,11 @@ import {
 
 const VISITORS = Number(process.env.BENCH_CLUSTER_VISITORS ?? 40);
 const INTERVAL_MS = Number(process.env.BENCH_CLUSTER_INTERVAL_MS ?? 500);
-const BOOTHS = Number(process.env.BENCH_CLUSTER_BOOTHS ?? 4);
-/** Visitors per booth before the measured load. */
-const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 3);
+const BOOTHS = Number(process.env.BENCH_CLUSTER_BOOTHS ?? 100);
+/** Booths per agent process (apps/booth-agent/src/fleet.ts): 100 booths in 4 processes. */
+const BOOTHS_PER_PROCESS = Number(process.env.BENCH_CLUSTER_BOOTHS_PER_PROCESS ?? 25);
+/** Visitors before the measured load (four at a time, each at another booth). */
+const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 12);
 /** The quiet window before the load in which each instance's idle CPU is measured. */
 const IDLE_MS = 10_000;
 const RUNS = (process.env.BENCH_CLUSTER_RUNS ?? 'one,two,restart').split(',');
@@ -115,6 +119,8 @@ interface RunResult {
   capturesPerMinute: number;
   deliveryP50: number;
   deliveryP99: number;
+  /** Booths online when the load began and when it was done. */
+  boothsOnline: [number, number];
 }
 
 let phoneCounter = 0;
@@ -205,10 +211,17 @@ interface RunOptions {
   restartOne?: boolean;
   /** How many instances haproxy sends requests to (the others are its backups). */
   serving?: number;
+  /**
+   * The visitors' rate as a multiple of the others' (default 1): BENCH_CLUSTER_VISITORS × rate
+   * visitors, one every BENCH_CLUSTER_INTERVAL_MS / rate, over the same time.
+   */
+  rate?: number;
 }
 
 async function run(label: string, options: RunOptions): Promise<RunResult> {
-  const { name: runName, instances, restartOne = false } = options;
+  const { name: runName, instances, restartOne = false, rate = 1 } = options;
+  const visitors = Math.round(VISITORS * rate);
+  const intervalMs = INTERVAL_MS / rate;
   const profileDir = PROFILE_DIR && path.join(PROFILE_DIR, runName);
   if (profileDir) {
     mkdirSync(profileDir, { recursive: true });
@@ -225,6 +238,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
       ...(COUNT ? { METRICS_TOKEN } : {}),
     },
     checkIntervalMs: 5000,
+    boothsPerProcess: BOOTHS_PER_PROCESS,
     ...(options.serving === undefined ? {} : { serving: options.serving }),
   });
   await installation.start();
@@ -235,16 +249,29 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
       installation.instances.map((instance) =>
         instance.process.pid === undefined ? 0 : cpuSeconds(instance.process.pid),
       );
-    // Warm-up: WARM_UP visitors per booth, so every instance has loaded its modules, filled
-    // its connection pools and compiled its hot paths before anything is counted.
+    // Warm-up: WARM_UP visitors, four at a time, so every instance has loaded its modules,
+    // filled its connection pools and compiled its hot paths before anything is counted.
+    const lanes = Math.min(4, booths.length);
+    const warmUpUsers: number[] = [];
     await Promise.all(
-      booths.map(async (booth) => {
-        for (let n = 0; n < WARM_UP; n += 1) {
+      Array.from({ length: lanes }, async (_, lane) => {
+        for (let n = lane; n < WARM_UP; n += lanes) {
+          const booth = booths[n % booths.length]!;
           const visitor = await signIn(api, 'regular', phone());
+          warmUpUsers.push(visitor.userId);
           await pay(api, visitor.token, booth.id, templateId);
           await capture(api, visitor.token, booth.id, templateId);
         }
       }),
+    );
+    // Their photos and previews in, so none of that work falls into the idle window.
+    await until(
+      async () => {
+        const state = await installation.deliveries(warmUpUsers);
+        return state.items >= WARM_UP && state.complete === state.items;
+      },
+      'the warm-up photos and previews',
+      120_000,
     );
     await sleep(1000);
     // What the instances use doing nothing (jobs, health checks, the booths' heartbeats).
@@ -252,6 +279,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
     await sleep(IDLE_MS);
     const idlePerInstance = cpuAt().map((after, index) => after - idleBefore[index]!);
     api.calls.length = 0;
+    const onlineBefore = await installation.boothsOnline();
 
     const countsBefore = COUNT
       ? await Promise.all(installation.instances.map((instance) => counters(instance.port)))
@@ -283,7 +311,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
     const userIds: number[] = [];
     const visits: Promise<void>[] = [];
     let restart: Promise<void> | undefined;
-    for (let n = 0; n < VISITORS; n += 1) {
+    for (let n = 0; n < visitors; n += 1) {
       const booth = booths[n % booths.length]!;
       const visit = (async () => {
         const visitor = await signIn(api, 'regular', phone());
@@ -295,7 +323,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
       // installation is stopped.
       visit.catch(() => undefined);
       visits.push(visit);
-      if (restartOne && n === Math.floor(VISITORS / 3)) {
+      if (restartOne && n === Math.floor(visitors / 3)) {
         // A rolling restart's step: the instance is stopped gracefully and started again.
         const victim = installation.instances[0]!;
         restart = (async () => {
@@ -303,7 +331,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
           await victim.start(90_000);
         })();
       }
-      await sleep(INTERVAL_MS);
+      await sleep(intervalMs);
     }
     await Promise.all(visits);
     await restart;
@@ -312,12 +340,13 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
     await until(
       async () => {
         const state = await installation.deliveries(userIds);
-        return state.items >= VISITORS && state.complete === state.items;
+        return state.items >= visitors && state.complete === state.items;
       },
       'every photo and preview',
       120_000,
     );
     const { deliveryMs } = await installation.deliveries(userIds);
+    const onlineAfter = await installation.boothsOnline();
     const elapsedMs = Date.now() - started;
     const cpuAfter = cpuAt();
     const cpuPerInstance = cpuAfter.map((after, index) => after - cpuBefore[index]!);
@@ -373,7 +402,7 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
     return {
       label,
       instances,
-      captures: VISITORS,
+      captures: visitors,
       requests: served.reduce((a, b) => a + b, 0),
       requestsPerInstance: served,
       // A restarted instance's CPU is split over two processes: not comparable.
@@ -390,9 +419,10 @@ async function run(label: string, options: RunOptions): Promise<RunResult> {
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       failedAnswers: api.calls.filter((call) => call.status === 0 || call.status >= 500).length,
-      capturesPerMinute: (VISITORS / elapsedMs) * 60_000,
+      capturesPerMinute: (visitors / elapsedMs) * 60_000,
       deliveryP50: percentile(deliveryMs, 50),
       deliveryP99: percentile(deliveryMs, 99),
+      boothsOnline: [onlineBefore, onlineAfter],
     };
   } finally {
     await installation.stop();
@@ -413,6 +443,7 @@ function report(result: RunResult): void {
   console.log(
     [
       `${result.label}:`,
+      `  ${BOOTHS} booths, online ${result.boothsOnline.join(' → ')}`,
       `  ${result.captures} captures, ${result.requests} API requests served (${result.requestsPerInstance.join(' + ')}), ${result.capturesPerMinute.toFixed(1)} captures/min`,
       `  ${cpu}`,
       `  of which the main threads ${result.mainThreadPerInstance.map((s) => `${s.toFixed(2)} s`).join(' + ')}, the other threads ${result.cpuPerInstance.map((s, index) => `${(s - result.mainThreadPerInstance[index]!).toFixed(2)} s`).join(' + ')}`,
@@ -453,6 +484,18 @@ const two = RUNS.includes('two')
   : undefined;
 if (two) report(two);
 if (one && two) compare(one, two);
+// Each of two instances at the single instance's rate: the visitors twice as fast. What being
+// several costs (coordination, jobs on both) without the cost of each process serving fewer
+// requests a second (docs/benchmarks.md, "Two instances").
+const twofold = RUNS.includes('twofold')
+  ? await run('two instances behind haproxy, visitors at twice the rate', {
+      name: 'twofold',
+      instances: 2,
+      rate: 2,
+    })
+  : undefined;
+if (twofold) report(twofold);
+if (one && twofold) compare(one, twofold, 'twofold');
 if (RUNS.includes('restart')) {
   const rolling = await run('two instances, one restarted during the load', {
     name: 'restart',
@@ -468,17 +511,22 @@ if (RUNS.includes('restart')) {
 }
 
 function compare(one: RunResult, two: RunResult, name = 'two'): void {
-  const perCapture = two.cpuSeconds! / one.cpuSeconds!;
-  const perRequest = two.cpuSeconds! / two.requests / (one.cpuSeconds! / one.requests);
+  // Per capture and per request: a run at another rate has more of both.
+  const ratio = (value: (result: RunResult) => number, per: (result: RunResult) => number) =>
+    (value(two) / per(two) / (value(one) / per(one))).toFixed(3);
+  const captures = (result: RunResult) => result.captures;
+  const requests = (result: RunResult) => result.requests;
+  const cpu = (result: RunResult) => result.cpuSeconds!;
   /** The CPU of the load itself: the total less what the instances use doing nothing. */
   const busy = (result: RunResult) =>
     result.cpuSeconds! -
     (result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000;
   const main = (result: RunResult) => result.mainThreadPerInstance.reduce((a, b) => a + b, 0);
+  const other = (result: RunResult) => result.cpuSeconds! - main(result);
   console.log(
-    `  ${name} / one: main threads ×${(main(two) / main(one)).toFixed(3)}, the other threads ×${((two.cpuSeconds! - main(two)) / (one.cpuSeconds! - main(one))).toFixed(3)}`,
+    `  ${name} / one, per capture: main threads ×${ratio(main, captures)}, the other threads ×${ratio(other, captures)}`,
   );
   console.log(
-    `  ${name} / one: CPU per capture ×${perCapture.toFixed(3)}, per API request ×${perRequest.toFixed(3)}; less the idle cost: per capture ×${(busy(two) / busy(one)).toFixed(3)}, per API request ×${(busy(two) / two.requests / (busy(one) / one.requests)).toFixed(3)}`,
+    `  ${name} / one: CPU per capture ×${ratio(cpu, captures)}, per API request ×${ratio(cpu, requests)}; less the idle cost: per capture ×${ratio(busy, captures)}, per API request ×${ratio(busy, requests)}`,
   );
 }

@@ -1,6 +1,6 @@
 // A booth on its own: `node --import tsx apps/booth-agent/src/main.ts` (README, "Running a booth
 // against any server").
-import { BoothAgent } from './agent.js';
+import { agentFromEnv } from './agent-from-env.js';
 import { AgentEnvError, loadAgentEnv } from './env.js';
 import { consoleLog } from './log.js';
 import { BOOTH_AGENT_VERSION } from './version.js';
@@ -17,29 +17,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = consoleLog(env.logLevel);
-  const agent = new BoothAgent({
-    mqttUrl: env.mqttUrl,
-    thingName: env.thingName,
-    secret: env.secret,
-    serverUrl: env.serverUrl,
-    camera: env.camera,
-    printer: env.printer,
-    softwareVersion: BOOTH_AGENT_VERSION,
-    stateFile: env.stateFile,
-    releasesDir: env.releasesDir,
-    // Photos and prints wait here until the server confirms them, across restarts.
-    queueDir: env.queueDir,
-    queueWarnItems: env.queueWarnItems,
-    timers: env.timers,
-    // This process keeps running the old code: a supervisor restarts it into the new release
-    // (README, "Software updates"). It does not exit by itself, so a demo booth stays up.
-    onUpdated: (release) =>
-      log.warn(
-        { version: release.version, file: release.file, releasesDir: env.releasesDir },
-        'release installed: restart the booth agent to run it',
-      ),
-    log,
-  });
+  const agent = agentFromEnv(env, log);
 
   let closing = false;
   const shutdown = (signal: string) => {

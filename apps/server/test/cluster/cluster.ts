@@ -561,6 +561,58 @@ export class BoothAgent {
   }
 }
 
+/**
+ * Several booths in one process (apps/booth-agent/src/fleet.ts), the same agent and settings as
+ * `BoothAgent`'s: a hundred booths as a hundred Node processes would measure the machine, not the
+ * server.
+ */
+export class BoothFleet {
+  readonly process: ManagedProcess;
+
+  constructor(
+    name: string,
+    readonly booths: { thingName: string; secret: string; dir: string }[],
+    options: { mqttUrl: string; serverUrl: string; dir: string; countdownMs?: number },
+  ) {
+    mkdirSync(options.dir, { recursive: true });
+    const file = path.join(options.dir, `${name}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify(
+        booths.map((booth) => ({
+          thingName: booth.thingName,
+          secret: booth.secret,
+          dataDir: booth.dir,
+        })),
+      ),
+    );
+    this.process = new ManagedProcess(name, {
+      command: process.execPath,
+      args: ['--import', 'tsx', 'apps/booth-agent/src/fleet.ts'],
+      env: {
+        BOOTH_FLEET_FILE: file,
+        BOOTH_MQTT_URL: options.mqttUrl,
+        BOOTH_SERVER_URL: options.serverUrl,
+        BOOTH_CAMERA: 'simulated',
+        BOOTH_COUNTDOWN_MS: String(options.countdownMs ?? 200),
+        BOOTH_DELIVERY_RETRY_MS: '200',
+        BOOTH_DELIVERY_RETRY_MAX_MS: '1000',
+        BOOTH_LOG_LEVEL: 'info',
+      },
+    });
+  }
+
+  /** Starts the process and waits until every one of its booths is connected and idle. */
+  async start(): Promise<void> {
+    this.process.start();
+    await this.process.waitFor('booth fleet connected', 30_000 + this.booths.length * 2000);
+  }
+
+  stop(): Promise<void> {
+    return this.process.stop('SIGTERM');
+  }
+}
+
 /** CPU seconds (user + system) a process (or one of its threads) has used so far, from /proc. */
 export function cpuSeconds(pid: number, tid?: number): number {
   const stat = readFileSync(

@@ -15,6 +15,7 @@ import { captures, devices, media } from '../../src/db/schema.js';
 import { hashDeviceSecret, newDeviceSecret } from '../../src/security/device-credentials.js';
 import {
   BoothAgent,
+  BoothFleet,
   freePort,
   Haproxy,
   PrivateMosquitto,
@@ -41,6 +42,11 @@ export interface InstallationOptions {
    * request while one of the first is up.
    */
   serving?: number;
+  /**
+   * Booths per agent process (default 1: each booth its own process, as on a booth computer).
+   * Above 1 the booths run in fleets (`fleets`, not `agents`).
+   */
+  boothsPerProcess?: number;
 }
 
 export class Installation {
@@ -50,6 +56,7 @@ export class Installation {
   instances: ServerInstance[] = [];
   haproxy!: Haproxy;
   agents: BoothAgent[] = [];
+  fleets: BoothFleet[] = [];
   /** The shared DATA_DIR: the local object store's objects are in objects/. */
   dataDir!: string;
   orgId!: number;
@@ -125,7 +132,10 @@ export class Installation {
       options.checkIntervalMs,
     );
     await this.seed();
-    await Promise.all(this.agents.map((agent) => agent.start()));
+    await Promise.all([
+      ...this.agents.map((agent) => agent.start()),
+      ...this.fleets.map((fleet) => fleet.start()),
+    ]);
   }
 
   private async seed(): Promise<void> {
@@ -134,6 +144,15 @@ export class Installation {
       const { db } = database;
       this.orgId = await createOrganization(db, 'Cluster Mall');
       this.templateId = await createTemplate(db, { orgIds: [this.orgId], slots: 1 });
+      const perProcess = this.options.boothsPerProcess ?? 1;
+      const agentOptions = {
+        mqttUrl: this.mosquitto.url,
+        serverUrl: this.haproxy.url,
+        ...(this.options.countdownMs === undefined
+          ? {}
+          : { countdownMs: this.options.countdownMs }),
+      };
+      const fleetBooths: { thingName: string; secret: string; dir: string }[] = [];
       for (let index = 0; index < this.options.booths; index += 1) {
         const thingName = `fb-cluster${process.pid % 1000}x${index}`;
         const secret = newDeviceSecret();
@@ -149,14 +168,16 @@ export class Installation {
           })
           .returning({ id: devices.id });
         this.booths.push({ id: row!.id, thingName });
-        this.agents.push(
-          new BoothAgent(thingName, secret, {
-            mqttUrl: this.mosquitto.url,
-            serverUrl: this.haproxy.url,
-            dir: path.join(this.dir, 'booths', thingName),
-            ...(this.options.countdownMs === undefined
-              ? {}
-              : { countdownMs: this.options.countdownMs }),
+        const dir = path.join(this.dir, 'booths', thingName);
+        if (perProcess > 1) fleetBooths.push({ thingName, secret, dir });
+        else this.agents.push(new BoothAgent(thingName, secret, { ...agentOptions, dir }));
+      }
+      for (let from = 0; from < fleetBooths.length; from += perProcess) {
+        const name = `fleet${this.fleets.length + 1}`;
+        this.fleets.push(
+          new BoothFleet(name, fleetBooths.slice(from, from + perProcess), {
+            ...agentOptions,
+            dir: path.join(this.dir, 'booths'),
           }),
         );
       }
@@ -203,6 +224,20 @@ export class Installation {
     }
   }
 
+  /** How many of the installation's booths the database has online (any status but offline). */
+  async boothsOnline(): Promise<number> {
+    const database = await this.database();
+    try {
+      const rows = await database.db
+        .select({ status: devices.status })
+        .from(devices)
+        .where(eq(devices.orgId, this.orgId));
+      return rows.filter((row) => row.status !== 'offline').length;
+    } finally {
+      await database.close();
+    }
+  }
+
   /** Kills the instance named `name` with SIGKILL; `downMs` later starts it again. */
   async killAndRestart(name: string, downMs = 500): Promise<void> {
     const instance = this.instances.find((candidate) => candidate.name === name);
@@ -214,7 +249,10 @@ export class Installation {
 
   /** Stops everything (the agents first, so they do not wait on a closed server) and cleans up. */
   async stop(keepDir = false): Promise<void> {
-    await Promise.all(this.agents.map((agent) => agent.stop()));
+    await Promise.all([
+      ...this.agents.map((agent) => agent.stop()),
+      ...this.fleets.map((fleet) => fleet.stop()),
+    ]);
     await this.haproxy?.stop();
     await Promise.all(this.instances.map((instance) => instance.stop()));
     await Promise.all([this.mosquitto?.stop(), this.postgres?.stop()]);

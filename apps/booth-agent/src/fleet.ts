@@ -1,0 +1,111 @@
+// Many simulated booths in one process, for load tests (`npm run bench:cluster` runs 100 booths
+// in a few of these): `BOOTH_FLEET_FILE=fleet.json node --import tsx apps/booth-agent/src/fleet.ts`.
+// The file lists the booths, `[{ "thingName": …, "secret": …, "dataDir": … }, …]`; every other
+// setting is the environment's (BOOTH_MQTT_URL, BOOTH_SERVER_URL, BOOTH_COUNTDOWN_MS, …) and the
+// same for each booth. Each booth is the agent main.ts runs, with its own broker connection,
+// state file, delivery queue and spool (simulated printer in <dataDir>/spool); the camera is the
+// simulated one unless BOOTH_CAMERA names another. Each log line names its booth.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BoothAgent } from './agent.js';
+import { agentFromEnv } from './agent-from-env.js';
+import { AgentEnvError, loadAgentEnv } from './env.js';
+import { type AgentLog, consoleLog, isLogLevel } from './log.js';
+
+interface FleetBooth {
+  thingName: string;
+  secret: string;
+  dataDir: string;
+}
+
+/** The fleet file's booths, or what is wrong with it. */
+function readFleet(file: string): FleetBooth[] | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (!Array.isArray(value) || value.length === 0) return 'must be a non-empty JSON array';
+  for (const [index, booth] of value.entries()) {
+    for (const key of ['thingName', 'secret', 'dataDir']) {
+      const field = (booth as Record<string, unknown> | null)?.[key];
+      if (typeof field !== 'string' || field === '') return `[${index}].${key}: required text`;
+    }
+  }
+  return value as FleetBooth[];
+}
+
+/** Booths connecting at once: the broker and the server see a ramp, not a stampede. */
+const STARTING_TOGETHER = 10;
+
+/** `log` with the booth's name on every line. */
+function boothLog(log: AgentLog, thingName: string): AgentLog {
+  return {
+    debug: (details, message) => log.debug({ booth: thingName, ...details }, message),
+    info: (details, message) => log.info({ booth: thingName, ...details }, message),
+    warn: (details, message) => log.warn({ booth: thingName, ...details }, message),
+    error: (details, message) => log.error({ booth: thingName, ...details }, message),
+  };
+}
+
+async function main(): Promise<void> {
+  const file = process.env.BOOTH_FLEET_FILE;
+  if (!file) {
+    console.error('BOOTH_FLEET_FILE: required (a JSON file listing the booths)');
+    process.exit(1);
+  }
+  const booths = readFleet(file);
+  if (typeof booths === 'string') {
+    console.error(`BOOTH_FLEET_FILE: ${booths}`);
+    process.exit(1);
+  }
+  const level = process.env.BOOTH_LOG_LEVEL ?? 'info';
+  const log = consoleLog(isLogLevel(level) ? level : 'info');
+  const agents: BoothAgent[] = [];
+  for (const booth of booths) {
+    const dataDir = path.resolve(booth.dataDir);
+    try {
+      const env = loadAgentEnv({
+        BOOTH_CAMERA: 'simulated',
+        ...process.env,
+        BOOTH_THING_NAME: booth.thingName,
+        BOOTH_SECRET: booth.secret,
+        BOOTH_DATA_DIR: dataDir,
+        BOOTH_PRINTER: `simulated:${path.join(dataDir, 'spool')}`,
+      });
+      agents.push(agentFromEnv(env, boothLog(log, booth.thingName)));
+    } catch (error) {
+      if (!(error instanceof AgentEnvError)) throw error;
+      console.error(`${booth.thingName}: ${error.message}`);
+      process.exit(1);
+    }
+  }
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal, booths: agents.length }, 'shutting down');
+    Promise.all(agents.map((agent) => agent.stop())).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  log.info({ booths: agents.length }, 'booth fleet starting');
+  for (let from = 0; from < agents.length; from += STARTING_TOGETHER) {
+    await Promise.all(agents.slice(from, from + STARTING_TOGETHER).map((agent) => agent.start()));
+  }
+  log.info({ booths: agents.length }, 'booth fleet connected');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
