@@ -369,6 +369,19 @@ function serverNodeArgs(): string[] {
 }
 
 /**
+ * CLUSTER_SERVER_CPUS (e.g. `0 1`): instance a runs on the first CPU, b on the second and so on
+ * (taskset, which execs node: the pid stays the instance's). For telling what sharing the cores
+ * costs from what being several costs; a deployment does not pin.
+ */
+function serverCommand(name: string): { command: string; args: string[] } {
+  const node = [...serverNodeArgs(), '--import', 'tsx', 'apps/launcher/src/main.ts'];
+  const cpus = (process.env.CLUSTER_SERVER_CPUS ?? '').split(' ').filter((cpu) => cpu !== '');
+  if (cpus.length === 0) return { command: process.execPath, args: node };
+  const cpu = cpus[(name.charCodeAt(0) - 97) % cpus.length]!;
+  return { command: 'taskset', args: ['-c', cpu, process.execPath, ...node] };
+}
+
+/**
  * One server instance as the systemd unit runs it (`node --import tsx apps/launcher/src/main.ts`),
  * on a fixed port so a restart comes back where the balancer expects it.
  */
@@ -381,8 +394,7 @@ export class ServerInstance {
     env: Record<string, string>,
   ) {
     this.process = new ManagedProcess(name, {
-      command: process.execPath,
-      args: [...serverNodeArgs(), '--import', 'tsx', 'apps/launcher/src/main.ts'],
+      ...serverCommand(name),
       // The instance's name on its database sessions (pg_stat_activity, a statement log).
       env: { PGAPPNAME: `flashbooth-${name}`, ...env, PORT: String(port), HOST: '127.0.0.1' },
     });
