@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { PostgresListener } from './postgres-listener.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -27,9 +28,10 @@ export interface DatabaseHandle {
   ping: () => Promise<void>;
   /**
    * LISTENs on a channel (PostgreSQL NOTIFY, which PGlite has too) and calls `onPayload` for each
-   * notification; resolves with the call that stops listening. On PostgreSQL a connection of its
-   * own, reconnected after a loss (notifications sent meanwhile are missed: `onState` hears
-   * false when the connection is lost and true each time LISTEN is in place again).
+   * notification; resolves with the call that stops listening. On PostgreSQL one connection
+   * for every channel (`PostgresListener`), reconnected after a loss (notifications sent
+   * meanwhile are missed: `onState` hears false when the connection is lost and true each time
+   * LISTEN is in place again).
    */
   listen: (
     channel: string,
@@ -65,15 +67,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       client.on('error', () => undefined);
     });
     const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+    const listener = new PostgresListener(options.url);
     return {
       db,
       kind: 'postgres',
       ping: async () => {
         await db.execute(sql`select 1`);
       },
-      listen: (channel, onPayload, onState) =>
-        listenOnPostgres(options.url!, channel, onPayload, onState),
-      close: () => pool.end(),
+      listen: (channel, onPayload, onState) => listener.listen(channel, onPayload, onState),
+      close: async () => {
+        await listener.close();
+        await pool.end();
+      },
       poolStats: () => ({
         total: pool.totalCount,
         idle: pool.idleCount,
@@ -118,63 +123,5 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         unlock();
       }
     },
-  };
-}
-
-/** How long a lost LISTEN connection waits before it connects again. */
-const LISTEN_RECONNECT_MS = 1000;
-
-/** A dedicated connection that LISTENs on `channel` until stopped, reconnecting after a loss. */
-async function listenOnPostgres(
-  url: string,
-  channel: string,
-  onPayload: (payload: string) => void,
-  onState: (listening: boolean) => void = () => undefined,
-): Promise<() => Promise<void>> {
-  let stopped = false;
-  let current: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  const open = async (first: boolean): Promise<void> => {
-    const client = new pg.Client({ connectionString: url });
-    let lost = false;
-    const onLost = () => {
-      if (lost) return;
-      lost = true;
-      onState(false);
-      if (current === client) current = undefined;
-      client.end().catch(() => undefined);
-      if (stopped) return;
-      retry = setTimeout(() => void open(false), LISTEN_RECONNECT_MS);
-      retry.unref();
-    };
-    client.on('notification', (message) => {
-      if (message.channel === channel) onPayload(message.payload ?? '');
-    });
-    client.on('error', (error) => {
-      console.warn(`PostgreSQL LISTEN ${channel} connection lost (reconnecting): ${error.message}`);
-      onLost();
-    });
-    client.on('end', onLost);
-    current = client;
-    try {
-      await client.connect();
-      await client.query(`listen ${client.escapeIdentifier(channel)}`);
-      if (!lost) onState(true);
-    } catch (error) {
-      if (first) {
-        stopped = true;
-        onLost();
-        throw error;
-      }
-      onLost();
-    }
-  };
-  await open(true);
-  return async () => {
-    stopped = true;
-    clearTimeout(retry);
-    const client = current;
-    current = undefined;
-    await client?.end().catch(() => undefined);
   };
 }
