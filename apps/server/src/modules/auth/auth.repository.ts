@@ -1,6 +1,6 @@
 import type { Pool } from '@flashbooth/contracts';
-import { and, asc, count, eq, gt, gte, isNull, lt, min, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { and, asc, count, eq, gt, gte, isNull, lt, sql } from 'drizzle-orm';
+import { type Executor, rowsOf } from '../../db/client.js';
 import { otpCodes, otpEvents, refreshTokens, signInLinks } from '../../db/schema.js';
 
 type OtpEventKind = (typeof otpEvents.$inferInsert)['kind'];
@@ -50,32 +50,62 @@ export class AuthRepository {
     return rows.map((row) => row.at);
   }
 
-  /** Codes sent to any phone of either pool after `since`, and when the oldest of them was. */
-  async globalSends(since: Date): Promise<{ count: number; oldest: Date | null }> {
-    const [row] = await this.db
-      .select({ n: count(), oldest: min(otpEvents.createdAt) })
-      .from(otpEvents)
-      .where(and(eq(otpEvents.kind, 'send'), gt(otpEvents.createdAt, since)));
-    return { count: row?.n ?? 0, oldest: row?.oldest ?? null };
-  }
-
-  async countPhoneEvents(pool: Pool, phone: string, kind: 'send' | 'fail', since: Date) {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(otpEvents)
-      .where(
-        and(
-          eq(otpEvents.pool, pool),
-          eq(otpEvents.phone, phone),
-          eq(otpEvents.kind, kind),
-          gte(otpEvents.createdAt, since),
-        ),
-      );
-    return row?.n ?? 0;
-  }
-
-  async countIpSends(ip: string, since: Date) {
-    return this.countIpEvents(ip, 'send', since);
+  /**
+   * What a code send is decided on, in one statement (one round trip instead of four): the
+   * phone's failed verifications after `failuresSince` (oldest first), its codes sent since
+   * `windowStart` and the client address's, and the codes sent to anyone after `globalSince`
+   * with when the oldest of them was.
+   */
+  async sendCounts(
+    pool: Pool,
+    phone: string,
+    ip: string,
+    since: { failuresSince: Date; windowStart: Date; globalSince: Date },
+  ): Promise<{
+    failures: Date[];
+    phoneSends: number;
+    ipSends: number;
+    global: { count: number; oldest: Date | null };
+  }> {
+    const { failuresSince, windowStart, globalSince } = since;
+    const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+    const [row] = rowsOf<{
+      failures: string[];
+      phone_sends: number;
+      ip_sends: number;
+      global_sends: number;
+      global_oldest: string | Date | null;
+    }>(
+      await this.db.execute(sql`
+        select
+          (select coalesce(json_agg(${otpEvents.createdAt} order by ${otpEvents.createdAt}), '[]')
+             from ${otpEvents}
+            where ${otpEvents.pool} = ${pool} and ${otpEvents.phone} = ${phone}
+              and ${otpEvents.kind} = 'fail' and ${otpEvents.createdAt} > ${at(failuresSince)}
+          ) as failures,
+          (select count(*)::int from ${otpEvents}
+            where ${otpEvents.pool} = ${pool} and ${otpEvents.phone} = ${phone}
+              and ${otpEvents.kind} = 'send' and ${otpEvents.createdAt} >= ${at(windowStart)}
+          ) as phone_sends,
+          (select count(*)::int from ${otpEvents}
+            where ${otpEvents.ip} = ${ip} and ${otpEvents.kind} = 'send'
+              and ${otpEvents.createdAt} >= ${at(windowStart)}
+          ) as ip_sends,
+          global.n as global_sends,
+          global.oldest as global_oldest
+        from (
+          select count(*)::int as n, min(${otpEvents.createdAt}) as oldest from ${otpEvents}
+           where ${otpEvents.kind} = 'send' and ${otpEvents.createdAt} > ${at(globalSince)}
+        ) as global
+      `),
+    );
+    const oldest = row?.global_oldest ?? null;
+    return {
+      failures: (row?.failures ?? []).map((value) => new Date(value)),
+      phoneSends: row?.phone_sends ?? 0,
+      ipSends: row?.ip_sends ?? 0,
+      global: { count: row?.global_sends ?? 0, oldest: oldest === null ? null : new Date(oldest) },
+    };
   }
 
   async countIpEvents(ip: string, kind: OtpEventKind, since: Date) {

@@ -206,21 +206,23 @@ export class AuthService {
     at: Date,
   ): Promise<{ sentBefore: number; spentUntil: Date | null }> {
     const { policy } = this.deps;
-    const { budget } = await this.budgetOf(repo, pool, phone, at);
+    const counts = await repo.sendCounts(pool, phone, ip, {
+      failuresSince: new Date(at.getTime() - budgetLookbackMs(policy)),
+      windowStart: new Date(at.getTime() - policy.sendWindowSeconds * 1000),
+      globalSince: new Date(at.getTime() - GLOBAL_WINDOW_MS),
+    });
+    const budget = codeBudget(counts.failures, at, policy);
     const spentUntil = budget.kind === 'spent' ? budget.until : null;
     // With the budget spent, the person hears about the budget (and the link) first.
     const refuse = (error: AppError) =>
       spentUntil ? this.budgetSpent(spentUntil, at, false) : error;
-    const windowStart = new Date(at.getTime() - policy.sendWindowSeconds * 1000);
-    if (
-      (await repo.countPhoneEvents(pool, phone, 'send', windowStart)) >= policy.sendLimitPerPhone
-    ) {
+    if (counts.phoneSends >= policy.sendLimitPerPhone) {
       throw refuse(new AppError('too_many_attempts', TOO_MANY_SENDS));
     }
-    if ((await repo.countIpSends(ip, windowStart)) >= policy.sendLimitPerIp) {
+    if (counts.ipSends >= policy.sendLimitPerIp) {
       throw refuse(new AppError('too_many_attempts', TOO_MANY_SENDS));
     }
-    const global = await repo.globalSends(new Date(at.getTime() - GLOBAL_WINDOW_MS));
+    const { global } = counts;
     if (global.count >= policy.globalHourlySendLimit) {
       const until = new Date((global.oldest ?? at).getTime() + GLOBAL_WINDOW_MS);
       throw refuse(
