@@ -464,38 +464,36 @@ function report(result: RunResult): void {
 console.log(
   `bench:cluster: ${VISITORS} visitors, one every ${INTERVAL_MS} ms, over ${BOOTHS} booths (sign-in, sandbox payment, capture)${process.env.BENCH_CLUSTER_ENV ? `; settings ${process.env.BENCH_CLUSTER_ENV}` : ''}`,
 );
-const one = RUNS.includes('one')
-  ? await run('one instance behind haproxy', { name: 'one', instances: 1 })
-  : undefined;
-if (one) report(one);
+/** The run named in BENCH_CLUSTER_RUNS, reported, and compared with the single instance's. */
+async function runIfAsked(
+  label: string,
+  options: RunOptions,
+  against?: RunResult,
+): Promise<RunResult | undefined> {
+  if (!RUNS.includes(options.name)) return undefined;
+  const result = await run(label, options);
+  report(result);
+  if (against) compare(against, result, options.name);
+  return result;
+}
+
+const one = await runIfAsked('one instance behind haproxy', { name: 'one', instances: 1 });
 // What a second instance costs by being there, not by serving: haproxy sends every request to
 // the first (the second is its backup), the second still hears the broker and runs the jobs.
-const standby = RUNS.includes('standby')
-  ? await run('two instances, the second a standby (haproxy backup, serving nothing)', {
-      name: 'standby',
-      instances: 2,
-      serving: 1,
-    })
-  : undefined;
-if (standby) report(standby);
-if (one && standby) compare(one, standby, 'standby');
-const two = RUNS.includes('two')
-  ? await run('two instances behind haproxy', { name: 'two', instances: 2 })
-  : undefined;
-if (two) report(two);
-if (one && two) compare(one, two);
+await runIfAsked(
+  'two instances, the second a standby (haproxy backup, serving nothing)',
+  { name: 'standby', instances: 2, serving: 1 },
+  one,
+);
+await runIfAsked('two instances behind haproxy', { name: 'two', instances: 2 }, one);
 // Each of two instances at the single instance's rate: the visitors twice as fast. What being
 // several costs (coordination, jobs on both) without the cost of each process serving fewer
 // requests a second (docs/benchmarks.md, "Two instances").
-const twofold = RUNS.includes('twofold')
-  ? await run('two instances behind haproxy, visitors at twice the rate', {
-      name: 'twofold',
-      instances: 2,
-      rate: 2,
-    })
-  : undefined;
-if (twofold) report(twofold);
-if (one && twofold) compare(one, twofold, 'twofold');
+await runIfAsked(
+  'two instances behind haproxy, visitors at twice the rate',
+  { name: 'twofold', instances: 2, rate: 2 },
+  one,
+);
 if (RUNS.includes('restart')) {
   const rolling = await run('two instances, one restarted during the load', {
     name: 'restart',
@@ -510,7 +508,7 @@ if (RUNS.includes('restart')) {
   }
 }
 
-function compare(one: RunResult, two: RunResult, name = 'two'): void {
+function compare(one: RunResult, two: RunResult, name: string): void {
   // Per capture and per request: a run at another rate has more of both.
   const ratio = (value: (result: RunResult) => number, per: (result: RunResult) => number) =>
     (value(two) / per(two) / (value(one) / per(one))).toFixed(3);

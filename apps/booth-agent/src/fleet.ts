@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { BoothAgent } from './agent.js';
 import { agentFromEnv } from './agent-from-env.js';
 import { AgentEnvError, loadAgentEnv } from './env.js';
+import { exitOnSignals } from './exit-on-signals.js';
 import { type AgentLog, consoleLog, isLogLevel } from './log.js';
 
 interface FleetBooth {
@@ -82,21 +83,9 @@ async function main(): Promise<void> {
     }
   }
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal, booths: agents.length }, 'shutting down');
-    Promise.all(agents.map((agent) => agent.stop())).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'error during shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  exitOnSignals(log, () => Promise.all(agents.map((agent) => agent.stop())), {
+    booths: agents.length,
+  });
 
   log.info({ booths: agents.length }, 'booth fleet starting');
   for (let from = 0; from < agents.length; from += STARTING_TOGETHER) {

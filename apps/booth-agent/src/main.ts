@@ -2,6 +2,7 @@
 // against any server").
 import { agentFromEnv } from './agent-from-env.js';
 import { AgentEnvError, loadAgentEnv } from './env.js';
+import { exitOnSignals } from './exit-on-signals.js';
 import { consoleLog } from './log.js';
 import { BOOTH_AGENT_VERSION } from './version.js';
 
@@ -19,21 +20,7 @@ async function main(): Promise<void> {
   const log = consoleLog(env.logLevel);
   const agent = agentFromEnv(env, log);
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down');
-    agent.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, 'error during shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  exitOnSignals(log, () => agent.stop());
 
   log.info(
     {

@@ -109,9 +109,7 @@ export class PostgresListener {
       if (error) {
         console.warn(`PostgreSQL LISTEN connection lost (reconnecting): ${error.message}`);
       }
-      for (const subscribers of this.channels.values()) {
-        for (const subscriber of subscribers) subscriber.onState(false);
-      }
+      this.tell(false);
       this.reconnectLater();
     };
     client.on('notification', (message) => {
@@ -143,10 +141,15 @@ export class PostgresListener {
       throw new Error('nothing to listen to');
     }
     this.client = client;
-    for (const subscribers of this.channels.values()) {
-      for (const subscriber of subscribers) subscriber.onState(true);
-    }
+    this.tell(true);
     return client;
+  }
+
+  /** Every subscriber's `onState`. */
+  private tell(listening: boolean): void {
+    for (const subscribers of this.channels.values()) {
+      for (const subscriber of subscribers) subscriber.onState(listening);
+    }
   }
 
   /** After a loss: connects again (every LISTEN in place) while anything listens. */

@@ -529,6 +529,27 @@ export class Haproxy {
   }
 }
 
+/** Where a test's booth connects and how it waits; the same for one booth and for a fleet. */
+interface SimulatedBoothOptions {
+  mqttUrl: string;
+  serverUrl: string;
+  dir: string;
+  countdownMs?: number;
+}
+
+/** A test booth's settings: simulated camera, short countdown and delivery retries. */
+function simulatedBoothEnv(options: SimulatedBoothOptions): Record<string, string> {
+  return {
+    BOOTH_MQTT_URL: options.mqttUrl,
+    BOOTH_SERVER_URL: options.serverUrl,
+    BOOTH_CAMERA: 'simulated',
+    BOOTH_COUNTDOWN_MS: String(options.countdownMs ?? 200),
+    BOOTH_DELIVERY_RETRY_MS: '200',
+    BOOTH_DELIVERY_RETRY_MAX_MS: '1000',
+    BOOTH_LOG_LEVEL: 'info',
+  };
+}
+
 /** A booth agent as its own process: simulated camera and printer, its data in `dir`. */
 export class BoothAgent {
   readonly process: ManagedProcess;
@@ -536,24 +557,18 @@ export class BoothAgent {
   constructor(
     readonly thingName: string,
     secret: string,
-    options: { mqttUrl: string; serverUrl: string; dir: string; countdownMs?: number },
+    options: SimulatedBoothOptions,
   ) {
     mkdirSync(options.dir, { recursive: true });
     this.process = new ManagedProcess(thingName, {
       command: process.execPath,
       args: ['--import', 'tsx', 'apps/booth-agent/src/main.ts'],
       env: {
-        BOOTH_MQTT_URL: options.mqttUrl,
+        ...simulatedBoothEnv(options),
         BOOTH_THING_NAME: thingName,
         BOOTH_SECRET: secret,
-        BOOTH_SERVER_URL: options.serverUrl,
-        BOOTH_CAMERA: 'simulated',
         BOOTH_PRINTER: `simulated:${path.join(options.dir, 'spool')}`,
         BOOTH_DATA_DIR: options.dir,
-        BOOTH_COUNTDOWN_MS: String(options.countdownMs ?? 200),
-        BOOTH_DELIVERY_RETRY_MS: '200',
-        BOOTH_DELIVERY_RETRY_MAX_MS: '1000',
-        BOOTH_LOG_LEVEL: 'info',
       },
     });
   }
@@ -584,7 +599,7 @@ export class BoothFleet {
   constructor(
     name: string,
     readonly booths: { thingName: string; secret: string; dir: string }[],
-    options: { mqttUrl: string; serverUrl: string; dir: string; countdownMs?: number },
+    options: SimulatedBoothOptions,
   ) {
     mkdirSync(options.dir, { recursive: true });
     const file = path.join(options.dir, `${name}.json`);
@@ -601,16 +616,7 @@ export class BoothFleet {
     this.process = new ManagedProcess(name, {
       command: process.execPath,
       args: ['--import', 'tsx', 'apps/booth-agent/src/fleet.ts'],
-      env: {
-        BOOTH_FLEET_FILE: file,
-        BOOTH_MQTT_URL: options.mqttUrl,
-        BOOTH_SERVER_URL: options.serverUrl,
-        BOOTH_CAMERA: 'simulated',
-        BOOTH_COUNTDOWN_MS: String(options.countdownMs ?? 200),
-        BOOTH_DELIVERY_RETRY_MS: '200',
-        BOOTH_DELIVERY_RETRY_MAX_MS: '1000',
-        BOOTH_LOG_LEVEL: 'info',
-      },
+      env: { ...simulatedBoothEnv(options), BOOTH_FLEET_FILE: file },
     });
   }
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrganization, createTemplate } from '../media-fixtures.js';
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { captures, devices, media } from '../../src/db/schema.js';
 import { hashDeviceSecret, newDeviceSecret } from '../../src/security/device-credentials.js';
@@ -228,11 +228,11 @@ export class Installation {
   async boothsOnline(): Promise<number> {
     const database = await this.database();
     try {
-      const rows = await database.db
-        .select({ status: devices.status })
+      const [row] = await database.db
+        .select({ online: count() })
         .from(devices)
-        .where(eq(devices.orgId, this.orgId));
-      return rows.filter((row) => row.status !== 'offline').length;
+        .where(and(eq(devices.orgId, this.orgId), ne(devices.status, 'offline')));
+      return row?.online ?? 0;
     } finally {
       await database.close();
     }

@@ -25,10 +25,7 @@ describe('a booth fleet (several booths in one process)', () => {
 
   beforeAll(async () => {
     running = await startApp(await openDatabase({}));
-    await running.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = running.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    serverUrl = `http://127.0.0.1:${address.port}`;
+    serverUrl = await running.app.listen({ port: 0, host: '127.0.0.1' });
     ({ token } = await signedInSuperUser(running));
   });
   afterAll(async () => {
