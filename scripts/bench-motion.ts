@@ -95,7 +95,8 @@ async function main(): Promise<void> {
         frames,
         fps,
         foreground,
-        orientation: 'landscape',
+        // The one-photo layout's 3:2 slot.
+        aspect: { width: 2880, height: 1920 },
         outDir,
         gif: false,
       });

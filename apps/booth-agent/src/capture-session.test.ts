@@ -372,8 +372,9 @@ describe('CaptureSession with a motion template', () => {
     await run(capture);
     await board.idle();
     await settle();
+    // Frames of the template's slot's shape (landscape1's 2880×1920: 3:2), not 16:9.
     expect(recorded).toMatchObject([
-      { mode: 'burst', count: 3, intervalMs: 750, fps: 30, size: { width: 1280, height: 720 } },
+      { mode: 'burst', count: 3, intervalMs: 750, fps: 30, size: { width: 1280, height: 854 } },
     ]);
     expect(jobs).toEqual([]);
     expect(store.state.prints_left).toBe(300);

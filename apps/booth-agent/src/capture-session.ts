@@ -25,7 +25,7 @@ import type { StatusBoard } from './status.js';
 import { sleep } from './time.js';
 import type { Transfers } from './transfers.js';
 import { captureKindOf, type DeliveryQueue } from './delivery/delivery-queue.js';
-import { evenPicks, type MotionKind } from './motion/timeline.js';
+import { clipAspect, evenPicks, HD_LONG_SIDE, type MotionKind, sizeAt } from './motion/timeline.js';
 
 export interface CaptureSessionOptions {
   thingName: string;
@@ -213,7 +213,7 @@ export class CaptureSession {
     progress.stage = 'queue';
     const dir = await queue.framesDir(captureId);
     progress.stage = 'camera';
-    const request = motionRequest(kind, motion, payload.template.orientation, dir);
+    const request = motionRequest(kind, motion, payload.template, dir);
     let recording;
     try {
       recording = await recordMotion(camera, request);
@@ -295,17 +295,22 @@ export class CaptureSession {
 
 /**
  * What the camera records for a motion kind: a gif's stills (MOTION_RULES.gifIntervalSeconds
- * apart), a boomerang's burst, a video's clip, at MOTION_RULES.fps, sized for the template's
- * orientation.
+ * apart), a boomerang's burst, a video's clip, at MOTION_RULES.fps. Frames are asked for at the
+ * clip's size: the template's first slot's shape (the print's photo, and the clip framed like
+ * it), or without a slot 3:2 in the template's orientation (a camera's usual picture); cameras
+ * that cannot choose give their own size, which the encoder crops in the middle.
  */
 export function motionRequest(
   kind: MotionKind,
   motion: CaptureCommandPayload['template']['motion'],
-  orientation: 'portrait' | 'landscape',
+  template: Pick<CaptureCommandPayload['template'], 'orientation' | 'images'>,
   dir: string,
 ): MotionRequest {
-  const size =
-    orientation === 'portrait' ? { width: 720, height: 1280 } : { width: 1280, height: 720 };
+  const aspect = clipAspect(template);
+  const shape =
+    aspect ??
+    (template.orientation === 'portrait' ? { width: 2, height: 3 } : { width: 3, height: 2 });
+  const size = sizeAt(shape, HD_LONG_SIDE);
   const frames = motion?.frames ?? MOTION_RULES.gifFrames.default;
   const seconds =
     kind === 'boomerang'

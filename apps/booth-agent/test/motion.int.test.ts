@@ -117,7 +117,7 @@ describe('FfmpegMotionEncoder', () => {
       frames,
       fps: 30,
       foreground: await foreground(1800, 1200),
-      orientation: 'landscape',
+      aspect: { width: 1920, height: 1080 },
       outDir,
       gif: false,
     });
@@ -171,7 +171,7 @@ describe('FfmpegMotionEncoder', () => {
       frames,
       fps: 1000 / 750,
       foreground: null,
-      orientation: 'portrait',
+      aspect: { width: 1080, height: 1920 },
       outDir,
       gif: true,
     });
@@ -183,6 +183,176 @@ describe('FfmpegMotionEncoder', () => {
     const meta = await sharp(gif, { animated: true }).metadata();
     expect(meta.width).toBeLessThanOrEqual(480);
     expect(meta.pages).toBe(3);
+  });
+});
+
+/** The whole frame playing at `seconds` as raw RGB (ffmpeg). */
+function frameAt(file: string, seconds: number): Buffer {
+  return execFileSync(
+    'ffmpeg',
+    [
+      ...['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1'],
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+}
+
+const RED = { r: 230, g: 20, b: 20 };
+const BLUE = { r: 20, g: 40, b: 230 };
+
+/**
+ * `count` frames of a 3:2 camera picture (`width`×2/3) with a marked band along its top (red)
+ * and its bottom (blue), each `band` of its height, and a dark box moving in the middle.
+ */
+async function bandedFrames(count: number, width: number, band: number): Promise<string[]> {
+  const height = (width * 2) / 3;
+  const bandHeight = Math.round(height * band);
+  const dir = await folder('banded');
+  const files: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const file = path.join(dir, `frame-${String(i + 1).padStart(4, '0')}.jpg`);
+    const box = Math.round(height / 5);
+    await sharp({ create: { width, height, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+      .composite([
+        {
+          input: { create: { width, height: bandHeight, channels: 3, background: RED } },
+          top: 0,
+          left: 0,
+        },
+        {
+          input: { create: { width, height: bandHeight, channels: 3, background: BLUE } },
+          top: height - bandHeight,
+          left: 0,
+        },
+        {
+          input: { create: { width: box, height: box, channels: 3, background: '#202020' } },
+          left: Math.round(((width - box) * i) / Math.max(1, count - 1)),
+          top: Math.round((height - box) / 2),
+        },
+      ])
+      .jpeg({ quality: 95 })
+      .toFile(file);
+    files.push(file);
+  }
+  return files;
+}
+
+/** Rows of `frame` (RGB, `width` wide) from the top (or the bottom) whose pixel in column `x` is `colour`. */
+function bandRows(
+  frame: Buffer,
+  width: number,
+  height: number,
+  x: number,
+  colour: typeof RED,
+  from: 'top' | 'bottom',
+) {
+  let rows = 0;
+  for (let step = 0; step < height; step += 1) {
+    const y = from === 'top' ? step : height - 1 - step;
+    const i = (y * width + x) * 3;
+    if (!near({ r: frame[i]!, g: frame[i + 1]!, b: frame[i + 2]! }, colour, 60)) break;
+    rows += 1;
+  }
+  return rows;
+}
+
+describe('framing a clip by the template slot (issue 38)', () => {
+  it("a 3:2 camera's boomerang in a 3:2 slot keeps the whole picture: both bands, top and bottom", async () => {
+    // 960×640, bands of 10 % (64 px) each.
+    const frames = await bandedFrames(6, 960, 0.1);
+    const outDir = await folder('banded-3-2');
+    const result = await new FfmpegMotionEncoder({ threads: 1 }).encode({
+      kind: 'boomerang',
+      speed: 1,
+      frames,
+      fps: 30,
+      foreground: null,
+      // The one-photo layout's slot (2880×1920: 3:2).
+      aspect: { width: 2880, height: 1920 },
+      outDir,
+      gif: false,
+    });
+    const { stream } = probe(result.video);
+    expect(stream).toMatchObject({ codec_name: 'h264', profile: 'High', pix_fmt: 'yuv420p' });
+    // 3:2 at 1280 wide, even on both sides.
+    expect([stream.width, stream.height]).toEqual([1280, 854]);
+    expect([result.width, result.height]).toEqual([1280, 854]);
+    const mp4 = await readFile(result.video);
+    expect(mp4.indexOf('moov')).toBeLessThan(mp4.indexOf('mdat'));
+    const [w, h] = [1280, 854];
+    const frame = frameAt(result.video, 0.1);
+    expect(frame.length).toBe(w * h * 3);
+    // The picture scaled by 1280/960: each band is 64 × 4/3 ≈ 85 px, and both are whole.
+    for (const x of [20, 640, 1260]) {
+      expect(bandRows(frame, w, h, x, RED, 'top')).toBeGreaterThanOrEqual(80);
+      expect(bandRows(frame, w, h, x, BLUE, 'bottom')).toBeGreaterThanOrEqual(80);
+      expect(bandRows(frame, w, h, x, RED, 'top')).toBeLessThanOrEqual(90);
+      expect(bandRows(frame, w, h, x, BLUE, 'bottom')).toBeLessThanOrEqual(90);
+    }
+    // The poster is the clip's size and keeps both bands too.
+    const poster = await sharp(await readFile(result.poster))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([poster.info.width, poster.info.height]).toEqual([w, h]);
+    expect(bandRows(poster.data, w, h, 640, RED, 'top')).toBeGreaterThanOrEqual(80);
+    expect(bandRows(poster.data, w, h, 640, BLUE, 'bottom')).toBeGreaterThanOrEqual(80);
+  });
+
+  it('a slot of another shape crops the middle: as much off the top as off the bottom', async () => {
+    // 960×640 with 15 % bands (96 px); a 16:9 slot keeps 960×540 of it: 50 px off each side.
+    const frames = await bandedFrames(4, 960, 0.15);
+    const wide = await new FfmpegMotionEncoder({ threads: 1 }).encode({
+      kind: 'boomerang',
+      speed: 1,
+      frames,
+      fps: 30,
+      foreground: null,
+      aspect: { width: 1920, height: 1080 },
+      outDir: await folder('banded-16-9'),
+      gif: false,
+    });
+    expect([wide.width, wide.height]).toEqual([1280, 720]);
+    const frame = frameAt(wide.video, 0.1);
+    const top = bandRows(frame, 1280, 720, 640, RED, 'top');
+    const bottom = bandRows(frame, 1280, 720, 640, BLUE, 'bottom');
+    // (96 − 50) × 4/3 ≈ 61 px of each band is left.
+    expect(top).toBeGreaterThan(50);
+    expect(Math.abs(top - bottom)).toBeLessThanOrEqual(3);
+
+    // A portrait slot (2:3) crops the sides instead, and keeps both bands whole.
+    const tall = await new FfmpegMotionEncoder({ threads: 1 }).encode({
+      kind: 'boomerang',
+      speed: 1,
+      frames,
+      fps: 30,
+      foreground: null,
+      aspect: { width: 1080, height: 1620 },
+      outDir: await folder('banded-2-3'),
+      gif: false,
+    });
+    expect([tall.width, tall.height]).toEqual([854, 1280]);
+    const tallFrame = frameAt(tall.video, 0.1);
+    // 640 px of height scaled to 1280: each band 96 × 2 = 192 px.
+    expect(bandRows(tallFrame, 854, 1280, 427, RED, 'top')).toBeGreaterThanOrEqual(186);
+    expect(bandRows(tallFrame, 854, 1280, 427, BLUE, 'bottom')).toBeGreaterThanOrEqual(186);
+  });
+
+  it("a template without a print slot keeps the camera's own shape", async () => {
+    const frames = await bandedFrames(3, 960, 0.1);
+    const result = await new FfmpegMotionEncoder({ threads: 1 }).encode({
+      kind: 'gif',
+      speed: 1,
+      frames,
+      fps: 1000 / 750,
+      foreground: null,
+      aspect: null,
+      outDir: await folder('banded-own'),
+      gif: true,
+    });
+    expect([result.width, result.height]).toEqual([1280, 854]);
+    const gif = await sharp(await readFile(result.gif!), { animated: true }).metadata();
+    expect([gif.width, gif.pageHeight]).toEqual([480, 320]);
   });
 });
 

@@ -28,9 +28,10 @@ export interface MotionRequest {
   /** clip: frames per second asked of the camera (30). */
   fps: number;
   /**
-   * The frame size the encoding wants (1280×720 landscape, 720×1280 portrait). Cameras that can
-   * choose (simulated, folder) make frames this size; the others give their own size, which the
-   * encoder scales and crops.
+   * The frame size the encoding wants: the template's slot's shape at 1280 on its long side
+   * (1280×854 for a 3:2 slot; `motionRequest`). Cameras that can choose (simulated, folder) make
+   * frames this size; the others give their own size, which the encoder scales and crops in the
+   * middle.
    */
   size: { width: number; height: number };
   /** An existing folder for the frames (frame-0001.jpg, frame-0002.jpg, …). */

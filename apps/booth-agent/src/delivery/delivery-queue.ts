@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CaptureCommandPayload, DeviceHealth } from '@flashbooth/contracts';
 import type { AgentLog } from '../log.js';
 import { MOTION_FILES, type MotionEncoder } from '../motion/encoder.js';
-import type { MotionKind } from '../motion/timeline.js';
+import { clipAspect, type MotionKind } from '../motion/timeline.js';
 import { utcStamp } from '../time.js';
 import type { QueueFolder } from './queue-folder.js';
 
@@ -339,7 +339,8 @@ export class DeliveryQueue {
       frames: await this.motionFrames(captureId),
       fps: manifest.frames_fps ?? 30,
       foreground: await this.foreground(captureId),
-      orientation: manifest.template.orientation,
+      // Framed by the template's slot, as its print's photo is.
+      aspect: clipAspect(manifest.template),
       outDir: await this.workDir(captureId),
       gif: kind === 'gif',
     });

@@ -337,7 +337,7 @@ describe('DeliveryWorker with motion items', () => {
     ]);
     expect(types).toEqual(['video/mp4', 'image/jpeg', 'image/webp', 'image/gif']);
     expect(encoder.requests).toMatchObject([
-      { kind: 'gif', speed: 1, fps: 4 / 3, gif: true, orientation: 'portrait', foreground: null },
+      { kind: 'gif', speed: 1, fps: 4 / 3, gif: true, aspect: null, foreground: null },
     ]);
     expect(encoder.requests[0]?.frames).toHaveLength(3);
     expect(delivered).toEqual([30]);

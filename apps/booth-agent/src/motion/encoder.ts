@@ -4,6 +4,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { ProgramError, lastLines, runProgram, withScratchFolder } from '../camera/run-program.js';
 import {
+  type Aspect,
+  even,
   type MotionKind,
   OUTPUT_FPS,
   PREVIEW_FPS,
@@ -32,7 +34,11 @@ export interface EncodeRequest {
   fps: number;
   /** The template's foreground PNG, drawn over every frame; null when it has none. */
   foreground: Buffer | null;
-  orientation: 'portrait' | 'landscape';
+  /**
+   * The clip's shape: the template's first print slot (`clipAspect`), cropped to it in the
+   * middle as the print crops a photo into that slot; null for the frames' own shape.
+   */
+  aspect: Aspect | null;
   /** Where the files go (MOTION_FILES); each appears whole or not at all. */
   outDir: string;
   /** Whether to make the .gif as well (the gif kind). */
@@ -92,7 +98,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
     if (request.frames.length === 0) throw new Error('there are no frames to encode');
     const first = await sharp(request.frames[0]).metadata();
     if (!first.width || !first.height) throw new Error('the first frame is not an image');
-    const size = videoSize(request.orientation, first, this.options.allowFullHd ?? true);
+    const size = videoSize(request.aspect, first, this.options.allowFullHd ?? true);
     const plan = timeline(request.kind, request.frames.length, request.fps, request.speed);
     await mkdir(request.outDir, { recursive: true });
     return withScratchFolder('flashbooth-encode-', async (scratch) => {
@@ -200,7 +206,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
     scratch: string,
     target: string,
   ): Promise<void> {
-    const cover = `scale=${size.width}:${size.height}:force_original_aspect_ratio=increase,crop=${size.width}:${size.height},setsar=1`;
+    const cover = coverFilter(size);
     const graph = overlay
       ? // Blended in yuv420p, the MP4's own format: no conversion to RGB and back per frame.
         `[0:v]${cover},format=yuv420p[bg];[bg][1:v]overlay=0:0:format=yuv420[v]`
@@ -268,7 +274,7 @@ export class FfmpegMotionEncoder implements MotionEncoder {
     scratch: string,
     target: string,
   ): Promise<void> {
-    const cover = `scale=${size.width}:${size.height}:force_original_aspect_ratio=increase,crop=${size.width}:${size.height},setsar=1`;
+    const cover = coverFilter(size);
     const framed = overlay ? `[0:v]${cover}[bg];[bg][1:v]overlay=0:0[f]` : `[0:v]${cover}[f]`;
     const temp = path.join(scratch, 'motion.gif');
     await this.run(
@@ -310,11 +316,20 @@ export class FfmpegMotionEncoder implements MotionEncoder {
   }
 }
 
+/**
+ * ffmpeg's filters that scale a frame to cover `size` and cut what is over from both sides
+ * equally (the print's `cover` of a photo into its slot), never from one side only.
+ */
+export function coverFilter(size: { width: number; height: number }): string {
+  const { width, height } = size;
+  return (
+    `scale=${width}:${height}:force_original_aspect_ratio=increase,` +
+    `crop=${width}:${height}:(in_w-${width})/2:(in_h-${height})/2,setsar=1`
+  );
+}
+
 const COMMON = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'];
 const SEQUENCE_PATTERN = '%05d.jpg';
-
-/** A whole number of pixels, even (yuv420p halves both sides). */
-const even = (value: number): number => Math.max(2, 2 * Math.round(value / 2));
 
 /** `dir` with 00001.jpg, 00002.jpg, … linking to `files` in that order (a file may recur). */
 async function linkSequence(dir: string, files: readonly string[]): Promise<void> {
@@ -506,8 +521,7 @@ export class FakeMotionEncoder implements MotionEncoder {
       poster: file(MOTION_FILES.poster),
       preview: file(MOTION_FILES.preview),
       gif: request.gif ? file(MOTION_FILES.gif) : null,
-      width: 1280,
-      height: 720,
+      ...videoSize(request.aspect, { width: 1280, height: 720 }, false),
       seconds: 3,
       ms: { video: 0, poster: 0, preview: 0, gif: 0 },
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evenPicks, middleFrames, playOrder, timeline, videoSize } from './timeline.js';
+import { clipAspect, evenPicks, middleFrames, playOrder, timeline, videoSize } from './timeline.js';
 
 describe('playOrder', () => {
   it('plays a boomerang forward then back without repeating its end frames', () => {
@@ -39,27 +39,48 @@ describe('timeline', () => {
 });
 
 describe('videoSize', () => {
-  it('is 720p unless the frames reach full HD in the template orientation', () => {
-    expect(videoSize('landscape', { width: 1280, height: 720 })).toEqual({
+  it("is the slot's shape at 1280 on the long side, even, unless the frames reach 1920", () => {
+    const slot = { width: 2880, height: 1920 };
+    expect(videoSize(slot, { width: 1620, height: 1080 })).toEqual({ width: 1280, height: 854 });
+    expect(videoSize(slot, { width: 1920, height: 1280 })).toEqual({ width: 1920, height: 1280 });
+    expect(videoSize(slot, { width: 6000, height: 4000 }, false)).toEqual({
+      width: 1280,
+      height: 854,
+    });
+    // A 16:9 slot and a portrait one.
+    expect(videoSize({ width: 1920, height: 1080 }, { width: 1280, height: 720 })).toEqual({
       width: 1280,
       height: 720,
     });
-    expect(videoSize('landscape', { width: 1920, height: 1080 })).toEqual({
-      width: 1920,
-      height: 1080,
-    });
-    expect(videoSize('portrait', { width: 1920, height: 1080 })).toEqual({
-      width: 720,
+    expect(videoSize({ width: 1080, height: 1620 }, { width: 1920, height: 1080 })).toEqual({
+      width: 854,
       height: 1280,
     });
-    expect(videoSize('portrait', { width: 1080, height: 1920 })).toEqual({
-      width: 1080,
+  });
+
+  it("keeps the frames' own shape without a slot", () => {
+    expect(videoSize(null, { width: 1620, height: 1080 })).toEqual({ width: 1280, height: 854 });
+    expect(videoSize(null, { width: 640, height: 480 })).toEqual({ width: 1280, height: 960 });
+    expect(videoSize(null, { width: 1080, height: 1920 })).toEqual({ width: 1080, height: 1920 });
+  });
+});
+
+describe('clipAspect', () => {
+  it("is the template's first slot, or null without one", () => {
+    expect(
+      clipAspect({
+        images: [
+          { w: 2880, h: 1920 },
+          { w: 10, h: 90 },
+        ],
+      }),
+    ).toEqual({
+      width: 2880,
       height: 1920,
     });
-    expect(videoSize('landscape', { width: 6000, height: 4000 }, false)).toEqual({
-      width: 1280,
-      height: 720,
-    });
+    expect(clipAspect({ images: [] })).toBeNull();
+    expect(clipAspect({})).toBeNull();
+    expect(clipAspect({ images: [{ w: 0, h: 100 }] })).toBeNull();
   });
 });
 

@@ -59,19 +59,53 @@ export function timeline(
   return { frames, loopSeconds, loops };
 }
 
-/** The MP4's size: 1280×720 or 720×1280, 1920 on the long side when every frame is big enough. */
+/** A shape (any unit): a template slot's width and height, or a frame's. */
+export interface Aspect {
+  width: number;
+  height: number;
+}
+
+/** The long side of the MP4: 1280, or 1920 when the camera's frames are that large. */
+export const HD_LONG_SIDE = 1280;
+export const FULL_HD_LONG_SIDE = 1920;
+
+/** A whole number of pixels, even (yuv420p halves both sides). */
+export const even = (value: number): number => Math.max(2, 2 * Math.round(value / 2));
+
+/**
+ * The shape a motion clip is framed to: the template's first print slot (the clip shows what the
+ * print's photo shows, cropped the same way: scaled to cover, cut equally off both sides), or,
+ * for a template without a slot, null: the camera's own shape (nothing cut).
+ */
+export function clipAspect(template: {
+  images?: readonly { w: number; h: number }[];
+}): Aspect | null {
+  const slot = template.images?.[0];
+  if (!slot || !(slot.w > 0) || !(slot.h > 0)) return null;
+  return { width: slot.w, height: slot.h };
+}
+
+/** `aspect` at `long` pixels on its long side, both sides even. */
+export function sizeAt(aspect: Aspect, long: number): { width: number; height: number } {
+  return aspect.width >= aspect.height
+    ? { width: even(long), height: even((long * aspect.height) / aspect.width) }
+    : { width: even((long * aspect.width) / aspect.height), height: even(long) };
+}
+
+/**
+ * The MP4's size: `aspect` (the slot's shape, or the frame's own when null) at 1280 on its long
+ * side, or 1920 when the frames cover that size without being enlarged.
+ */
 export function videoSize(
-  orientation: 'portrait' | 'landscape',
+  aspect: Aspect | null,
   frame: { width: number; height: number },
   allowFullHd = true,
 ): { width: number; height: number } {
-  const full =
-    orientation === 'landscape' ? { width: 1920, height: 1080 } : { width: 1080, height: 1920 };
-  const hd =
-    orientation === 'landscape' ? { width: 1280, height: 720 } : { width: 720, height: 1280 };
-  // Cropped to the frame's shape without being enlarged: the camera's frames must reach it.
+  const shape = aspect ?? frame;
+  const full = sizeAt(shape, FULL_HD_LONG_SIDE);
+  // Cropped to the slot's shape without being enlarged: the camera's frames must reach it.
   const fits = frame.width >= full.width && frame.height >= full.height;
-  return allowFullHd && fits ? full : hd;
+  return allowFullHd && fits ? full : sizeAt(shape, HD_LONG_SIDE);
 }
 
 /**
