@@ -90,6 +90,8 @@ describe.each(databaseTargets)('data export on $name', ({ open }) => {
     const ravi = await signedIn(t.app, 'regular', undefined, 'Ravi Friend');
     const photo = await storedItem(database, t.storage, asha.userId, { caption: 'Sunset pier' });
     const video = await storedItem(database, t.storage, asha.userId, { video: true });
+    // A GIF item: its MP4 and its .gif (My Media's "Download GIF"), issue 38.
+    const gifItem = await storedItem(database, t.storage, asha.userId, { gif: true });
     const ravisPhoto = await storedItem(database, t.storage, ravi.userId);
     await like(database, photo.id, ravi.userId);
     await comment(database, photo.id, ravi.userId, 'What a view');
@@ -113,7 +115,7 @@ describe.each(databaseTargets)('data export on $name', ({ open }) => {
     const done = await ready(asha.token);
     expect(done).toMatchObject({
       state: 'ready',
-      item_count: 2,
+      item_count: 3,
       size_bytes: expect.any(Number),
       download_url: expect.stringContaining('/api/storage/objects/exports/'),
     });
@@ -129,8 +131,17 @@ describe.each(databaseTargets)('data export on $name', ({ open }) => {
     );
     const entries = await unzip(download.rawPayload);
     expect([...entries.keys()].sort()).toEqual(
-      ['README.txt', 'data.json', `photos/${photo.id}.jpg`, `videos/${video.id}.mp4`].sort(),
+      [
+        'README.txt',
+        'data.json',
+        `photos/${photo.id}.jpg`,
+        `videos/${video.id}.mp4`,
+        `videos/${gifItem.id}.mp4`,
+        `videos/${gifItem.id}.gif`,
+      ].sort(),
     );
+    expect(entries.get(`videos/${gifItem.id}.gif`)!.equals(gifItem.gif!)).toBe(true);
+    expect(entries.get(`videos/${gifItem.id}.mp4`)!.equals(gifItem.hd)).toBe(true);
     expect(entries.get(`photos/${photo.id}.jpg`)!.equals(photo.hd)).toBe(true);
     expect(entries.get(`videos/${video.id}.mp4`)!.equals(video.hd)).toBe(true);
 
@@ -152,7 +163,14 @@ describe.each(databaseTargets)('data export on $name', ({ open }) => {
         media_type: 'video',
         file: `videos/${video.id}.mp4`,
       }),
+      expect.objectContaining({
+        id: gifItem.id,
+        media_type: 'video',
+        file: `videos/${gifItem.id}.mp4`,
+        gif_file: `videos/${gifItem.id}.gif`,
+      }),
     ]);
+    expect(json.media[1]).not.toHaveProperty('gif_file');
     expect(json.likes_given).toEqual([{ media_id: ravisPhoto.id, liked_at: expect.any(String) }]);
     expect(json.comments_written).toEqual([
       expect.objectContaining({ media_id: ravisPhoto.id, comment_text: 'Great smile' }),

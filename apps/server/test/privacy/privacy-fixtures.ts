@@ -53,29 +53,40 @@ export async function storedItem(
   database: DatabaseHandle,
   storage: ObjectStorage,
   userId: number,
-  options: { caption?: string; video?: boolean; isPublic?: boolean; orgId?: number } = {},
+  options: {
+    caption?: string;
+    video?: boolean;
+    /** A GIF item: a video with its `.gif` stored too. */
+    gif?: boolean;
+    isPublic?: boolean;
+    orgId?: number;
+  } = {},
 ) {
-  const extension = options.video ? 'mp4' : 'jpg';
+  const extension = options.video || options.gif ? 'mp4' : 'jpg';
   const s3Key = newObjectKey('media', extension);
   const lowresKey = newObjectKey('media/lowres', 'jpg');
   const hd = Buffer.from(`HD bytes of ${s3Key} ${randomUUID()}`);
   await storage.put(s3Key, hd, options.video ? 'video/mp4' : 'image/jpeg');
   await storage.put(lowresKey, Buffer.from(`preview of ${s3Key}`), 'image/jpeg');
+  const gifKey = options.gif ? newObjectKey('media/gif', 'gif') : null;
+  const gif = Buffer.from(`GIF89a of ${s3Key} ${randomUUID()}`);
+  if (gifKey) await storage.put(gifKey, gif, 'image/gif');
   const [row] = await database.db
     .insert(media)
     .values({
       userId,
       captureId: randomUUID(),
-      mediaType: options.video ? 'video' : 'image',
+      mediaType: options.video || options.gif ? 'video' : 'image',
       s3Key,
       lowresKey,
+      gifKey,
       caption: options.caption ?? null,
       isPublic: options.isPublic ?? true,
       isUploaded: true,
       orgId: options.orgId ?? null,
     })
     .returning();
-  return { ...row!, hd };
+  return { ...row!, hd, gif: gifKey ? gif : null };
 }
 
 export async function like(database: DatabaseHandle, mediaId: number, userId: number) {

@@ -26,6 +26,11 @@ export function zipPathOf(item: { id: number; s3Key: string; mediaType: string }
   return `${item.mediaType === 'video' ? 'videos' : 'photos'}/${item.id}.${extension}`;
 }
 
+/** Where a GIF item's `.gif` sits in the ZIP: beside its MP4 (`videos/{id}.gif`). */
+export function gifZipPathOf(item: { id: number }): string {
+  return `videos/${item.id}.gif`;
+}
+
 const stamp = (value: Date | null) => (value ? toApiTimestamp(value) : null);
 
 /**
@@ -39,6 +44,8 @@ export function personalDataJson(
   data: PersonalData,
   exportedAt: Date,
   missingFiles: ReadonlySet<number>,
+  /** The GIF items whose `.gif` is in the ZIP (gifZipPathOf). */
+  gifFiles: ReadonlySet<number> = new Set(),
 ) {
   const { profile } = data;
   return {
@@ -59,6 +66,7 @@ export function personalDataJson(
       id: row.id,
       media_type: row.mediaType,
       file: missingFiles.has(row.id) || !row.isUploaded ? null : zipPathOf(row),
+      ...(gifFiles.has(row.id) ? { gif_file: gifZipPathOf(row) } : {}),
       ...(missingFiles.has(row.id)
         ? { file_note: 'The file could not be read from storage.' }
         : {}),
@@ -131,7 +139,8 @@ const README = `Your Flashbooth data
 data.json   your profile, your photos and videos (captions, likes, comments), the likes
             and comments you gave, your transactions and your credit history.
 photos/     every photo in full quality, named by its id in data.json.
-videos/     every video in full quality, named by its id in data.json.
+videos/     every video in full quality, named by its id in data.json, and a GIF's .gif
+            beside its video.
 
 Times are in UTC. Amounts are in Indian rupees.
 `;
@@ -284,7 +293,7 @@ export class DataExportBuilder {
     }
   }
 
-  /** Streams the ZIP to `file`: data.json, a README, then each HD file. Returns the file count. */
+  /** Streams the ZIP to `file`: data.json, a README, then each HD file (and GIF). Returns the item count. */
   private async writeZip(data: PersonalData, file: string): Promise<number> {
     const { storage } = this.deps;
     const zip = new yazl.ZipFile();
@@ -294,17 +303,28 @@ export class DataExportBuilder {
     // (yazl's stream is a PassThrough; its types say only ReadableStream.)
     zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
     const missing = new Set<number>();
+    const gifs = new Set<number>();
     const files: { path: string; key: string }[] = [];
+    let items = 0;
     for (const { row } of data.media) {
       if (!row.isUploaded) continue;
-      if ((await storage.head(row.s3Key)) === null) missing.add(row.id);
-      else files.push({ path: zipPathOf(row), key: row.s3Key });
+      if ((await storage.head(row.s3Key)) === null) {
+        missing.add(row.id);
+        continue;
+      }
+      files.push({ path: zipPathOf(row), key: row.s3Key });
+      items += 1;
+      // A GIF item's .gif (what My Media's "Download GIF" gives), beside its MP4.
+      if (row.gifKey && (await storage.head(row.gifKey)) !== null) {
+        files.push({ path: gifZipPathOf(row), key: row.gifKey });
+        gifs.add(row.id);
+      }
     }
-    const json = personalDataJson(data, this.deps.now(), missing);
+    const json = personalDataJson(data, this.deps.now(), missing, gifs);
     zip.addBuffer(Buffer.from(`${JSON.stringify(json, null, 2)}\n`), 'data.json');
     zip.addBuffer(Buffer.from(README), 'README.txt');
     for (const entry of files) {
-      // Opened only when the ZIP reaches it, one file at a time; JPEG and MP4 are stored as they
+      // Opened only when the ZIP reaches it, one file at a time; JPEG, MP4 and GIF are stored as they
       // are (compressing them again saves nothing).
       zip.addReadStreamLazy(entry.path, { compress: false }, (callback) => {
         storage.open(entry.key).then(
@@ -321,6 +341,6 @@ export class DataExportBuilder {
     }
     zip.end();
     await pipeline(zip.outputStream, createWriteStream(file));
-    return files.length;
+    return items;
   }
 }
