@@ -41,6 +41,8 @@ describe.each(databaseTargets)('share pages and the public wall on $name', ({ op
       mediaType?: 'image' | 'video';
       orgId?: number;
       userId?: number;
+      /** A motion item's poster size (the booth makes it at the MP4's size). */
+      poster?: { width: number; height: number };
     } = {},
   ) {
     minute += 1;
@@ -50,7 +52,8 @@ describe.each(databaseTargets)('share pages and the public wall on $name', ({ op
     const lowresKey = `previews/${captureId}.jpg`;
     if (video) {
       await storage.put(s3Key, Buffer.from('not really an mp4, but bytes'), 'video/mp4');
-      await storage.put(lowresKey, await jpeg(320, 480), 'image/jpeg');
+      const poster = values.poster ?? { width: 320, height: 480 };
+      await storage.put(lowresKey, await jpeg(poster.width, poster.height), 'image/jpeg');
     } else {
       await storage.put(s3Key, await jpeg(1800, 1200), 'image/jpeg');
     }
@@ -264,6 +267,36 @@ describe.each(databaseTargets)('share pages and the public wall on $name', ({ op
       const photo = await item();
       const none = await world.app.inject({ method: 'GET', url: `/p/${photo.publicId}/video.mp4` });
       expect(none.statusCode).toBe(404);
+    });
+
+    it('play a motion item as everywhere else: muted, looping, on its own, tap to pause; og:video its real size (issue 38)', async () => {
+      // A boomerang framed by a 3:2 slot: 1280×854, its poster the same size.
+      const clip = await item({ mediaType: 'video', poster: { width: 1280, height: 854 } });
+      const html = (await page(clip.publicId)).body;
+      expect(meta(html, 'og:video:width')).toBe('1280');
+      expect(meta(html, 'og:video:height')).toBe('854');
+      // The link preview's image stays 1200 wide, at the clip's shape.
+      expect(meta(html, 'og:image:width')).toBe('1200');
+      expect(meta(html, 'og:image:height')).toBe('801');
+      const tag = /<video[^>]*>/.exec(html)?.[0] ?? '';
+      for (const attribute of ['autoplay', 'muted', 'loop', 'playsinline', 'data-share-video']) {
+        expect(tag, attribute).toMatch(new RegExp(`\\s${attribute}[\\s>]`));
+      }
+      expect(tag).not.toMatch(/\scontrols[\s>=]/);
+      expect(tag).not.toMatch(/preload="none"/);
+      expect(tag).toMatch(`poster="/p/${clip.publicId}/image.jpg"`);
+      expect(tag).toMatch('width="1280" height="854"');
+      // Tap to pause: the page's script, from the page's own origin (the CSP allows no inline one).
+      expect(html).toMatch('<script src="/p/share.js" defer></script>');
+      expect(html).toMatch(/<button\s+type="button"\s+class="toggle"\s+data-share-toggle/);
+      const script = await world.app.inject({ method: 'GET', url: '/p/share.js' });
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(script.body).toContain("addEventListener('click', toggle)");
+      expect(String(script.headers['content-security-policy'])).toContain("script-src 'self'");
+      // A photo's page has no script.
+      const photo = await item();
+      expect((await page(photo.publicId)).body).not.toContain('<script');
     });
 
     it('use unguessable public ids: not the media id, not sequential, 122 random bits', async () => {

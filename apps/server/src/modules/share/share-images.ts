@@ -63,6 +63,27 @@ export class ShareImages {
     return image && { width: image.width, height: image.height };
   }
 
+  /**
+   * The stored picture's own size (a motion item's poster: the booth makes it at the MP4's exact
+   * size, so this is the video's size), read from its header once per instance; null when the
+   * item has no picture or it cannot be read.
+   */
+  async sourceSize(source: ShareImageSource): Promise<{ width: number; height: number } | null> {
+    if (!source.pictureKey) return null;
+    const key = `source/${source.pictureKey}`;
+    const known = this.sizes.get(key);
+    if (known) return known;
+    const picture = await this.storage.get(source.pictureKey);
+    if (!picture) return null;
+    const meta = await sharp(picture.body)
+      .metadata()
+      .catch(() => null);
+    if (!meta?.width || !meta.height) return null;
+    const size = { width: meta.width, height: meta.height };
+    this.remember(key, { body: Buffer.alloc(0), ...size });
+    return size;
+  }
+
   private async load(
     key: string,
     pictureKey: string,

@@ -17,9 +17,55 @@ export interface SharePageModel {
   comments: { author: string; text: string; createdAt: Date }[];
   /** The picture (photo or poster) in 1200 and 600 px: absolute for og:image, sized. */
   image: { url1200: string; src600: string; src1200: string; width: number; height: number } | null;
-  /** A motion item's video: absolute for og:video, relative for the page. */
-  video: { url: string; src: string } | null;
+  /**
+   * A motion item's video: absolute for og:video, relative for the page, and its own size in
+   * pixels (the poster's, which the booth makes at the MP4's exact size), null when unknown.
+   */
+  video: { url: string; src: string; width: number | null; height: number | null } | null;
 }
+
+/** The share page's one script (`/p/share.js`, same origin: the CSP allows no inline script). */
+export const SHARE_SCRIPT_PATH = '/p/share.js';
+
+/**
+ * The share page's script: a tap (or click) on a motion item's video, or its Pause/Play button,
+ * pauses and plays it; people who asked for reduced motion see it paused until they press Play.
+ * Without it the video still plays muted on a loop on its own (the attributes say so).
+ */
+export const SHARE_SCRIPT = `(function () {
+  var video = document.querySelector('video[data-share-video]');
+  var button = document.querySelector('button[data-share-toggle]');
+  if (!video) return;
+  function sync() {
+    if (!button) return;
+    button.setAttribute('aria-label', video.paused ? 'Play video' : 'Pause video');
+    button.setAttribute('data-state', video.paused ? 'paused' : 'playing');
+  }
+  function play() {
+    video.muted = true;
+    var started = video.play();
+    if (started && started.catch) started.catch(function () { sync(); });
+  }
+  function toggle() {
+    if (video.paused) play();
+    else video.pause();
+  }
+  video.addEventListener('click', toggle);
+  video.addEventListener('play', sync);
+  video.addEventListener('pause', sync);
+  if (button) {
+    button.hidden = false;
+    button.addEventListener('click', toggle);
+  }
+  if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    video.removeAttribute('autoplay');
+    video.pause();
+  } else if (video.paused) {
+    play();
+  }
+  sync();
+})();
+`;
 
 /** A date as "14 May 2025" (UTC: the page is the same wherever it is read). */
 export function shareDate(at: Date): string {
@@ -51,8 +97,14 @@ a{color:#b42349}
 .brand{font-weight:700;font-size:1.125rem;color:#16121f;text-decoration:none}
 .brand span{color:#d12f56}
 main{max-width:640px;margin:0 auto;padding:0 0 32px}
-figure{margin:0;background:#16121f}
+figure{margin:0;background:#16121f;position:relative}
 figure img,figure video{display:block;width:100%;height:auto;max-height:80vh;object-fit:contain;margin:0 auto}
+figure video{cursor:pointer}
+.toggle{position:absolute;right:12px;bottom:12px;width:44px;height:44px;display:grid;place-items:center;padding:0;border:0;border-radius:50%;background:rgba(22,18,31,.65);color:#fff;cursor:pointer}
+.toggle[hidden]{display:none}
+.toggle:focus-visible{outline:3px solid #ffb547;outline-offset:2px}
+.toggle .play,.toggle[data-state=paused] .pause{display:none}
+.toggle[data-state=paused] .play{display:block}
 .card{background:#fff;padding:16px;border-bottom:1px solid #e4e0ec}
 h1{font-size:1.375rem;line-height:1.3;margin:0 0 4px}
 .meta{margin:0;color:#4a4458;font-size:.9375rem}
@@ -91,9 +143,10 @@ function metaTags(page: SharePageModel, title: string, description: string): Saf
       html`<meta property="og:video" content="${page.video.url}" />
         <meta property="og:video:type" content="video/mp4" />
         ${page.video.url.startsWith('https:') && html`<meta property="og:video:secure_url" content="${page.video.url}" /> `}${
-          image &&
-          html`<meta property="og:video:width" content="${image.width}" />
-            <meta property="og:video:height" content="${image.height}" /> `
+          page.video.width !== null &&
+          page.video.height !== null &&
+          html`<meta property="og:video:width" content="${page.video.width}" />
+            <meta property="og:video:height" content="${page.video.height}" /> `
         }`
     }<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}" />
     <meta name="twitter:title" content="${title}" />
@@ -108,16 +161,53 @@ function metaTags(page: SharePageModel, title: string, description: string): Saf
 function picture(page: SharePageModel, alt: string): SafeHtml | false {
   const image = page.image;
   if (page.video) {
+    // Sized by the clip's own width and height (else the poster's): the player has the clip's
+    // shape, with no bars. It plays as everywhere else: muted, looping, inline, on its own.
+    const width = page.video.width ?? image?.width;
+    const height = page.video.height ?? image?.height;
     return html`<video
-      controls
-      playsinline
-      preload="none"
-      ${image && html`poster="${image.src1200}" width="${image.width}" height="${image.height}"`}
-      aria-label="${alt}"
-    >
-      <source src="${page.video.src}" type="video/mp4" />
-      <a href="${page.video.src}">Download the video</a>
-    </video>`;
+        data-share-video
+        autoplay
+        muted
+        loop
+        playsinline
+        preload="auto"
+        ${image && html`poster="${image.src1200}"`}
+        ${width && height && html`width="${width}" height="${height}"`}
+        aria-label="${alt}"
+      >
+        <source src="${page.video.src}" type="video/mp4" />
+        <a href="${page.video.src}">Download the video</a>
+      </video>
+      <button
+        type="button"
+        class="toggle"
+        data-share-toggle
+        data-state="playing"
+        aria-label="Pause video"
+        hidden
+      >
+        <svg
+          class="pause"
+          viewBox="0 0 24 24"
+          width="20"
+          height="20"
+          aria-hidden="true"
+          focusable="false"
+        >
+          <path d="M7 5h4v14H7zm6 0h4v14h-4z" fill="currentColor" />
+        </svg>
+        <svg
+          class="play"
+          viewBox="0 0 24 24"
+          width="20"
+          height="20"
+          aria-hidden="true"
+          focusable="false"
+        >
+          <path d="M8 5v14l11-7z" fill="currentColor" />
+        </svg>
+      </button>`;
   }
   return (
     image !== null &&
@@ -134,7 +224,10 @@ function picture(page: SharePageModel, alt: string): SafeHtml | false {
   );
 }
 
-/** The whole share page: server-rendered, no script, every outside text escaped by `html`. */
+/**
+ * The whole share page: server-rendered, every outside text escaped by `html`; a motion item's
+ * page loads SHARE_SCRIPT (tap to pause and play), nothing else does.
+ */
 export function renderSharePage(page: SharePageModel): string {
   const kind = page.mediaType === 'video' ? 'clip' : 'photo';
   const title = `${page.firstName} at ${page.venue}`;
@@ -207,6 +300,7 @@ export function renderSharePage(page: SharePageModel): string {
           <footer>
             Shared from a Flashbooth photo booth · <a href="/privacy-policy">Privacy</a>
           </footer>
+          ${page.video && html`<script src="${SHARE_SCRIPT_PATH}" defer></script>`}
         </body>
       </html> `,
   );

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { renderShareNotFound } from './share-page.js';
+import { renderShareNotFound, SHARE_SCRIPT } from './share-page.js';
 import type { ShareService } from './share.service.js';
 
 /**
@@ -26,7 +26,8 @@ function notFoundPage(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * Share pages under /p: `GET /p/{public_id}` (HTML rendered here, no script), its image
+ * Share pages under /p: `GET /p/{public_id}` (HTML rendered here; a motion item's page loads
+ * `/p/share.js`, its tap-to-pause), its image
  * `/p/{public_id}/image.jpg?w=600|1200` and a motion item's `/p/{public_id}/video.mp4`,
  * `preview.webp` and (gif kind) `animation.gif`.
  * No session: these are what a link preview (WhatsApp, Facebook, X) and a friend open.
@@ -36,6 +37,22 @@ export const shareRoutes: FastifyPluginAsyncZod<{ share: ShareService }> = async
   { share },
 ) => {
   const tags = ['share pages'];
+
+  // Before the page route: a static path wins over `/:publicId` either way, but reads first.
+  app.get(
+    '/share.js',
+    {
+      schema: {
+        tags,
+        summary: "The share page's script: a tap on a motion item's video pauses and plays it",
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type('text/javascript; charset=utf-8')
+        .header('Cache-Control', 'public, max-age=3600')
+        .send(SHARE_SCRIPT),
+  );
 
   app.get(
     '/:publicId',

@@ -58,9 +58,11 @@ export class ShareService {
     const item = await this.find(publicId);
     if (!item) return null;
     const origin = (this.options.publicUrl ?? requestOrigin).replace(/\/+$/, '');
-    const [comments, size] = await Promise.all([
+    const [comments, size, videoSize] = await Promise.all([
       this.options.wall.listComments(item.id, { limit: SHARE_PAGE_COMMENTS, offset: 0 }),
       this.options.images.size(pictureOf(item), 1200),
+      // A motion item's own size is its poster's (made at the MP4's size by the booth).
+      item.mediaType === 'video' ? this.options.images.sourceSize(pictureOf(item)) : null,
     ]);
     const model: SharePageModel = {
       url: `${origin}${sharePagePath(item.publicId)}`,
@@ -90,6 +92,8 @@ export class ShareService {
           ? {
               url: `${origin}${shareVideoPath(item.publicId)}`,
               src: shareVideoPath(item.publicId),
+              width: videoSize?.width ?? null,
+              height: videoSize?.height ?? null,
             }
           : null,
     };
