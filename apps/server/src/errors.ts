@@ -17,6 +17,9 @@ const STATUS_BY_CODE = {
   booth_offline: 409,
   booth_busy: 409,
   booth_updating: 409,
+  // A visit (issue 37): a payment at this booth is paid and unused; a capture is still running.
+  already_paid: 409,
+  capture_in_progress: 409,
   payload_too_large: 413,
   unprocessable: 422,
   too_many_attempts: 429,

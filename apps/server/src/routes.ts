@@ -6,6 +6,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { staffDevicesRoutes } from './modules/devices/devices.routes.js';
 import { staffDeviceStatusRoutes } from './modules/devices/devices.status-stream.js';
 import { visitorDevicesRoutes } from './modules/devices/devices.visitor.routes.js';
+import { visitorVisitsRoutes } from './modules/visits/visits.routes.js';
 import {
   deviceEnrollmentRoutes,
   staffEnrollmentRoutes,
@@ -94,6 +95,7 @@ export function routeTable(
         captures: s.captures,
         authenticate: visitor,
       }),
+      use(visitorVisitsRoutes, { visits: s.visits, authenticate: visitor }),
       use(visitorMediaRoutes, { media: s.media, authenticate: visitor }),
       use(visitorWallRoutes, { wall: s.wall, authenticate: visitor }),
       // The kiosk walls (no session), in a plugin of its own: it ends its streams on close.

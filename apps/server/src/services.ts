@@ -16,6 +16,8 @@ import { DeliveryFailuresRepository } from './modules/media/delivery-failures.re
 import { DeliveryRepository } from './modules/media/delivery.repository.js';
 import { DeliveryService } from './modules/media/delivery.service.js';
 import { CapturesRepository } from './modules/media/captures.repository.js';
+import { VisitsRepository } from './modules/visits/visits.repository.js';
+import { VisitsService } from './modules/visits/visits.service.js';
 import { MediaLibraryRepository } from './modules/media/media-library.repository.js';
 import { MediaLibraryService } from './modules/media/media-library.service.js';
 import { MediaRepository } from './modules/media/media.repository.js';
@@ -100,6 +102,8 @@ export interface Services {
   /** Share pages of public items (`/p/{public_id}`), their images and videos. */
   share: ShareService;
   captures: CaptureService;
+  /** A visitor's visit at a booth: where they are now (issue 37). */
+  visits: VisitsService;
   /** Delivery times per booth and the late sweep (issue 22). */
   deliveries: DeliveryService;
   software: SoftwareService;
@@ -290,6 +294,16 @@ export function createServices(
     log,
   });
 
+  const visits = new VisitsService({
+    repository: new VisitsRepository(db),
+    devices: devicesRepository,
+    templates: {
+      exists: async (templateId) => (await templatesRepository.findById(templateId)) !== undefined,
+      offeredBy: (templateId, orgId) => mediaRepository.templateOfferedBy(templateId, orgId),
+    },
+    now,
+  });
+
   const deviceStatusFeed = new DeviceStatusFeed({ database, log });
   const boothAddresses = {
     publicMqttUrl: config.mqtt.boothUrl,
@@ -385,6 +399,8 @@ export function createServices(
     // A transaction whose capture failed its delivery promise carries a notice of the refund.
     deliveryNotices: new DeliveryFailuresRepository(db),
     deliveryDeadlineMinutes: Math.round(config.captures.deliveryDeadlineMs / 60_000),
+    sms,
+    phoneOf: async (userId) => (await usersRepository.findById(userId))?.phone ?? null,
     returnOrigins: [
       ...config.payments.returnOrigins,
       ...(config.publicUrl ? [config.publicUrl] : []),
@@ -466,6 +482,7 @@ export function createServices(
     kioskWall,
     share,
     captures,
+    visits,
     deliveries,
     software,
     rollouts,

@@ -19,3 +19,4 @@ export * from './stats.js';
 export * from './enrollment.js';
 export * from './privacy.js';
 export * from './moderation-log.js';
+export * from './visits.js';

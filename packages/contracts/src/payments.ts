@@ -38,8 +38,18 @@ export type PaymentCheckout = z.infer<typeof PaymentCheckoutSchema>;
 export const PaymentCheckoutResultSchema = z.object({ payment_url: z.string() });
 export type PaymentCheckoutResult = z.infer<typeof PaymentCheckoutResultSchema>;
 
-/** GET payments/{id}/status. */
-export const PaymentStatusSchema = z.object({ state: PaymentStateSchema });
+/**
+ * GET payments/{id}/status. `state` is the spec's; the rest (issue 37) lets the screen say how a
+ * payment ended and go on from the server's record, not from its address: `reason` why a FAILED
+ * payment failed (the visitor cancelled it, the checkout expired, the provider declined it), and
+ * the booth and template the payment is for now (a visit's pick moves an open payment).
+ */
+export const PaymentStatusSchema = z.object({
+  state: PaymentStateSchema,
+  reason: z.enum(['cancelled', 'expired', 'declined']).nullable().optional(),
+  device_id: z.number().int().nullable().optional(),
+  template_id: z.number().int().nullable().optional(),
+});
 export type PaymentStatus = z.infer<typeof PaymentStatusSchema>;
 
 /**
@@ -66,6 +76,17 @@ export type DeliveryFailureNotice = z.infer<typeof DeliveryFailureNoticeSchema>;
 
 export const TransactionSchema = z.object({
   id: z.number().int().positive(),
+  /**
+   * payment: a payment through the provider; credit: a capture paid with credit (issue 37: every
+   * use of credit is a line). Optional for older fixtures (payment).
+   */
+  kind: z.enum(['payment', 'credit']).optional(),
+  /** Why a FAILED payment failed (cancelled, expired, declined, amount_mismatch). */
+  failure_reason: z.string().nullable().optional(),
+  /** Where a refunded payment's money went: the payment method, or the visitor's credit. */
+  refund_to: z.enum(['payment', 'credit']).nullable().optional(),
+  /** The template the payment or capture was for, as it is named now. */
+  template_name: z.string().nullable().optional(),
   phonepe_order_id: z.string().nullable(),
   /** What the visitor paid (or is asked to pay) the payment provider. */
   amount_rupees: z.number(),

@@ -240,6 +240,12 @@ export function templatePrints(kind: CaptureKind, motionPrints: boolean): boolea
   return !isMotionKind(kind) || motionPrints;
 }
 
+/**
+ * The booth counts down this long before each photo, and once before a motion kind's recording
+ * (DESIGN.md 2b step 3): the server's deadlines and the visit's capture stages follow it.
+ */
+export const CAPTURE_COUNTDOWN_SECONDS = 10;
+
 /** The bounds and timings of motion captures, shared by the server, the booth and the console. */
 export const MOTION_RULES = {
   /** gif: stills taken. */
@@ -366,7 +372,17 @@ export const PAYMENT_MESSAGES = {
   refundNotCompleted: 'Only a completed payment can be refunded.',
   refundOtherProvider: 'This payment was made with another payment provider; refund it as credit.',
   refundRefused: 'The payment provider refused the refund. Nothing was refunded.',
+  /** A payment at this booth is paid and not used yet: Capture uses it (issue 37). */
+  alreadyPaid:
+    'You have already paid for a capture at this photobooth. Press Capture to use your payment.',
 } as const;
+
+/** A visit at a booth (issue 37). */
+export const VISIT_MESSAGES = {
+  captureInProgress:
+    'Your capture at this photobooth is still in progress. Please wait for it to finish.',
+} as const;
+
 
 /**
  * How much of a visitor's credit a payment for `pricePaise` holds: all of it when it is above 0

@@ -59,7 +59,7 @@ const CAPTURE_KINDS = ['photo', 'gif', 'boomerang', 'video'] as const;
 const CAPTURE_STATES = ['requested', 'accepted', 'delivered', 'failed'] as const;
 const PAYMENT_PROVIDERS = ['sandbox', 'phonepe'] as const;
 const PAYMENT_STATES = ['PENDING', 'COMPLETED', 'FAILED', 'REFUND_PENDING', 'REFUNDED'] as const;
-const PAYMENT_FAILURE_REASONS = ['declined', 'expired', 'amount_mismatch'] as const;
+const PAYMENT_FAILURE_REASONS = ['declined', 'expired', 'amount_mismatch', 'cancelled'] as const;
 const REFUND_DESTINATIONS = ['source', 'credit'] as const;
 /** Refunds and the sandbox's orders and refunds. */
 const PROVIDER_STATES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
@@ -803,6 +803,10 @@ export const creditLedger = pgTable(
     ),
     check('credit_ledger_note_check', sql`char_length(${table.note}) <= 200`),
     index('credit_ledger_user_idx').on(table.userId, descending(table.createdAt)),
+    // My Transactions: the captures a visitor paid with credit (migration 0029).
+    index('credit_ledger_user_capture_idx')
+      .on(table.userId, descending(table.createdAt), descending(table.id))
+      .where(sql`${table.reason} = 'capture'`),
     // A capture is charged at most once and refunded at most once.
     uniqueIndex('credit_ledger_capture_once')
       .on(table.mediaCaptureId, table.reason)
@@ -832,9 +836,16 @@ export const captures = pgTable(
     deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     failureReason: text('failure_reason'),
+    /** What the visitor's screen needs to resume the capture (migration 0029; null before). */
+    captureKind: text('capture_kind', { enum: CAPTURE_KINDS }),
+    totalCaptures: integer('total_captures'),
+    recordSeconds: doublePrecision('record_seconds'),
   },
   (table) => [
     check('captures_charged_paise_check', sql`${table.chargedPaise} >= 0`),
+    oneOf('captures_capture_kind_check', table.captureKind, CAPTURE_KINDS),
+    check('captures_total_captures_check', sql`${table.totalCaptures} >= 0`),
+    check('captures_record_seconds_check', sql`${table.recordSeconds} >= 0`),
     oneOf('captures_state_check', table.state, CAPTURE_STATES),
     // The sweep: open captures by deadline.
     index('captures_open_deadline_idx')
@@ -979,6 +990,8 @@ export const sandboxOrders = pgTable(
     /** Migration 0007; the sandbox does not use it. */
     creditPaise: integer('credit_paise').notNull().default(0),
     state: text('state', { enum: PROVIDER_STATES }).notNull().default('PENDING'),
+    /** "Cancel and go back" on the checkout page: FAILED, cancelled by the payer (migration 0029). */
+    cancelled: boolean('cancelled').notNull().default(false),
     redirectUrl: text('redirect_url').notNull(),
     description: text('description').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -1332,3 +1345,44 @@ export const privacyActions = pgTable(
   ],
 );
 export type PrivacyActionRow = typeof privacyActions.$inferSelect;
+
+/**
+ * A visitor's visit at a booth (migration 0029, issue 37): one row per visitor and booth, where
+ * they are now. It holds what only the visit knows (the location confirmed, the template picked)
+ * and points at the payment and the capture of the current round, whose own rows hold their
+ * states (modules/visits).
+ */
+export const visits = pgTable(
+  'visits',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    paymentTransactionId: integer('payment_transaction_id').references(
+      () => paymentTransactions.id,
+      { onDelete: 'set null' },
+    ),
+    captureId: uuid('capture_id').references(() => captures.captureId, { onDelete: 'set null' }),
+    locationConfirmedAt: timestamp('location_confirmed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.deviceId] }),
+    index('visits_device_idx').on(table.deviceId),
+    index('visits_payment_idx')
+      .on(table.paymentTransactionId)
+      .where(sql`${table.paymentTransactionId} is not null`),
+    index('visits_capture_idx')
+      .on(table.captureId)
+      .where(sql`${table.captureId} is not null`),
+    index('visits_template_idx')
+      .on(table.templateId)
+      .where(sql`${table.templateId} is not null`),
+  ],
+);
+export type VisitRow = typeof visits.$inferSelect;

@@ -40,7 +40,7 @@ describe.each(databaseTargets)('credit held by partial payments on $name', ({ op
 
     // Paid: the entitlement is the whole price (paid amount + held credit), used once.
     s.fake.order(orderId).state = 'COMPLETED';
-    expect((await s.api.status(person.token, txnId)).json()).toEqual({ state: 'COMPLETED' });
+    expect((await s.api.status(person.token, txnId)).json()).toMatchObject({ state: 'COMPLETED' });
     expect(await claimCapture(person.userId)).toEqual({
       transactionId: txnId,
       amountPaise: 2000,
@@ -85,8 +85,9 @@ describe.each(databaseTargets)('credit held by partial payments on $name', ({ op
   it('never holds more credit than there is when creates and grants race', async () => {
     const person = await visitor(30);
     const admin = await signedInSuperUser(s.testApp);
+    const booths = await Promise.all(Array.from({ length: 10 }, (_, i) => s.boothNo(i)));
     const responses = await Promise.all([
-      ...Array.from({ length: 10 }, () => s.api.create(person.token, s.booth.id, s.templateId)),
+      ...booths.map((booth) => s.api.create(person.token, booth.id, s.templateId)),
       ...Array.from({ length: 4 }, () =>
         s.api.grant(admin.token, person.userId, { amount_rupees: 0.5 }),
       ),
@@ -125,9 +126,10 @@ describe.each(databaseTargets)('credit held by partial payments on $name', ({ op
     const topUp = () => s.api.grant(superUser.token, person.userId, { amount_rupees: 30 });
     const paid = await checkedOut(person.token); // holds ₹30
     expect((await topUp()).statusCode).toBe(200);
-    const declined = await checkedOut(person.token); // holds ₹30
+    const declined = await checkedOut(person.token, (await s.boothNo(1)).id); // holds ₹30
     expect((await topUp()).statusCode).toBe(200);
-    const pending = await checkedOut(person.token); // holds ₹30
+    const pending = await checkedOut(person.token, (await s.boothNo(2)).id); // holds ₹30
+    const others = await Promise.all([3, 4, 5, 6].map((i) => s.boothNo(i)));
     s.fake.order(paid.orderId).state = 'COMPLETED';
     await orderWebhook(paid.orderId);
     s.fake.order(declined.orderId).state = 'FAILED';
@@ -136,7 +138,7 @@ describe.each(databaseTargets)('credit held by partial payments on $name', ({ op
     const responses = await Promise.all([
       s.api.refund(admin.token, paid.txnId, 'credit'),
       orderWebhook(declined.orderId),
-      ...Array.from({ length: 4 }, () => s.api.create(person.token, s.booth.id, s.templateId)),
+      ...others.map((booth) => s.api.create(person.token, booth.id, s.templateId)),
       ...Array.from({ length: 4 }, () =>
         s.api.grant(admin.token, person.userId, { amount_rupees: 40 }),
       ),

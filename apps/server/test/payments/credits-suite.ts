@@ -128,13 +128,31 @@ export class CreditsSuite {
   };
   /** The access token lives 15 minutes; tests that move the clock sign in again. */
   fresh = async (person: { phone: string }) => signedIn(this.app, 'regular', person.phone);
-  createPayment = async (token: string) => {
-    const created = await this.api.create(token, this.booth.id, this.templateId);
+  /**
+   * More booths of the same price: a visitor has one open payment per booth (issue 37: an open
+   * checkout is reused), so tests of many payments at once spread them over booths.
+   */
+  private readonly spare: Awaited<ReturnType<typeof createBooth>>[] = [];
+  boothNo = async (index: number) => {
+    if (index === 0) return this.booth;
+    while (this.spare.length < index) {
+      this.spare.push(
+        await createBooth(this.database.db, this.link, {
+          orgId: this.orgId,
+          pricePaise: PRICE,
+          name: `Atrium ${this.spare.length + 2}`,
+        }),
+      );
+    }
+    return this.spare[index - 1]!;
+  };
+  createPayment = async (token: string, deviceId = this.booth.id) => {
+    const created = await this.api.create(token, deviceId, this.templateId);
     expect(created.statusCode, created.body).toBe(200);
     return created.json<{ txn_id: number }>().txn_id;
   };
-  checkedOut = async (token: string) => {
-    const txnId = await this.createPayment(token);
+  checkedOut = async (token: string, deviceId = this.booth.id) => {
+    const txnId = await this.createPayment(token, deviceId);
     const checkout = await this.api.checkout(token, txnId);
     expect(checkout.statusCode, checkout.body).toBe(200);
     const { orderId } = await transactionRow(this.database.db, txnId);

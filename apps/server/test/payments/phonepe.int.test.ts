@@ -123,12 +123,12 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
     // Within five minutes of its expiry: renewed before use.
     clock.advance(3600 - 240);
     const fresh = await signedIn(app, 'regular', visitor.phone);
-    expect((await api.status(fresh.token, txnId)).json()).toEqual({ state: 'PENDING' });
+    expect((await api.status(fresh.token, txnId)).json()).toMatchObject({ state: 'PENDING' });
     expect(fake.count('POST', '/v1/oauth/token')).toBe(before + 1);
     // Revoked at PhonePe: the 401 makes a new token and the call is repeated once.
     fake.revokeTokens();
     const calls = statusCalls((await transactionRow(database.db, txnId)).orderId);
-    expect((await api.status(fresh.token, txnId)).json()).toEqual({ state: 'PENDING' });
+    expect((await api.status(fresh.token, txnId)).json()).toMatchObject({ state: 'PENDING' });
     expect(fake.count('POST', '/v1/oauth/token')).toBe(before + 2);
     expect(statusCalls((await transactionRow(database.db, txnId)).orderId)).toBe(calls + 2);
   });
@@ -213,7 +213,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
       ]);
       expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
       for (const status of responses.slice(5))
-        expect(status.json()).toEqual({ state: 'COMPLETED' });
+        expect(status.json()).toMatchObject({ state: 'COMPLETED' });
     } finally {
       fake.statusDelayMs = 0;
     }
@@ -243,7 +243,7 @@ describe.each(databaseTargets)('PhonePe payments on $name', ({ open }) => {
       state: 'FAILED',
       failureReason: 'amount_mismatch',
     });
-    expect((await api.status(visitor.token, txnId)).json()).toEqual({ state: 'FAILED' });
+    expect((await api.status(visitor.token, txnId)).json()).toMatchObject({ state: 'FAILED' });
     // Stays out of reach until a person has looked at it.
     fake.order(orderId).reportedAmount = 4950;
     await orderWebhook(orderId);

@@ -28,14 +28,14 @@ describe.each(databaseTargets)(
       expect(page.body).toContain('₹49.50');
       expect(page.body).toContain('Sunrise Mall · Atrium Booth');
       expect(page.body).toContain('name="viewport"');
-      expect(page.body).toMatch(/value="pay"[\s\S]*value="fail"[\s\S]*value="abandon"/);
+      expect(page.body).toMatch(/value="pay"[\s\S]*value="fail"[\s\S]*value="cancel"/);
       // The form may return the browser to the payment status screen's origin, nowhere else.
       expect(page.headers['content-security-policy']).toContain(
         "form-action 'self' http://localhost",
       );
 
       // Before paying, the status is pending.
-      expect((await s.api.status(visitor.token, txnId)).json()).toEqual({ state: 'PENDING' });
+      expect((await s.api.status(visitor.token, txnId)).json()).toMatchObject({ state: 'PENDING' });
 
       const paid = await act(paymentUrl, 'pay');
       expect(paid.statusCode).toBe(303);
@@ -43,7 +43,9 @@ describe.each(databaseTargets)(
       // The sandbox's hint alone completes it (no status call from the visitor yet).
       await s.app.payments.provider.settled!();
       expect((await transactionRow(s.database.db, txnId)).state).toBe('COMPLETED');
-      expect((await s.api.status(visitor.token, txnId)).json()).toEqual({ state: 'COMPLETED' });
+      expect((await s.api.status(visitor.token, txnId)).json()).toMatchObject({
+        state: 'COMPLETED',
+      });
       const events = await eventsOf(s.database.db, txnId);
       expect(events.map((e) => [e.fromState, e.toState, e.source])).toEqual([
         ['PENDING', 'COMPLETED', 'webhook'],
@@ -82,7 +84,7 @@ describe.each(databaseTargets)(
       expect(page.body).not.toContain('₹49.50');
       await act(paid.paymentUrl, 'pay');
       await s.app.payments.provider.settled!();
-      expect((await s.api.status(visitor.token, paid.txnId)).json()).toEqual({
+      expect((await s.api.status(visitor.token, paid.txnId)).json()).toMatchObject({
         state: 'COMPLETED',
       });
       expect(await claimCapture(visitor.userId)).toEqual({
@@ -98,7 +100,9 @@ describe.each(databaseTargets)(
       expect((await transactionRow(s.database.db, failed.txnId)).amountPaise).toBe(3950);
       await act(failed.paymentUrl, 'fail');
       await s.app.payments.provider.settled!();
-      expect((await s.api.status(visitor.token, failed.txnId)).json()).toEqual({ state: 'FAILED' });
+      expect((await s.api.status(visitor.token, failed.txnId)).json()).toMatchObject({
+        state: 'FAILED',
+      });
       expect(await creditsOf(s.database.db, visitor.userId)).toBe(1000);
       const ledger = await ledgerOf(s.database.db, visitor.userId);
       expect(ledger.map((row) => [row.reason, row.deltaPaise, row.paymentTransactionId])).toEqual([
@@ -118,11 +122,47 @@ describe.each(databaseTargets)(
       const failed = await act(paymentUrl, 'fail');
       expect(failed.statusCode).toBe(303);
       expect(failed.headers.location).toBe(returnUrl(txnId));
-      expect((await s.api.status(visitor.token, txnId)).json()).toEqual({ state: 'FAILED' });
+      expect((await s.api.status(visitor.token, txnId)).json()).toEqual({
+        state: 'FAILED',
+        reason: 'declined',
+        device_id: s.booth.id,
+        template_id: s.templateId,
+      });
       await s.app.payments.provider.settled!();
       const row = await transactionRow(s.database.db, txnId);
       expect(row).toMatchObject({ state: 'FAILED', failureReason: 'declined' });
       expect((await eventsOf(s.database.db, txnId)).map((e) => e.toState)).toEqual(['FAILED']);
+    });
+
+    it('ends a payment cancelled on the checkout as cancelled at once, with nothing pending', async () => {
+      const visitor = await signedIn(s.app, 'regular');
+      const { txnId, paymentUrl } = await startPayment(visitor.token);
+      const cancelled = await act(paymentUrl, 'cancel');
+      expect(cancelled.statusCode).toBe(303);
+      expect(cancelled.headers.location).toBe(returnUrl(txnId));
+      await s.app.payments.provider.settled!();
+      // The provider's word arrived with its hint: no status call was needed.
+      expect(await transactionRow(s.database.db, txnId)).toMatchObject({
+        state: 'FAILED',
+        failureReason: 'cancelled',
+      });
+      expect((await s.api.status(visitor.token, txnId)).json()).toEqual({
+        state: 'FAILED',
+        reason: 'cancelled',
+        device_id: s.booth.id,
+        template_id: s.templateId,
+      });
+      const page = await s.app.inject({ method: 'GET', url: paymentUrl });
+      expect(page.body).toContain('This test payment was cancelled.');
+      const listed = (await s.api.list(visitor.token)).json();
+      expect(listed.items[0]).toMatchObject({
+        id: txnId,
+        state: 'FAILED',
+        failure_reason: 'cancelled',
+      });
+      // The next pick opens a new checkout: a cancelled one is never reused.
+      const next = await startPayment(visitor.token);
+      expect(next.txnId).not.toBe(txnId);
     });
 
     it('leaves an abandoned payment pending until the reconciler expires it', async () => {
@@ -131,7 +171,7 @@ describe.each(databaseTargets)(
       const abandoned = await act(paymentUrl, 'abandon');
       expect(abandoned.statusCode).toBe(303);
       expect(abandoned.headers.location).toBe(returnUrl(txnId));
-      expect((await s.api.status(visitor.token, txnId)).json()).toEqual({ state: 'PENDING' });
+      expect((await s.api.status(visitor.token, txnId)).json()).toMatchObject({ state: 'PENDING' });
 
       // Not stale yet: the reconciler asks the provider (still pending) and leaves it.
       s.clock.advance(120);
@@ -147,7 +187,7 @@ describe.each(databaseTargets)(
       expect(row.failureReason).toBe('declined');
       // (The access token expired meanwhile: sign in again.)
       const again = await signedIn(s.app, 'regular', visitor.phone);
-      expect((await s.api.status(again.token, txnId)).json()).toEqual({ state: 'FAILED' });
+      expect((await s.api.status(again.token, txnId)).json()).toMatchObject({ state: 'FAILED' });
       // The expired page no longer offers Pay.
       const page = await s.app.inject({ method: 'GET', url: paymentUrl });
       expect(page.body).not.toContain('value="pay"');

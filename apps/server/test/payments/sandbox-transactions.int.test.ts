@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { paymentTransactions } from '../../src/db/schema.js';
 import { consumePaidEntitlement } from '../../src/modules/payments/entitlement.js';
 import { databaseTargets } from '../databases.js';
 import { signedIn } from '../harness.js';
@@ -102,7 +104,14 @@ describe.each(databaseTargets)(
           atPier ? pier.id : s.booth.id,
           atPier ? harbourTemplate : s.templateId,
         );
-        ids.push(response.json<{ txn_id: number }>().txn_id);
+        const txnId = response.json<{ txn_id: number }>().txn_id;
+        ids.push(txnId);
+        // Its checkout ends now, so the next pick at this booth opens a new payment (an open
+        // one is reused: apps/server/test/visits).
+        await s.database.db
+          .update(paymentTransactions)
+          .set({ expiresAt: s.clock.now() })
+          .where(eq(paymentTransactions.id, txnId));
         s.clock.advance(1);
       }
       const newestFirst = [...ids].reverse();
@@ -115,6 +124,10 @@ describe.each(databaseTargets)(
       const order = (await transactionRow(s.database.db, ids[9]!)).orderId;
       expect(item).toEqual({
         id: ids[9],
+        kind: 'payment',
+        failure_reason: null,
+        refund_to: null,
+        template_name: expect.any(String),
         phonepe_order_id: order,
         amount_rupees: 120,
         credit_rupees: 0,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   boothAvailability,
+  CAPTURE_COUNTDOWN_SECONDS,
   type CaptureCommandPayload,
   captureCount,
   type CaptureEntitlement,
@@ -16,6 +17,7 @@ import {
   MEDIA_VIDEO_MAX_BYTES,
   recordSeconds,
   TEMPLATE_MESSAGES,
+  VISIT_MESSAGES,
 } from '@flashbooth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable, whileDatabaseAway } from '../../db/postgres-errors.js';
@@ -32,6 +34,7 @@ import type { UsersService } from '../users/users.service.js';
 import type { DeliveryFailureRow } from '../../db/schema.js';
 import type { ProviderName } from '../payments/payment-provider.js';
 import {
+  CaptureRunning,
   type CapturesRepository,
   CreditTooLow,
   type NewMedia,
@@ -55,7 +58,7 @@ export const FOREGROUND_URL_SECONDS = 3600;
  * The booth counts down 10 s before each photo (DESIGN.md 2b step 3); a motion capture counts
  * down once, then records.
  */
-export const CAPTURE_SECONDS_PER_PHOTO = 10;
+export const CAPTURE_SECONDS_PER_PHOTO = CAPTURE_COUNTDOWN_SECONDS;
 
 /** Whether a template's capture needs photo slots: a photo always, a motion kind when it prints. */
 export function needsSlots(template: Pick<TemplateRow, 'captureKind' | 'motionPrints'>): boolean {
@@ -258,10 +261,16 @@ export class CaptureService {
           requestedAt.getTime() + commandTimeoutMs + photosMs + deliveryMarginMs,
         ),
         items,
+        captureKind: kind,
+        totalCaptures: motion ? 1 : totalCaptures,
+        recordSeconds: recording,
       });
     } catch (error) {
       if (error instanceof CreditTooLow) {
         throw new AppError('payment_required', MEDIA_MESSAGES.paymentRequired);
+      }
+      if (error instanceof CaptureRunning) {
+        throw new AppError('capture_in_progress', VISIT_MESSAGES.captureInProgress);
       }
       throw error;
     }

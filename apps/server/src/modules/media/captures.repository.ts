@@ -11,6 +11,7 @@ import {
 import { creditBalance, debitBalance } from '../payments/credit-ledger.js';
 import { startDeliveryRefund } from '../payments/delivery-refund.js';
 import type { ProviderName } from '../payments/payment-provider.js';
+import { linkVisitCapture, lockVisitForCapture } from '../visits/visit-links.js';
 import {
   consumePaidEntitlement,
   hasPaidEntitlement,
@@ -36,6 +37,13 @@ export interface NewMedia {
   createdAt: Date;
 }
 
+/** Thrown inside a capture transaction when the visit's capture is still running (issue 37). */
+export class CaptureRunning extends Error {
+  constructor() {
+    super('the visit has a capture running');
+  }
+}
+
 /** Thrown inside a capture transaction when the credit does not cover the price (rolls it back). */
 export class CreditTooLow extends Error {
   constructor() {
@@ -54,6 +62,10 @@ export interface NewCapture {
   /** When the capture counts as never delivered if the booth never answers either. */
   deadlineAt: Date;
   items: NewMedia[];
+  /** What the visit's screens need to resume it: the kind, the photos counted down, recording. */
+  captureKind: CaptureRow['captureKind'];
+  totalCaptures: number;
+  recordSeconds: number;
 }
 
 /** States in which a capture may still deliver (and may still be given back). */
@@ -148,6 +160,10 @@ export class CapturesRepository {
     if (capture.items.length === 0) throw new Error('a capture needs at least one media item');
     return this.db.transaction(async (tx) => {
       const { userId, captureId, pricePaise } = capture;
+      // One capture at a time per visit: a second tab's Capture waits here and is refused.
+      const visit = await lockVisitForCapture(tx, userId, capture.deviceId, capture.createdAt);
+      if (visit.captureRunning) throw new CaptureRunning();
+      let paidWith: number | null = null;
       // The entitlement, in order: a free booth; an unused paid transaction for this booth and
       // template; the visitor's credit. A capture a payment covers takes no credit
       // (charged_paise 0), so giving it back returns the payment, not credit.
@@ -160,6 +176,7 @@ export class CapturesRepository {
           captureId,
           at: capture.createdAt,
         });
+        if (paid) paidWith = paid.transactionId;
         if (!paid) {
           // Conditional update and ledger row together; the unique (media_capture_id, reason)
           // index keeps a capture from being charged twice.
@@ -182,6 +199,17 @@ export class CapturesRepository {
         state: 'requested',
         createdAt: capture.createdAt,
         deadlineAt: capture.deadlineAt,
+        captureKind: capture.captureKind,
+        totalCaptures: capture.totalCaptures,
+        recordSeconds: capture.recordSeconds,
+      });
+      await linkVisitCapture(tx, {
+        userId,
+        deviceId: capture.deviceId,
+        templateId: capture.templateId,
+        captureId,
+        paymentTransactionId: paidWith,
+        at: capture.createdAt,
       });
       const rows = await tx
         .insert(media)

@@ -32,6 +32,8 @@ export interface OrderStatus {
   /** What the provider says the order is for, in paise; compared with ours before fulfilment. */
   amountPaise: number;
   providerOrderId: string | null;
+  /** A FAILED order the payer cancelled at the provider's page (when the provider says so). */
+  cancelled?: boolean;
 }
 
 export interface RefundRequest {

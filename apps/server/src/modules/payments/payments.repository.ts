@@ -1,14 +1,12 @@
 import { and, asc, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import { type Database, type Executor, rowsOf, type Transaction } from '../../db/client.js';
 import {
-  after,
-  allOf,
+  containing,
   cutPage,
   keyText,
   type Page,
   type PageQuery,
   pageKeyset,
-  searchAny,
 } from '../../db/paging.js';
 import {
   creditLedger,
@@ -23,6 +21,7 @@ import {
 import { creditBalance, creditToHold, debitBalance, lockedCredit } from './credit-ledger.js';
 import { ownerOf, recordPaymentEvent, releaseHold } from './payment-rows.js';
 import type { ProviderName } from './payment-provider.js';
+import { linkVisitPayment } from '../visits/visit-links.js';
 
 export type TransactionState = PaymentTransactionRow['state'];
 export type FailureReason = NonNullable<PaymentTransactionRow['failureReason']>;
@@ -51,6 +50,10 @@ export interface NewTransaction {
 
 export type CreateOutcome =
   | { outcome: 'created'; row: PaymentTransactionRow }
+  /** The visitor's open payment at this booth (pending, its checkout not expired), reused. */
+  | { outcome: 'reused'; row: PaymentTransactionRow }
+  /** The visitor holds a paid, unused payment at this booth: nothing was written. */
+  | { outcome: 'paid'; row: PaymentTransactionRow }
   /** The visitor's credit covers the price: nothing was written. */
   | { outcome: 'covered' };
 
@@ -85,6 +88,62 @@ async function holdReleased(tx: Transaction, row: PaymentTransactionRow) {
       ),
     );
   return found !== undefined;
+}
+
+/** A line of My Transactions: a payment, or a capture paid with credit (issue 37). */
+export interface TransactionLine {
+  kind: 'payment' | 'credit';
+  id: number;
+  createdAt: Date;
+  orderId: string | null;
+  amountPaise: number;
+  creditPaise: number;
+  /** A payment's state; a credit line's CREDIT_USED or CREDIT_RETURNED (its capture failed). */
+  state: string;
+  failureReason: string | null;
+  refundTo: 'payment' | 'credit' | null;
+  orgName: string | null;
+  deviceName: string | null;
+  templateName: string | null;
+}
+
+interface LineSqlRow {
+  kind: 'payment' | 'credit';
+  id: number;
+  key_id: number | string;
+  created_at: Date | string;
+  order_id: string | null;
+  amount_paise: number;
+  credit_paise: number;
+  state: string;
+  failure_reason: string | null;
+  refund_destination: 'source' | 'credit' | null;
+  org_name: string | null;
+  device_name: string | null;
+  template_name: string | null;
+  cursor_at: string;
+}
+
+function toLine(row: LineSqlRow): TransactionLine {
+  return {
+    kind: row.kind,
+    id: Number(row.id),
+    createdAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+    orderId: row.order_id,
+    amountPaise: Number(row.amount_paise),
+    creditPaise: Number(row.credit_paise),
+    state: row.state,
+    failureReason: row.failure_reason,
+    refundTo:
+      row.refund_destination === null
+        ? null
+        : row.refund_destination === 'source'
+          ? 'payment'
+          : 'credit',
+    orgName: row.org_name,
+    deviceName: row.device_name,
+    templateName: row.template_name,
+  };
 }
 
 const view = {
@@ -139,8 +198,60 @@ export class PaymentsRepository {
   async create(values: NewTransaction): Promise<CreateOutcome> {
     const { pricePaise, minAmountPaise, ...rest } = values;
     return this.db.transaction(async (tx) => {
+      // The visitor's row lock also makes their creates at one booth wait for each other.
       const credit = await lockedCredit(tx, values.userId);
       if (credit === null) throw new Error(`no user ${values.userId}`);
+      const atBooth = and(
+        eq(paymentTransactions.userId, values.userId),
+        eq(paymentTransactions.deviceId, values.deviceId),
+      );
+      // Nothing asks for a payment the visitor already made (issue 37).
+      const [paid] = await tx
+        .select()
+        .from(paymentTransactions)
+        .where(
+          and(
+            atBooth,
+            eq(paymentTransactions.state, 'COMPLETED'),
+            sql`${paymentTransactions.consumedCaptureId} is null`,
+          ),
+        )
+        .orderBy(asc(paymentTransactions.completedAt), asc(paymentTransactions.id))
+        .limit(1);
+      if (paid) return { outcome: 'paid' as const, row: paid };
+      // A reload, a second tab or a second phone reuses the open checkout: one per visitor and
+      // booth, for the template picked last.
+      const [open] = await tx
+        .select()
+        .from(paymentTransactions)
+        .where(
+          and(
+            atBooth,
+            eq(paymentTransactions.state, 'PENDING'),
+            sql`${paymentTransactions.expiresAt} > ${values.createdAt}`,
+          ),
+        )
+        .orderBy(desc(paymentTransactions.createdAt), desc(paymentTransactions.id))
+        .limit(1)
+        .for('update');
+      if (open) {
+        const [row] =
+          open.templateId === values.templateId
+            ? [open]
+            : await tx
+                .update(paymentTransactions)
+                .set({ templateId: values.templateId, updatedAt: values.createdAt })
+                .where(eq(paymentTransactions.id, open.id))
+                .returning();
+        await linkVisitPayment(tx, {
+          userId: values.userId,
+          deviceId: values.deviceId,
+          templateId: values.templateId,
+          paymentTransactionId: open.id,
+          at: values.createdAt,
+        });
+        return { outcome: 'reused' as const, row: row! };
+      }
       const hold = creditToHold(pricePaise, credit, minAmountPaise);
       if (hold === null) return { outcome: 'covered' as const };
       const [row] = await tx
@@ -163,6 +274,13 @@ export class PaymentsRepository {
         // Cannot happen under the row lock; never record a hold that was not taken.
         if (!held) throw new Error(`credit of user ${values.userId} changed under its lock`);
       }
+      await linkVisitPayment(tx, {
+        userId: values.userId,
+        deviceId: values.deviceId,
+        templateId: values.templateId,
+        paymentTransactionId: row!.id,
+        at: values.createdAt,
+      });
       return { outcome: 'created' as const, row: row! };
     });
   }
@@ -203,44 +321,65 @@ export class PaymentsRepository {
   }
 
   /**
-   * A page of the caller's transactions, newest first (`payment_transactions_user_idx`); search
-   * on order id, venue and booth; by offset or after a cursor's transaction.
+   * A page of the caller's My Transactions, newest first: their payments, and (issue 37) every
+   * capture they paid with credit, each a line of its own (`kind` credit; its key is the ledger
+   * row). Search on order id, venue, booth and template; by offset or after a cursor's line (the
+   * cursor's id is 2 × the payment id, or 2 × the ledger id + 1, so the two kinds never meet).
    */
-  async listOwn(userId: number, page: PageQuery): Promise<Page<TransactionView>> {
+  async listOwn(userId: number, page: PageQuery): Promise<Page<TransactionLine>> {
     const key = pageKeyset(page);
-    const where = allOf(
-      eq(paymentTransactions.userId, userId),
-      searchAny(page.search, [paymentTransactions.orderId, organizations.name, devices.name]),
-    );
-    const [rows, [counted]] = await Promise.all([
-      this.db
-        .select({ ...view, cursorAt: keyText(paymentTransactions.createdAt) })
-        .from(paymentTransactions)
-        .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
-        .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
-        .where(allOf(where, after(key, paymentTransactions.createdAt, paymentTransactions.id)))
-        .orderBy(desc(paymentTransactions.createdAt), desc(paymentTransactions.id))
-        // One more than the page: whether a page follows (its cursor), without counting.
-        .limit(page.limit + 1)
-        .offset(page.offset),
-      this.db
-        .select({ value: count() })
-        .from(paymentTransactions)
-        .leftJoin(organizations, eq(organizations.id, paymentTransactions.orgId))
-        .leftJoin(devices, eq(devices.id, paymentTransactions.deviceId))
-        .where(where),
+    const pattern = page.search ? containing(page.search) : null;
+    const lines = sql`
+      select 'payment' as kind, p.id, p.id::bigint * 2 as key_id, p.created_at, p.order_id,
+             p.amount_paise, p.credit_paise, p.state, p.failure_reason,
+             (select r.destination from payment_refunds r
+               where r.transaction_id = p.id and r.state <> 'FAILED'
+               order by r.id desc limit 1) as refund_destination,
+             o.name as org_name, d.name as device_name, t.name as template_name,
+             p.user_id, p.device_id, p.org_id, p.template_id
+        from payment_transactions p
+        left join organizations o on o.id = p.org_id
+        left join devices d on d.id = p.device_id
+        left join templates t on t.id = p.template_id
+       where p.user_id = ${userId}
+      union all
+      select 'credit', l.id::int, l.id * 2 + 1, l.created_at, null,
+             -l.delta_paise, 0,
+             case when exists (select 1 from credit_ledger r
+                                where r.media_capture_id = l.media_capture_id
+                                  and r.reason = 'refund')
+                  then 'CREDIT_RETURNED' else 'CREDIT_USED' end,
+             null, null, o.name, d.name, t.name,
+             l.user_id, c.device_id, d.org_id, c.template_id
+        from credit_ledger l
+        left join captures c on c.capture_id = l.media_capture_id
+        left join devices d on d.id = c.device_id
+        left join organizations o on o.id = d.org_id
+        left join templates t on t.id = c.template_id
+       where l.user_id = ${userId} and l.reason = 'capture'`;
+    const searched = pattern
+      ? sql`where (order_id ilike ${pattern} or org_name ilike ${pattern}
+                   or device_name ilike ${pattern} or template_name ilike ${pattern})`
+      : sql``;
+    const afterKey = key
+      ? sql`${pattern ? sql`and` : sql`where`} (created_at, key_id) < (${key.at}::timestamptz, ${key.id}::bigint)`
+      : sql``;
+    const [rowsResult, countResult] = await Promise.all([
+      this.db.execute(sql`
+        select *, ${keyText(sql`created_at`)} as cursor_at
+          from (${lines}) lines ${searched} ${afterKey}
+         order by created_at desc, key_id desc
+         limit ${page.limit + 1} offset ${page.offset}`),
+      this.db.execute(sql`select count(*)::int as value from (${lines}) lines ${searched}`),
     ]);
+    const rows = rowsOf<LineSqlRow>(rowsResult);
     const found = cutPage(rows, page.limit, (row) => ({
-      at: row.cursorAt,
-      id: row.transaction.id,
+      at: row.cursor_at,
+      id: Number(row.key_id),
     }));
     return {
-      rows: found.rows.map((row) => ({
-        ...row.transaction,
-        orgName: row.orgName,
-        deviceName: row.deviceName,
-      })),
-      total: counted?.value ?? 0,
+      rows: found.rows.map(toLine),
+      total: Number(rowsOf<{ value: number }>(countResult)[0]?.value ?? 0),
       nextCursor: found.nextCursor,
     };
   }

@@ -28,7 +28,13 @@ import {
   type ProviderHint,
   type RefundStatus,
 } from './payment-provider.js';
-import type { PaymentsRepository, TransactionView } from './payments.repository.js';
+import type { SmsSender } from '../sms/sms.sender.js';
+import { unusedPaymentCreditSms } from './payment-texts.js';
+import type {
+  PaymentsRepository,
+  TransactionLine,
+  TransactionView,
+} from './payments.repository.js';
 import type { RefundsRepository } from './refunds.repository.js';
 
 /**
@@ -79,6 +85,10 @@ export interface PaymentsServiceOptions {
   deliveryNotices?: DeliveryNotices;
   /** DELIVERY_DEADLINE_MINUTES, said in the notice. */
   deliveryDeadlineMinutes?: number;
+  /** Tells a visitor by SMS that their unused payment became credit (issue 37). */
+  sms?: SmsSender;
+  /** A visitor's phone for that SMS (null: an erased account). */
+  phoneOf?: (userId: number) => Promise<string | null>;
 }
 
 export interface ReconcileReport {
@@ -107,6 +117,13 @@ export function newOrderId(at: Date): string {
 function publicState(row: PaymentTransactionRow): PaymentState {
   if (row.state === 'COMPLETED' || row.state === 'PENDING') return row.state;
   return 'FAILED';
+}
+
+/** Why a payment the status screen calls FAILED ended, in the screen's three words. */
+function failureWord(row: PaymentTransactionRow): 'cancelled' | 'expired' | 'declined' {
+  if (row.state === 'FAILED' && row.failureReason === 'cancelled') return 'cancelled';
+  if (row.state === 'FAILED' && row.failureReason === 'expired') return 'expired';
+  return 'declined';
 }
 
 const lease = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000);
@@ -164,6 +181,9 @@ export class PaymentsService {
     });
     if (created.outcome === 'covered') {
       throw new AppError('conflict', PAYMENT_MESSAGES.creditCovers);
+    }
+    if (created.outcome === 'paid') {
+      throw new AppError('already_paid', PAYMENT_MESSAGES.alreadyPaid);
     }
     return { txn_id: created.row.id };
   }
@@ -232,14 +252,20 @@ export class PaymentsService {
     let row = await this.options.repository.findOwned(claims.userId, id);
     if (!row) throw notFound(PAYMENT_MESSAGES.notFound);
     if (row.state === 'PENDING') row = await this.settle(row, 'status');
-    return { state: publicState(row) };
+    const state = publicState(row);
+    return {
+      state,
+      reason: state === 'FAILED' ? failureWord(row) : null,
+      device_id: row.deviceId,
+      template_id: row.templateId,
+    };
   }
 
   /** GET transactions: the caller's own, newest first. */
   async list(claims: AccessClaims, page: PageQuery): Promise<TransactionList> {
     const body = listBody(
       await this.options.repository.listOwn(claims.userId, page),
-      toTransaction,
+      lineToTransaction,
     );
     return { ...body, items: await this.withNotices(body.items) };
   }
@@ -287,7 +313,7 @@ export class PaymentsService {
       changed = await repository.transition(row.id, {
         allowed: (r) => r.state === 'PENDING',
         to: 'FAILED',
-        changes: { failureReason: 'declined' },
+        changes: { failureReason: status.cancelled ? 'cancelled' : 'declined' },
         source,
         at,
       });
@@ -404,10 +430,32 @@ export class PaymentsService {
           { txnId: id, userId: row.userId, amountPaise: row.amountPaise, refundId },
           'unused payment turned into credit',
         );
+        await this.tellCredited(row);
       }
       if (ids.length < RECONCILE_BATCH) break;
     }
     return converted;
+  }
+
+  /**
+   * The SMS of an unused payment turned into credit: at most once, since the conversion itself
+   * happens once (a failed send is logged; the credit is there and My Transactions says so).
+   */
+  private async tellCredited(row: PaymentTransactionRow): Promise<void> {
+    const { sms, phoneOf, log, repository } = this.options;
+    if (!sms || !phoneOf || row.userId === null) return;
+    try {
+      const phone = await phoneOf(row.userId);
+      if (!phone) return;
+      const view = await repository.findView(row.id);
+      const venue = view ? [view.orgName, view.deviceName].filter(Boolean).join(' · ') : '';
+      await sms.send({
+        phone,
+        text: unusedPaymentCreditSms(row.amountPaise + row.creditPaise, venue || null),
+      });
+    } catch (error) {
+      log.warn({ err: error, txnId: row.id }, 'credit notice SMS not sent');
+    }
   }
 
   /** POST /api/enterprise/transactions/{id}/refund: staff refund to the payer or as credit. */
@@ -587,9 +635,10 @@ export class PaymentsService {
   private async withNotices(items: Transaction[]): Promise<Transaction[]> {
     const { deliveryNotices, deliveryDeadlineMinutes = 60 } = this.options;
     if (!deliveryNotices || items.length === 0) return items;
-    const notices = await deliveryNotices.noticesFor(items.map((item) => item.id));
+    const payments = items.filter((item) => item.kind !== 'credit');
+    const notices = await deliveryNotices.noticesFor(payments.map((item) => item.id));
     return items.map((item) => {
-      const notice = notices.get(item.id);
+      const notice = item.kind === 'credit' ? undefined : notices.get(item.id);
       if (!notice) return { ...item, delivery_failure: null };
       return {
         ...item,
@@ -648,6 +697,9 @@ function describe(row: Pick<TransactionView, 'orgName' | 'deviceName'>): string 
 export function toTransaction(row: TransactionView): Transaction {
   return {
     id: row.id,
+    kind: 'payment',
+    failure_reason: row.failureReason,
+    refund_to: null,
     phonepe_order_id: row.orderId,
     amount_rupees: paiseToRupees(row.amountPaise),
     credit_rupees: paiseToRupees(row.creditPaise),
@@ -655,5 +707,23 @@ export function toTransaction(row: TransactionView): Transaction {
     created_at: toApiTimestamp(row.createdAt),
     org_name: row.orgName,
     device_name: row.deviceName,
+  };
+}
+
+/** A line of My Transactions: a payment, or a capture paid with credit (issue 37). */
+export function lineToTransaction(line: TransactionLine): Transaction {
+  return {
+    id: line.id,
+    kind: line.kind,
+    phonepe_order_id: line.orderId,
+    amount_rupees: paiseToRupees(line.amountPaise),
+    credit_rupees: paiseToRupees(line.creditPaise),
+    state: line.state,
+    failure_reason: line.failureReason,
+    refund_to: line.refundTo,
+    template_name: line.templateName,
+    created_at: toApiTimestamp(line.createdAt),
+    org_name: line.orgName,
+    device_name: line.deviceName,
   };
 }

@@ -17,7 +17,7 @@ import {
 /** The sandbox checkout page; under /api so the web app's development proxy reaches it too. */
 export const SANDBOX_CHECKOUT_PATH = '/api/sandbox/checkout';
 
-export type SandboxAction = 'pay' | 'fail' | 'abandon';
+export type SandboxAction = 'pay' | 'fail' | 'cancel' | 'abandon';
 
 const providerId = (prefix: string) => `${prefix}${randomBytes(10).toString('hex').toUpperCase()}`;
 
@@ -77,6 +77,7 @@ export class SandboxProvider implements PaymentProvider {
       state: row.state,
       amountPaise: row.amountPaise,
       providerOrderId: row.providerOrderId,
+      cancelled: row.cancelled,
     };
   }
 
@@ -127,14 +128,19 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   /**
-   * The visitor's choice on the checkout page. Pay and Fail decide a pending order once (a second
-   * click changes nothing) and send the hint; Abandon leaves it pending until it expires, as when
-   * someone closes the payment app. Returns the order afterwards.
+   * The visitor's choice on the checkout page. Pay, Fail and Cancel ("Cancel and go back": FAILED
+   * and marked cancelled, as a provider reports a payer's cancel) decide a pending order once (a
+   * second click changes nothing) and send the hint; Abandon (the API only: no button) leaves it
+   * pending until it expires, as when someone closes the payment app. Returns the order afterwards.
    */
   async act(orderId: string, action: SandboxAction): Promise<SandboxOrderRow | undefined> {
     const current = await this.order(orderId);
     if (!current || current.state !== 'PENDING' || action === 'abandon') return current;
-    const decided = await this.decide(orderId, action === 'pay' ? 'COMPLETED' : 'FAILED');
+    const decided = await this.decide(
+      orderId,
+      action === 'pay' ? 'COMPLETED' : 'FAILED',
+      action === 'cancel',
+    );
     if (decided) this.sendHint(orderId);
     return decided ?? (await this.order(orderId));
   }
@@ -143,10 +149,10 @@ export class SandboxProvider implements PaymentProvider {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  private async decide(orderId: string, state: 'COMPLETED' | 'FAILED') {
+  private async decide(orderId: string, state: 'COMPLETED' | 'FAILED', cancelled = false) {
     const [row] = await this.db
       .update(sandboxOrders)
-      .set({ state, updatedAt: this.now() })
+      .set({ state, cancelled, updatedAt: this.now() })
       .where(and(eq(sandboxOrders.orderId, orderId), eq(sandboxOrders.state, 'PENDING')))
       .returning();
     return row;

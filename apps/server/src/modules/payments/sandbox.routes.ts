@@ -5,7 +5,7 @@ import { SANDBOX_CHECKOUT_PATH, type SandboxProvider } from './sandbox.provider.
 import { escapeHtml } from '../../lib/html.js';
 
 const OrderParamSchema = z.object({ orderId: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/) });
-const ActionSchema = z.object({ action: z.enum(['pay', 'fail', 'abandon']) });
+const ActionSchema = z.object({ action: z.enum(['pay', 'fail', 'cancel', 'abandon']) });
 
 const rupees = (paise: number) => `₹${(paise / 100).toFixed(2)}`;
 
@@ -73,14 +73,16 @@ function orderPage(order: SandboxOrderRow, now: Date): string {
 <form method="post" action="${escapeHtml(action)}">
 <button class="pay" name="action" value="pay">Pay ${amount}</button>
 <button class="fail" name="action" value="fail">Make this payment fail</button>
-<button class="abandon" name="action" value="abandon">Cancel and go back</button>
+<button class="abandon" name="action" value="cancel">Cancel and go back</button>
 </form></section>`,
     );
   }
   const outcome =
     order.state === 'COMPLETED'
       ? 'This test payment is complete.'
-      : 'This test payment did not go through.';
+      : order.cancelled
+        ? 'This test payment was cancelled.'
+        : 'This test payment did not go through.';
   return page(
     'Test payment — Flashbooth sandbox',
     `<section class="card" aria-label="Test payment">${summary}
@@ -147,7 +149,8 @@ export const sandboxCheckoutRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags: ['sandbox payments'],
-        summary: 'Pay, fail or abandon a sandbox order, then return to its redirect URL',
+        summary:
+          'Pay, fail or cancel a sandbox order (or abandon it: left pending), then return to its redirect URL',
         params: OrderParamSchema,
         body: ActionSchema,
       },
