@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mediaAspectRatio, previewUrl } from './media-preview-model';
+import { mediaAspectRatio, previewBox, previewUrl } from './media-preview-model';
 
 describe('previews', () => {
   it('uses 3:2 for landscape and 2:3 for portrait', () => {
@@ -16,5 +16,28 @@ describe('previews', () => {
 
   it('has no preview until uploaded', () => {
     expect(previewUrl({ lowres_s3_url: 'low', s3_url: 'hd', is_uploaded: false })).toBeNull();
+  });
+
+  it("sizes a motion clip's box by the clip itself (its poster's size), the print's ratio until known", () => {
+    // A clip framed by a 3:2 slot, a 16:9 one made before issue 38, a portrait one.
+    expect(previewBox('landscape', { width: 1280, height: 854 })).toEqual({
+      ratio: '1280 / 854',
+      portrait: false,
+    });
+    expect(previewBox('landscape', { width: 1280, height: 720 })).toEqual({
+      ratio: '1280 / 720',
+      portrait: false,
+    });
+    // A portrait template whose slot is landscape (the party strip's): a landscape box.
+    expect(previewBox('portrait', { width: 1280, height: 854 })).toEqual({
+      ratio: '1280 / 854',
+      portrait: false,
+    });
+    expect(previewBox('landscape', { width: 854, height: 1280 }).portrait).toBe(true);
+    expect(previewBox('portrait', null)).toEqual({ ratio: '2 / 3', portrait: true });
+    expect(previewBox('landscape', { width: 0, height: 0 })).toEqual({
+      ratio: '3 / 2',
+      portrait: false,
+    });
   });
 });

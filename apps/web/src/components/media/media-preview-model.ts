@@ -5,6 +5,28 @@ export function mediaAspectRatio(orientation: Media['orientation']): string {
   return orientation === 'landscape' ? '3 / 2' : '2 / 3';
 }
 
+/** A picture's size in pixels. */
+export interface PictureSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * The box of a card's preview: a photo's is the print's ratio (3:2 or 2:3, by orientation); a
+ * motion clip's is the clip's own shape once known, read from its poster (the booth makes the
+ * poster at the MP4's exact size, framed by the template's slot), so the clip fills its box
+ * without bars; the print's ratio until then. `portrait` picks the tall box's sizing.
+ */
+export function previewBox(
+  orientation: Media['orientation'],
+  clip: PictureSize | null,
+): { ratio: string; portrait: boolean } {
+  if (clip && clip.width > 0 && clip.height > 0) {
+    return { ratio: `${clip.width} / ${clip.height}`, portrait: clip.height > clip.width };
+  }
+  return { ratio: mediaAspectRatio(orientation), portrait: orientation === 'portrait' };
+}
+
 /**
  * What a card shows as its preview: the low-resolution copy (a JPEG for a photo, a short clip
  * for a video), or the HD file when there is no low-resolution one.

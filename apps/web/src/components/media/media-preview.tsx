@@ -1,7 +1,7 @@
 import type { Media } from '@flashbooth/contracts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatUtcTimestamp } from '@/lib/format-date';
-import { mediaAspectRatio, previewUrl } from './media-preview-model';
+import { mediaAspectRatio, type PictureSize, previewBox, previewUrl } from './media-preview-model';
 import { MotionPlayer } from './motion-player';
 import { motionSources } from './motion-player-model';
 import './media-preview.css';
@@ -22,22 +22,47 @@ export type PreviewMedia = Pick<
 >;
 
 /**
- * A media card's preview (My Media, the wall, the staff media views): the photo, or the motion
- * item's MP4 playing muted on a loop from its poster (MotionPlayer), at the print's own ratio on
- * a dark stage; "On its way from the booth" until uploaded (the booth's delivery queue may hold
- * it a while when its network is down).
+ * The natural size of the picture at `url` (null until it loads, or without a url). The browser
+ * fetches it once: the video shows the same poster.
+ */
+function usePictureSize(url: string | null): PictureSize | null {
+  const [size, setSize] = useState<{ url: string; size: PictureSize } | null>(null);
+  useEffect(() => {
+    if (!url) return;
+    let live = true;
+    const image = new Image();
+    image.onload = () => {
+      if (live) setSize({ url, size: { width: image.naturalWidth, height: image.naturalHeight } });
+    };
+    image.src = url;
+    return () => {
+      live = false;
+      image.onload = null;
+    };
+  }, [url]);
+  return size && size.url === url ? size.size : null;
+}
+
+/**
+ * A media card's preview (My Media, the wall, the staff media views): the photo at the print's
+ * own ratio, or the motion item's MP4 playing muted on a loop from its poster (MotionPlayer) in
+ * a box of the clip's own shape (its poster's size: `previewBox`), on a dark stage; "On its way
+ * from the booth" until uploaded (the booth's delivery queue may hold it a while when its
+ * network is down).
  */
 export function MediaPreview({ media, where }: { media: PreviewMedia; where: string }) {
   const [failed, setFailed] = useState(false);
   const url = previewUrl(media);
   const motion = media.media_type === 'video' ? motionSources(media) : null;
-  const ratio = mediaAspectRatio(media.orientation);
+  const clip = usePictureSize(motion?.poster ?? null);
+  const box = previewBox(media.orientation, motion ? clip : null);
   const when = formatUtcTimestamp(media.created_at);
   return (
     <div className="media-card-stage">
       <div
-        className={`media-card-preview media-card-preview-${media.orientation}`}
-        style={{ aspectRatio: ratio }}
+        className={`media-card-preview media-card-preview-${box.portrait ? 'portrait' : 'landscape'}`}
+        style={{ aspectRatio: box.ratio }}
+        data-testid="media-preview-box"
       >
         {!url ? (
           <div className="media-card-processing">
