@@ -185,6 +185,8 @@ export class CapturesRepository {
             amountPaise: pricePaise,
             reason: 'capture',
             mediaCaptureId: captureId,
+            // The capture's time: My Transactions orders this line among the payments by it.
+            at: capture.createdAt,
           });
           if (!charged) throw new CreditTooLow();
           chargedPaise = pricePaise;
