@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Database, type Executor, rowsOf, type Transaction } from '../../db/client.js';
 import {
   containing,
