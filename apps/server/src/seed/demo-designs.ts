@@ -28,8 +28,8 @@ export interface ArtworkText {
 
 export type DesignName = 'cafe-classic' | 'golden-hour' | 'party-strip';
 
-const SERIF = "Georgia, 'DejaVu Serif', serif";
-const SANS = "'Helvetica Neue', Arial, 'DejaVu Sans', sans-serif";
+export const SERIF = "Georgia, 'DejaVu Serif', serif";
+export const SANS = "'Helvetica Neue', Arial, 'DejaVu Sans', sans-serif";
 
 export function escapeXml(text: string): string {
   return text.replace(
@@ -117,7 +117,7 @@ function bean(x: number, y: number, r: number, angle: number, fill: string, crea
  * The café's logo mark: a steaming cup on a saucer in a double ring, about 200 units across
  * before `scale`.
  */
-function cafeMark(x: number, y: number, scale: number, ink: string, accent: string): string {
+export function cafeMark(x: number, y: number, scale: number, ink: string, accent: string): string {
   return `<g transform="translate(${x} ${y}) scale(${scale})">
     <circle r="100" fill="none" stroke="${ink}" stroke-width="6"/>
     <circle r="86" fill="none" stroke="${accent}" stroke-width="3" stroke-dasharray="2 10" stroke-linecap="round"/>

@@ -151,7 +151,7 @@ function motionSpec(definition: DemoMotionTemplateDefinition): DemoTemplateSpec 
     isDuplicated: false,
     slots: demoMotionSlots(),
     motion,
-    render: (_text, at) => renderMotionArtwork(definition, at),
+    render: (text, at) => renderMotionArtwork(definition, text, at),
   };
 }
 

@@ -134,8 +134,15 @@ describe.each(databaseTargets)('demo templates on $name', ({ name, open }) => {
       ]);
     }
 
-    // The motion templates: their kind and settings, and a foreground for the video frame that
-    // is transparent but for a solid band along the bottom.
+    // The motion templates, one of each kind (issue 38): their kind and settings, and a 3:2
+    // foreground (the print canvas, the shape of their one slot, which frames the clip) that is
+    // transparent but for a solid band along the bottom carrying the café's mark and its name.
+    expect(DEMO_MOTION_TEMPLATES.map((definition) => definition.captureKind)).toEqual([
+      'boomerang',
+      'gif',
+      'video',
+    ]);
+    expect(MOTION_FRAME).toEqual(LAYOUTS.landscape1.canvas);
     for (const [index, definition] of DEMO_MOTION_TEMPLATES.entries()) {
       const row = rows[DEMO_TEMPLATES.length + index]!;
       expect(row).toMatchObject({
@@ -147,6 +154,11 @@ describe.each(databaseTargets)('demo templates on $name', ({ name, open }) => {
         motionSpeed: definition.motionSpeed,
         motionPrints: definition.motionPrints,
       });
+      const slots = await db
+        .select()
+        .from(templateImages)
+        .where(eq(templateImages.templateId, row.id));
+      expect(slots.map(({ w, h }) => w / h)).toEqual([1.5]);
       const { data, info } = await sharp((await storage.get(row.foregroundKey!))!.body)
         .raw()
         .toBuffer({ resolveWithObject: true });
@@ -159,12 +171,33 @@ describe.each(databaseTargets)('demo templates on $name', ({ name, open }) => {
         ...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4),
       ];
       const { r, g, b } = definition.band;
+      const bandTop = MOTION_FRAME.height - MOTION_BAND_HEIGHT;
+      // The band: its colour at its corners, nothing above it, the picture's middle clear.
+      expect(MOTION_BAND_HEIGHT).toBe(360);
       expect(pixel(10, MOTION_FRAME.height - 1)).toEqual([r, g, b, 255]);
-      expect(pixel(640, MOTION_FRAME.height - MOTION_BAND_HEIGHT)).toEqual([r, g, b, 255]);
-      expect(pixel(640, MOTION_FRAME.height - MOTION_BAND_HEIGHT - 1)[3]).toBe(0);
-      expect(pixel(640, 360)[3]).toBe(0);
+      expect(pixel(MOTION_FRAME.width - 10, bandTop)).toEqual([r, g, b, 255]);
+      expect(pixel(10, bandTop - 1)[3]).toBe(0);
+      expect(pixel(1800, 1200)[3]).toBe(0);
+      // The mark and the lettering: white in the band (the mark at its left, the name in its
+      // middle row), every pixel of the band opaque.
+      let white = 0;
+      let opaque = 0;
+      for (let y = bandTop; y < MOTION_FRAME.height; y += 4) {
+        for (let x = 0; x < MOTION_FRAME.width; x += 4) {
+          const [pr, pg, pb, pa] = pixel(x, y);
+          if (pa === 255) opaque += 1;
+          if (pr! > 240 && pg! > 240 && pb! > 240) white += 1;
+        }
+      }
+      const cells = (MOTION_BAND_HEIGHT / 4) * (MOTION_FRAME.width / 4);
+      expect(opaque).toBe(cells);
+      expect(white / cells).toBeGreaterThan(0.03);
+      const mark = [...Array(40).keys()].some((step) =>
+        pixel(160 + step * 5, bandTop + 180 - 100).every((v, i) => i === 3 || v > 240),
+      );
+      expect(mark, 'the café mark in the band').toBe(true);
       const sample = await sharp((await storage.get(row.sampleKey!))!.body).metadata();
-      expect([sample.format, sample.width]).toEqual(['jpeg', MOTION_FRAME.width / 2]);
+      expect([sample.format, sample.width, sample.height]).toEqual(['jpeg', 900, 600]);
     }
   });
 
@@ -245,8 +278,10 @@ describe.each(databaseTargets.filter((target) => target.name === 'postgres'))(
         expect.arrayContaining(NAMES),
       );
       expect(await demoRows(database.db)).toHaveLength(NAMES.length);
-      // 3 + 1 + 6 photo slots, and one slot per motion template (for its print).
-      expect(await database.db.select().from(templateImages)).toHaveLength(12);
+      // 3 + 1 + 6 photo slots, and one slot per motion template (its print's, framing its clip).
+      expect(await database.db.select().from(templateImages)).toHaveLength(
+        10 + DEMO_MOTION_TEMPLATES.length,
+      );
     });
   },
 );
@@ -288,6 +323,7 @@ describe('demo templates at the demo booth (PGlite)', () => {
         ['Party Strip', true, 'photo'],
         ['Boomerang', false, 'boomerang'],
         ['GIF', false, 'gif'],
+        ['Video', false, 'video'],
       ]);
       for (const item of items) {
         const sample = await app.inject({ url: item.sample_s3_url! });
