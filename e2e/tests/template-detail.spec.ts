@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import sharp from 'sharp';
 import { signInSeededStaff, staffApi, STAFF_PHONE, staffToken, uniqueTag } from './support';
 
 /*
@@ -15,6 +16,25 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAYAAAAECAYAAACtBE5DAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVR4nGM4oRHVgA0zUE8CAGuEKvHWoB/oAAAAAElFTkSuQmCC',
   'base64',
 );
+
+/**
+ * A foreground as the foreground rule wants it (issue 38): a PNG of the portrait canvas, open
+ * where newTemplate's two slots are.
+ */
+const FOREGROUND = sharp({
+  create: { width: 2400, height: 3600, channels: 4, background: '#ff5a7acc' },
+})
+  .composite([
+    {
+      input: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="2400" height="3600">' +
+          '<rect x="61" y="555" width="1080" height="720"/><rect x="61" y="1440" width="1080" height="720"/></svg>',
+      ),
+      blend: 'dest-out',
+    },
+  ])
+  .png()
+  .toBuffer();
 
 interface Slot {
   id: number;
@@ -94,7 +114,7 @@ test(
       await page.getByTestId('upload-foreground').setInputFiles({
         name: 'frame.png',
         mimeType: 'image/png',
-        buffer: PNG,
+        buffer: await FOREGROUND,
       });
       await expect(page.getByText('Foreground image uploaded successfully!')).toBeVisible();
       await expect(

@@ -327,6 +327,9 @@ export * from './template-filters.js';
 // Image slots must lie inside the template's print canvas (server and editor).
 export * from './template-slot-rules.js';
 
+// A foreground: a PNG of the canvas size, transparent where the slots are (Studio, console, server).
+export * from './template-foreground-rules.js';
+
 export * from './software-rules.js';
 
 export * from './rollout-rules.js';

@@ -6,9 +6,14 @@ import {
   BOOTH_TEMPLATES_MAX_LIMIT,
   BOOTH_TEMPLATES_PAGE_SIZE,
   MOTION_RULES,
+  FOREGROUND_CONTENT_TYPE,
+  FOREGROUND_MESSAGES,
+  TEMPLATE_FILTER_MESSAGE,
+  TEMPLATE_FILTER_NAMES,
   TEMPLATE_IMAGE_CONTENT_TYPES,
   TEMPLATE_MESSAGES,
   TEMPLATE_ORIENTATIONS,
+  wholePixelsMessage,
 } from './rules.js';
 
 /** Its type is `TemplateOrientation` from rules.ts, the same tuple without zod. */
@@ -128,24 +133,28 @@ export const TemplatePatchSchema = z
   });
 export type TemplatePatch = z.infer<typeof TemplatePatchSchema>;
 
-/** Slot coordinates are canvas pixels; a generous ceiling keeps nonsense out. */
+/**
+ * Slot coordinates are whole canvas pixels (issue 38, item 2: the editor makes nothing else); a
+ * generous ceiling keeps nonsense out, and the service keeps every slot inside the canvas.
+ */
 const COORDINATE_MAX = 100_000;
 const position = (field: string) =>
   z
     .number({ error: `${field} must be a number.` })
+    .int(wholePixelsMessage(field))
     .min(0, `${field} must be 0 or more.`)
     .max(COORDINATE_MAX, `${field} must be at most ${COORDINATE_MAX}.`);
 const size = (field: string) =>
   z
     .number({ error: `${field} must be a number.` })
+    .int(wholePixelsMessage(field))
     .positive(`${field} must be more than 0.`)
     .max(COORDINATE_MAX, `${field} must be at most ${COORDINATE_MAX}.`);
-const filter = z
-  .string({ error: 'Filter must be text.' })
-  .trim()
-  .min(1, 'Filter cannot be empty.')
-  .refine(hasNoNul, nulMessage('Filter'))
-  .max(50, 'Filter must be at most 50 characters.');
+/** One of the filters a booth applies, in any case and with spaces around; stored as listed. */
+const filter = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+  z.enum(TEMPLATE_FILTER_NAMES, { error: TEMPLATE_FILTER_MESSAGE }),
+);
 
 /** POST templates/{id}/images. */
 export const TemplateImageCreateSchema = z
@@ -220,7 +229,13 @@ function presignRequest(message: string) {
   });
 }
 export const SamplePresignRequestSchema = presignRequest(TEMPLATE_MESSAGES.sampleType);
-export const ForegroundPresignRequestSchema = presignRequest(TEMPLATE_MESSAGES.foregroundType);
+/** A foreground is a PNG (issue 38, item 1): any other image gets the foreground rule's words. */
+export const ForegroundPresignRequestSchema = presignRequest(
+  TEMPLATE_MESSAGES.foregroundType,
+).refine((body) => body.contentType === FOREGROUND_CONTENT_TYPE, {
+  message: FOREGROUND_MESSAGES.png,
+  path: ['contentType'],
+});
 export type TemplateImagePresignRequest = z.infer<typeof SamplePresignRequestSchema>;
 export type SamplePresignRequest = z.infer<typeof SamplePresignRequestSchema>;
 export type ForegroundPresignRequest = z.infer<typeof ForegroundPresignRequestSchema>;

@@ -10,6 +10,7 @@ import { objectCleanup, organizationInvitations } from '../../src/db/schema.js';
 import { databaseTargets } from '../databases.js';
 import { newPhone, signedIn } from '../harness.js';
 import { JPEG, PNG, useOrganizationsSuite } from '../organizations/organizations-suite.js';
+import { foregroundPng } from '../templates/templates-suite.js';
 
 const DAY = 24 * 3600;
 
@@ -180,7 +181,9 @@ describe.each(databaseTargets)('nothing outlives its use on $name', ({ open }) =
         })
       ).json<Record<string, string>>();
       const key = presigned[`${kind}_key`]!;
-      await put(presigned.upload_url!, PNG, 'image/png');
+      // A foreground follows the foreground rule: the canvas size (the template has no slots).
+      const body = kind === 'foreground' ? await foregroundPng(2400, 3600) : PNG;
+      await put(presigned.upload_url!, body, 'image/png');
       const confirmed = await call('POST', `templates/${templateId}/${kind}/confirm`, {
         [`${kind}_key`]: key,
       });

@@ -517,7 +517,7 @@ const REQUESTS: Record<string, Build> = {
       y: 5,
       w: 50,
       h: 50,
-      filter: 'bw',
+      filter: 'grayscale',
     }),
   'GET /api/enterprise/templates/:id/images': async (f) =>
     get(`${E}/templates/${await f.template()}/images`),

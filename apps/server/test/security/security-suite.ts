@@ -21,6 +21,7 @@ import { openInfrastructure } from '../../src/infrastructure.js';
 import type { DeviceLink } from '../../src/modules/mqtt/device-link.js';
 import { registerRoutes, routeTable } from '../../src/routes.js';
 import { createServices } from '../../src/services.js';
+import { foregroundPng } from '../templates/templates-suite.js';
 import {
   bearer,
   createOrg,
@@ -320,7 +321,9 @@ export class Fixtures {
       `templates/${template}/${kind}/presigned_upload`,
       { filename: 'art.png', contentType: 'image/png' },
     );
-    await this.put(presigned.upload_url!, PNG, 'image/png');
+    // A foreground follows the foreground rule: the canvas size, transparent over the slot.
+    const body = kind === 'foreground' ? await foregroundPng(2400, 3600, [SLOT]) : PNG;
+    await this.put(presigned.upload_url!, body, 'image/png');
     return presigned[`${kind}_key`]!;
   }
 

@@ -27,7 +27,7 @@ describe.each(databaseTargets)('template image slots on $name', ({ open }) => {
     });
     const second = (
       await call('POST', `templates/${id}/images`, s.productAdminToken, {
-        x: 61.5,
+        x: 62,
         y: 1440,
         w: 1080,
         h: 720,
@@ -42,6 +42,8 @@ describe.each(databaseTargets)('template image slots on $name', ({ open }) => {
       { x: 'a', y: 0, w: 1, h: 1 },
       { y: 0, w: 1, h: 1 },
       { x: 0, y: 0, w: 1, h: 1, filter: '  ' },
+      { x: 0, y: 0, w: 1, h: 1, filter: 'bw' },
+      { x: 0.5, y: 0, w: 1, h: 1 },
     ]) {
       const response = await call('POST', `templates/${id}/images`, s.superToken, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
@@ -66,9 +68,9 @@ describe.each(databaseTargets)('template image slots on $name', ({ open }) => {
 
     const moved = await call('PATCH', `templates/${id}/images/${second.id}`, s.superToken, {
       y: 2325,
-      filter: 'bw',
+      filter: 'grayscale',
     });
-    expect(moved.json()).toMatchObject({ id: second.id, x: 61.5, y: 2325, filter: 'bw' });
+    expect(moved.json()).toMatchObject({ id: second.id, x: 62, y: 2325, filter: 'grayscale' });
     expectError(
       await call('PATCH', `templates/${id}/images/${second.id}`, s.superToken, {}),
       400,

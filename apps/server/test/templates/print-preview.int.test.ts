@@ -1,6 +1,9 @@
 import { TEMPLATE_PREVIEW_MAX_SLOTS, TEMPLATE_PREVIEW_MESSAGES } from '@flashbooth/contracts';
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { templates } from '../../src/db/schema.js';
 import { databaseTargets } from '../databases.js';
 import { PNG, expectError, useTemplatesSuite } from './templates-suite.js';
 
@@ -182,21 +185,10 @@ describe.each(databaseTargets)('template print preview on $name', ({ open }) => 
 
   it('answers 422 when the stored foreground cannot be read', async () => {
     const { id } = await template('Broken foreground', 'landscape');
-    // A PNG signature and nothing else passes the upload check but is no image.
-    const presign = (
-      await call('POST', `templates/${id}/foreground/presigned_upload`, s.superToken, {
-        contentType: 'image/png',
-      })
-    ).json<{ foreground_key: string; upload_url: string }>();
-    await s.app.inject({
-      method: 'PUT',
-      url: presign.upload_url,
-      payload: PNG,
-      headers: { 'content-type': 'image/png' },
-    });
-    await call('POST', `templates/${id}/foreground/confirm`, s.superToken, {
-      foreground_key: presign.foreground_key,
-    });
+    // A PNG signature and nothing else, stored before the foreground rule refused such uploads.
+    const key = `templates/foregrounds/${id}/${randomUUID()}.png`;
+    await s.storage.put(key, PNG, 'image/png');
+    await s.database.db.update(templates).set({ foregroundKey: key }).where(eq(templates.id, id));
     expectError(
       await preview(id, { orientation: 'landscape', images: [slot(0, 0)] }),
       422,

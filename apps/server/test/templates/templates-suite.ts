@@ -1,5 +1,6 @@
 import type { Pool } from '@flashbooth/contracts';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { devices, organizations } from '../../src/db/schema.js';
@@ -128,4 +129,36 @@ export class TemplatesSuite {
       .returning({ id: devices.id });
     return row!.id;
   };
+}
+
+/** A box on the canvas, in canvas pixels. */
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * A PNG `width`×`height` of opaque pink, fully transparent inside each of `clear` (a
+ * foreground with openings where the photos go); `alpha: false` leaves out the alpha channel.
+ */
+export function foregroundPng(
+  width: number,
+  height: number,
+  clear: readonly Box[] = [],
+  { alpha = true }: { alpha?: boolean } = {},
+): Promise<Buffer> {
+  const rgba = Buffer.alloc(width * height * 4);
+  const opaque = Buffer.from([255, 90, 122, 255]);
+  for (let at = 0; at < rgba.length; at += 4) opaque.copy(rgba, at);
+  for (const box of clear) {
+    for (let y = Math.max(0, box.y); y < Math.min(height, box.y + box.h); y++) {
+      const start = (y * width + Math.max(0, box.x)) * 4;
+      const end = (y * width + Math.min(width, box.x + box.w)) * 4;
+      if (end > start) rgba.fill(0, start, end);
+    }
+  }
+  const image = sharp(rgba, { raw: { width, height, channels: 4 } });
+  return (alpha ? image : image.removeAlpha()).png().toBuffer();
 }

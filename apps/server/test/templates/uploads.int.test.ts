@@ -2,7 +2,14 @@ import { TEMPLATE_MESSAGES } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
 import { organizations } from '../../src/db/schema.js';
 import { databaseTargets } from '../databases.js';
-import { JPEG, PNG, type TemplateBody, expectError, useTemplatesSuite } from './templates-suite.js';
+import {
+  JPEG,
+  PNG,
+  type TemplateBody,
+  expectError,
+  foregroundPng,
+  useTemplatesSuite,
+} from './templates-suite.js';
 
 describe.each(databaseTargets)('template sample and foreground uploads on $name', ({ open }) => {
   const s = useTemplatesSuite(open);
@@ -118,12 +125,23 @@ describe.each(databaseTargets)('template sample and foreground uploads on $name'
     expect(await s.storage.head(firstSample)).toBeNull();
     expect(await s.storage.head(secondSample)).toMatchObject({ contentType: 'image/png' });
 
-    const firstForeground = await uploaded(id, 'foreground', PNG, 'image/png');
+    // Foregrounds follow the foreground rule: PNGs of the canvas size (no slots to keep clear).
+    const firstForeground = await uploaded(
+      id,
+      'foreground',
+      await foregroundPng(2400, 3600),
+      'image/png',
+    );
     const withForeground = await confirm(id, 'foreground', firstForeground);
     expect(withForeground.json<TemplateBody>().foreground_s3_url).toMatch(
       /^\/api\/storage\/objects\/templates\/foregrounds\//,
     );
-    const secondForeground = await uploaded(id, 'foreground', JPEG, 'image/jpeg');
+    const secondForeground = await uploaded(
+      id,
+      'foreground',
+      await foregroundPng(2400, 3600, [{ x: 0, y: 0, w: 100, h: 100 }]),
+      'image/png',
+    );
     expect((await confirm(id, 'foreground', secondForeground)).statusCode).toBe(200);
     expect(await s.storage.head(firstForeground)).toBeNull();
     expect(await s.storage.head(secondSample)).not.toBeNull();

@@ -308,7 +308,7 @@ export const staffTemplatesRoutes: FastifyPluginAsyncZod<TemplatesRoutesOptions>
       schema: {
         tags,
         security,
-        summary: 'A 15-minute upload URL for a PNG or JPEG foreground (at most 20 MB)',
+        summary: 'A 15-minute upload URL for a PNG foreground (at most 20 MB)',
         params: IdParamSchema,
         body: ForegroundPresignRequestSchema,
         response: { 200: ForegroundPresignSchema },
@@ -331,7 +331,8 @@ export const staffTemplatesRoutes: FastifyPluginAsyncZod<TemplatesRoutesOptions>
       schema: {
         tags,
         security,
-        summary: 'Use the uploaded foreground (the previous one is deleted)',
+        summary:
+          'Use the uploaded foreground: a PNG of the canvas size, transparent over every slot (else 400 and it is deleted; the previous one is deleted once replaced)',
         params: IdParamSchema,
         body: ForegroundConfirmSchema,
         response: { 200: TemplateSchema },

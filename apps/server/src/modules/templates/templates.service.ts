@@ -1,6 +1,7 @@
 import {
   can,
   DEVICE_MESSAGES,
+  FOREGROUND_MESSAGES,
   type StaffAction,
   type Template,
   TEMPLATE_IMAGE_MAX_BYTES,
@@ -30,6 +31,7 @@ import {
   presignObjectUpload,
 } from '../storage/presigned-upload.js';
 import type { StaffCaller, UsersService } from '../users/users.service.js';
+import { uploadedForegroundProblem } from './foreground-check.js';
 import type {
   OrganizationRow,
   TemplateChanges,
@@ -361,7 +363,10 @@ export class TemplatesService {
 
   // ---- sample and foreground uploads ----
 
-  /** A presigned PUT (15 min, 20 MB) to a fresh random key under this template's folder. */
+  /**
+   * A presigned PUT (15 min, 20 MB) to a fresh random key under this template's folder (a
+   * foreground's request must say PNG: the route's schema refuses any other type).
+   */
   async presignUpload(
     claims: AccessClaims,
     id: number,
@@ -381,9 +386,25 @@ export class TemplatesService {
   }
 
   /**
+   * The foreground rule on the uploaded object at `key` (issue 38, item 1): a PNG of the canvas
+   * size of the template's orientation, transparent over each of its current slots; else 400
+   * with the rule's words (the Template Studio's for a wrong size).
+   */
+  private async assertForeground(id: number, key: string): Promise<void> {
+    const template = await this.existing(id);
+    const slots = (await this.repo.imagesOf([id])).get(id) ?? [];
+    const object = await this.options.storage.get(key);
+    const problem = object
+      ? await uploadedForegroundProblem(object.body, template.orientation, slots)
+      : FOREGROUND_MESSAGES.unreadable;
+    if (problem) throw new AppError('bad_request', problem);
+  }
+
+  /**
    * Accepts an uploaded sample or foreground: only a key handed out for this template, only
-   * when the object exists, is at most 20 MB and really is a JPEG or PNG. The previous object
-   * is deleted once the template points at the new one.
+   * when the object exists, is at most 20 MB and really is a JPEG or PNG; a foreground must also
+   * follow the foreground rule. A refused object is deleted and the template keeps what it had;
+   * an accepted one replaces the previous object, which is deleted.
    */
   async confirmUpload(
     claims: AccessClaims,
@@ -400,7 +421,10 @@ export class TemplatesService {
       maxBytes: TEMPLATE_IMAGE_MAX_BYTES,
       notUploaded: `The ${kind} image has not been uploaded yet.`,
       tooLarge: `The ${kind} image must be at most 20 MB.`,
-      inspect: imageInspection(this.options.storage, key, KIND[kind].typeMessage),
+      inspect: async (info) => {
+        await imageInspection(this.options.storage, key, KIND[kind].typeMessage)(info);
+        if (kind === 'foreground') await this.assertForeground(id, key);
+      },
       swap: () => this.repo.replaceKey(id, kind, key, this.options.now()),
       recordGone: templateNotFound,
       deletePrevious: (previous) => this.deleteObject(previous, id),

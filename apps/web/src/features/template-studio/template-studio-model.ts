@@ -3,8 +3,10 @@ import {
   LAYOUTS,
   STRIP_WIDTH,
   TEMPLATE_STUDIO_CORNER_RADIUS,
+  foregroundSizeProblem,
   type LayoutName,
   type LayoutSlot,
+  type TemplateFilterName,
   type TemplateLayout,
 } from '@flashbooth/contracts/rules';
 
@@ -35,23 +37,16 @@ export const STUDIO_MESSAGES = Object.freeze({
   downloadStarted: 'Download started!',
 });
 
-/** "Image must be 3600×2400px. Yours is 1200×800px." (spec section 5). */
-export function sizeMessage(
-  expected: { width: number; height: number },
-  actual: { width: number; height: number },
-): string {
-  return `Image must be ${expected.width}×${expected.height}px. Yours is ${actual.width}×${actual.height}px.`;
-}
-
-/** The size check of a decoded design: null when it fits the layout's canvas exactly. */
+/**
+ * The size check of a decoded design: null when it fits the layout's canvas exactly, else
+ * "Image must be 3600×2400px. Yours is 1200×800px." (spec section 5). These are the foreground
+ * rule's size and words (contracts), which every foreground upload is held to on the server too.
+ */
 export function designSizeError(
   layout: LayoutName,
   actual: { width: number; height: number },
 ): string | null {
-  const { canvas } = LAYOUTS[layout];
-  return actual.width === canvas.width && actual.height === canvas.height
-    ? null
-    : sizeMessage(canvas, actual);
+  return foregroundSizeProblem(LAYOUTS[layout].orientation, actual);
 }
 
 /** Whether the chosen file claims to be a JPG or PNG (its type, else its name's extension). */
@@ -258,8 +253,9 @@ export function defaultTemplateName(layout: LayoutName, fileName: string, now: D
 }
 
 /** The template's slots: the layout's, each with filter "none". */
-export function layoutSlots(layout: LayoutName): LayoutSlot[] {
-  return LAYOUTS[layout].images.map((slot) => ({ ...slot }));
+export function layoutSlots(layout: LayoutName): (LayoutSlot & { filter: TemplateFilterName })[] {
+  // A layout's slots have no filter: "none", one of the filters the API takes.
+  return LAYOUTS[layout].images.map((slot) => ({ ...slot, filter: 'none' }));
 }
 
 export function layoutOf(layout: LayoutName): TemplateLayout {

@@ -164,6 +164,41 @@ describe('planSave (the spec save order)', () => {
     });
   });
 
+  it('refuses what the API refuses: fractions of a pixel and filters it does not take (issue 38)', () => {
+    const half = updateSlot(draftFromTemplate(template()), 'slot-11', { x: 1.5 });
+    expect(planSave(template(), half)).toEqual({
+      ok: false,
+      message: 'Slot 1: x must be a whole number of pixels.',
+    });
+    expect(slotProblem(half.images[0]!, 0, 'portrait')).toBe(
+      'Slot 1: x must be a whole number of pixels.',
+    );
+    expect(slotProblemFields(half.images[0]!, 'portrait')).toEqual(['x']);
+    const filterMessage =
+      'Filter must be one of: none, grayscale, sepia, warm, cool, vintage, high-contrast.';
+    // A new slot, or a stored one changed to a filter the API does not take: refused.
+    const bogusNew = addSlot(draftFromTemplate(template()));
+    bogusNew.images[2]!.filter = 'bogus';
+    expect(planSave(template(), bogusNew)).toEqual({
+      ok: false,
+      message: `Slot 3: ${filterMessage}`,
+    });
+    const bogusChanged = updateSlot(draftFromTemplate(template()), 'slot-12', { filter: 'bw' });
+    expect(planSave(template(), bogusChanged)).toEqual({
+      ok: false,
+      message: `Slot 2: ${filterMessage}`,
+    });
+    // A filter stored before the rule stays on its slot, unsent, while the rest is saved.
+    const legacy = template({
+      images: [{ id: 11, x: 61, y: 555, w: 1080, h: 720, filter: 'bw' }],
+    });
+    const moved = updateSlot(draftFromTemplate(legacy), 'slot-11', { x: 100 });
+    expect(planSave(legacy, moved)).toMatchObject({
+      ok: true,
+      plan: { update: [{ id: 11, patch: { x: 100 } }] },
+    });
+  });
+
   it('refuses a slot that runs off the canvas of the draft orientation, naming the limit', () => {
     const wide = updateSlot(draftFromTemplate(template()), 'slot-12', { w: 99999 });
     const message =
@@ -377,6 +412,13 @@ describe('uploads', () => {
     expect(uploadProblem('sample', { type: 'image/png', size: 20 * 1024 * 1024 + 1 })).toMatch(
       /20 MB/,
     );
+  });
+
+  it('takes only a PNG as the foreground, in the server’s words (issue 38)', () => {
+    expect(uploadProblem('foreground', { type: 'image/jpeg', size: 1000 })).toBe(
+      'The foreground must be a PNG, transparent where the photos go.',
+    );
+    expect(uploadProblem('foreground', { type: 'IMAGE/PNG', size: 1000 })).toBeNull();
   });
 });
 

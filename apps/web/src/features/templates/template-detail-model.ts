@@ -9,15 +9,20 @@ import type {
 } from '@flashbooth/contracts';
 import {
   CAPTURE_KIND_LABELS,
+  FOREGROUND_CONTENT_TYPE,
+  FOREGROUND_MESSAGES,
   MOTION_RULES,
+  TEMPLATE_FILTER_MESSAGE,
   TEMPLATE_FILTER_NAMES,
   TEMPLATE_IMAGE_CONTENT_TYPES,
   TEMPLATE_IMAGE_MAX_BYTES,
   TEMPLATE_MESSAGES,
   canvasSize,
+  isTemplateFilterName,
   newTemplateSlot,
   slotCanvasProblem,
   slotFitsCanvas,
+  wholePixelsMessage,
   type CanvasSize,
   type CaptureKind,
 } from '@flashbooth/contracts/rules';
@@ -197,14 +202,17 @@ export type PlanResult = { ok: true; plan: SavePlan } | { ok: false; message: st
 export function slotPatch(original: TemplateImage, slot: DraftSlot): TemplateImagePatch | null {
   const patch: TemplateImagePatch = {};
   for (const field of SLOT_FIELDS) if (slot[field] !== original[field]) patch[field] = slot[field];
-  if (slot.filter !== original.filter) patch.filter = slot.filter;
+  // planSave refuses a changed filter the API does not take before it gets here.
+  if (slot.filter !== original.filter && isTemplateFilterName(slot.filter)) {
+    patch.filter = slot.filter;
+  }
   return Object.keys(patch).length > 0 ? patch : null;
 }
 
 /**
- * What is wrong with the draft's slot at `index` (numbers, then the canvas of the draft's
- * orientation, in the server's words); null when it may be saved. The edit panel shows it under
- * the slot as it is typed, and Save refuses the draft while any slot has one.
+ * What is wrong with the draft's slot at `index` (numbers in whole pixels, then the canvas of
+ * the draft's orientation, in the server's words); null when it may be saved. The edit panel
+ * shows it under the slot as it is typed, and Save refuses the draft while any slot has one.
  */
 export function slotProblem(
   slot: DraftSlot,
@@ -214,6 +222,7 @@ export function slotProblem(
   for (const field of SLOT_FIELDS) {
     const value = slot[field];
     if (!Number.isFinite(value)) return `Slot ${index + 1}: ${field} must be a number.`;
+    if (!Number.isInteger(value)) return `Slot ${index + 1}: ${wholePixelsMessage(field)}`;
     if (value < 0) return `Slot ${index + 1}: ${field} must be 0 or more.`;
     if ((field === 'w' || field === 'h') && value <= 0) {
       return `Slot ${index + 1}: ${field} must be more than 0.`;
@@ -226,7 +235,7 @@ export function slotProblem(
 export function slotProblemFields(slot: DraftSlot, orientation: TemplateOrientation): SlotField[] {
   const bad = SLOT_FIELDS.find(
     (field) =>
-      !Number.isFinite(slot[field]) ||
+      !Number.isInteger(slot[field]) ||
       slot[field] < 0 ||
       (field !== 'x' && field !== 'y' && slot[field] <= 0),
   );
@@ -254,11 +263,16 @@ export function planSave(template: Template, draft: TemplateDraft): PlanResult {
   const originals = new Map(template.images.map((image) => [image.id, image]));
   const kept = new Set<number>();
   const plan: SavePlan = { create: [], update: [], remove: [], template: null };
-  for (const slot of draft.images) {
+  for (const [index, slot] of draft.images.entries()) {
     const original = slot.id === undefined ? undefined : originals.get(slot.id);
     const { x, y, w, h, filter } = slot;
+    // A filter the booth does not know may stay on the slot that has it, but is never sent.
+    const filterKnown = isTemplateFilterName(filter);
+    if (!filterKnown && filter !== original?.filter) {
+      return { ok: false, message: `Slot ${index + 1}: ${TEMPLATE_FILTER_MESSAGE}` };
+    }
     if (!original) {
-      plan.create.push({ x, y, w, h, filter });
+      if (filterKnown) plan.create.push({ x, y, w, h, filter });
       continue;
     }
     kept.add(original.id);
@@ -365,14 +379,20 @@ export function previewRequest(draft: TemplateDraft): TemplatePreviewRequest {
   };
 }
 
-/** The upload's check (staff spec section 5): a JPEG or PNG image, at most 20 MB; null when fine. */
+/**
+ * The upload's check (staff spec section 5): a JPEG or PNG sample, a PNG foreground, at most
+ * 20 MB; null when fine.
+ */
 export function uploadProblem(
   kind: TemplateImageKind,
   file: { type: string; size: number },
 ): string | null {
-  if (!(TEMPLATE_IMAGE_CONTENT_TYPES as readonly string[]).includes(file.type.toLowerCase())) {
+  const type = file.type.toLowerCase();
+  if (!(TEMPLATE_IMAGE_CONTENT_TYPES as readonly string[]).includes(type)) {
     return kind === 'sample' ? TEMPLATE_MESSAGES.sampleType : TEMPLATE_MESSAGES.foregroundType;
   }
+  // The foreground rule: a PNG (its size and openings are checked by the server on confirm).
+  if (kind === 'foreground' && type !== FOREGROUND_CONTENT_TYPE) return FOREGROUND_MESSAGES.png;
   if (file.size > TEMPLATE_IMAGE_MAX_BYTES) return TEMPLATE_DETAIL_TEXT.tooLarge;
   return null;
 }

@@ -130,6 +130,7 @@ export function TemplateDetailScreen({ templateId }: { templateId: number }) {
           url={kind === 'sample' ? record.sample_s3_url : record.foreground_s3_url}
           orientation={record.orientation}
           name={record.name}
+          slots={record.images}
         />
         {canManage && (
           <UploadButton
