@@ -78,8 +78,11 @@ export type PaymentStart =
   /** `code`: the server's refusal code when it said why (an offline or busy booth). */
   | { ok: false; message: string; code?: string };
 
-/** Refusals a visitor must read as they are: the booth cannot take them now. */
-const BOOTH_REFUSALS = new Set(['booth_offline', 'booth_busy', 'booth_updating']);
+/**
+ * Refusals a visitor must read as they are: the booth cannot take them now, or they have paid
+ * here already (issue 37: the screen then offers the payment made instead of a new one).
+ */
+const BOOTH_REFUSALS = new Set(['booth_offline', 'booth_busy', 'booth_updating', 'already_paid']);
 
 /**
  * Spec: create a payment transaction for the device and template, then a payment link whose

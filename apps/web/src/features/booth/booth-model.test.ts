@@ -1,3 +1,4 @@
+import type { Visit, VisitCapture, VisitPayment } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   captureKindBadge,
@@ -9,6 +10,8 @@ import {
   previewAspectRatio,
   priceBadge,
   printLabel,
+  decideVisitPick,
+  visitNotice,
 } from './booth-model';
 
 describe('priceBadge', () => {
@@ -144,5 +147,83 @@ describe('captureKindBadge', () => {
     });
     expect(captureKindBadge('gif').label).toBe('GIF');
     expect(captureKindBadge('video').motion).toBe(true);
+  });
+});
+
+describe('the visit on the booth page (issue 37)', () => {
+  const base: Visit = {
+    device_id: 2,
+    template: { id: 5, name: 'Café Classic', capture_kind: 'photo' },
+    location_confirmed: true,
+    payment: null,
+    capture: null,
+    updated_at: '2026-12-05T10:00:00',
+  };
+  const payment = (state: VisitPayment['state'], paymentUrl: string | null = null) => ({
+    txn_id: 9,
+    state,
+    amount_rupees: 49.5,
+    credit_rupees: 0,
+    payment_url: paymentUrl,
+    expires_at: '2026-12-05T10:15:00',
+    updated_at: '2026-12-05T10:00:00',
+  });
+  const capture = (state: VisitCapture['state']): VisitCapture => ({
+    capture_id: 'c',
+    state,
+    template_id: 5,
+    capture_kind: 'photo',
+    media_ids: [1],
+    uploaded_count: 0,
+    total_captures: 3,
+    record_seconds: 0,
+    requested_at: '2026-12-05T10:00:00',
+    accepted_at: null,
+    finished_at: null,
+    since_accepted_ms: null,
+    credit_used_rupees: 0,
+  });
+
+  it('shows a payment made and not used first, with its template', () => {
+    expect(visitNotice({ ...base, payment: payment('paid') })).toEqual({
+      kind: 'paid',
+      templateId: 5,
+      templateName: 'Café Classic',
+      amountRupees: 49.5,
+    });
+    expect(decideVisitPick({ ...base, payment: payment('paid') })).toEqual({ kind: 'capture' });
+  });
+
+  it('leads back to an open checkout instead of opening a second one', () => {
+    const open = { ...base, payment: payment('pending', '/api/sandbox/checkout/FB1') };
+    expect(visitNotice(open)).toMatchObject({
+      kind: 'checkout',
+      paymentUrl: '/api/sandbox/checkout/FB1',
+    });
+    expect(decideVisitPick(open)).toEqual({
+      kind: 'checkout',
+      paymentUrl: '/api/sandbox/checkout/FB1',
+    });
+  });
+
+  it('leads back to a capture under way, whatever template was tapped', () => {
+    for (const state of ['requested', 'counting_down', 'taking_photos', 'processing'] as const) {
+      const running = { ...base, capture: capture(state), payment: payment('used') };
+      expect(visitNotice(running)).toMatchObject({ kind: 'capturing', templateId: 5 });
+      expect(decideVisitPick(running)).toEqual({ kind: 'resume', templateId: 5 });
+    }
+  });
+
+  it('says nothing of a round that is over, and leaves the decision to the spec', () => {
+    for (const state of ['used', 'cancelled', 'failed', 'expired', 'refunded'] as const) {
+      expect(visitNotice({ ...base, payment: payment(state) })).toBeNull();
+      expect(decideVisitPick({ ...base, payment: payment(state) })).toEqual({ kind: 'spec' });
+    }
+    expect(visitNotice({ ...base, capture: capture('delivered') })).toBeNull();
+    expect(visitNotice({ ...base, payment: payment('credited') })).toEqual({
+      kind: 'credited',
+      amountRupees: 49.5,
+    });
+    expect(visitNotice(undefined)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-import type { VisitorTemplate } from '@flashbooth/contracts';
+import type { Visit, VisitorTemplate } from '@flashbooth/contracts';
+import { captureRunning } from '@/api/visits/visit';
 import {
   CAPTURE_KIND_LABELS,
   PAYMENT_MESSAGES,
@@ -16,6 +17,8 @@ export const BOOTH_MESSAGES = {
   stillLoading: 'Data is still loading. Please wait a moment.',
   paymentFailed: PAYMENT_MESSAGES.initiateFailed,
   noTemplates: 'No templates found.',
+  /** The pick could not be recorded (the network, the server): nothing was charged. */
+  pickFailed: 'We could not reach Flashbooth. Please check your connection and try again.',
 } as const;
 
 /** Spec: status messages on the booth area hide after 5 s. */
@@ -141,4 +144,80 @@ export function captureKindBadge(kind: CaptureKind): {
 } {
   if (kind === 'photo') return { label: CAPTURE_KIND_LABELS.photo, motion: false, detail: null };
   return { label: CAPTURE_KIND_LABELS[kind], motion: true, detail: MOTION_DETAILS[kind] };
+}
+
+/**
+ * What the booth page shows first from the visitor's visit here (issue 37), so a visitor who
+ * comes back never pays for a second template by mistake: a capture still under way (back to
+ * it), a payment made and not used (its template, Capture now), a checkout still open (back to
+ * it), or a payment that became credit. Null: nothing to say.
+ */
+export type VisitNotice =
+  | { kind: 'capturing'; templateId: number; templateName: string | null }
+  | { kind: 'paid'; templateId: number; templateName: string; amountRupees: number }
+  | {
+      kind: 'checkout';
+      templateId: number;
+      templateName: string;
+      amountRupees: number;
+      paymentUrl: string;
+    }
+  | { kind: 'credited'; amountRupees: number };
+
+export function visitNotice(visit: Visit | undefined): VisitNotice | null {
+  if (!visit) return null;
+  const { capture, payment, template } = visit;
+  if (capture && captureRunning(capture.state)) {
+    const templateId = capture.template_id ?? template?.id;
+    if (templateId !== undefined) {
+      return {
+        kind: 'capturing',
+        templateId,
+        templateName: template?.id === templateId ? template.name : null,
+      };
+    }
+  }
+  if (!payment || !template) return null;
+  const amountRupees = payment.amount_rupees + payment.credit_rupees;
+  switch (payment.state) {
+    case 'paid':
+      return { kind: 'paid', templateId: template.id, templateName: template.name, amountRupees };
+    case 'pending':
+      return payment.payment_url
+        ? {
+            kind: 'checkout',
+            templateId: template.id,
+            templateName: template.name,
+            amountRupees: payment.amount_rupees,
+            paymentUrl: payment.payment_url,
+          }
+        : null;
+    case 'credited':
+      return { kind: 'credited', amountRupees };
+    default:
+      return null;
+  }
+}
+
+export type VisitPickDecision =
+  /** A capture of this visit is under way: back to it, whatever was tapped. */
+  | { kind: 'resume'; templateId: number }
+  /** Paid and unused (now for this template): straight to Capture. */
+  | { kind: 'capture' }
+  /** An open checkout for this visit: back to the provider's page, no new payment. */
+  | { kind: 'checkout'; paymentUrl: string }
+  /** Nothing in the visit decides: the spec's rule (free, credit, or pay). */
+  | { kind: 'spec' };
+
+/** After a pick was recorded on the visit (POST visit answered), where the pick goes. */
+export function decideVisitPick(visit: Visit): VisitPickDecision {
+  const { capture, payment } = visit;
+  if (capture && captureRunning(capture.state)) {
+    return { kind: 'resume', templateId: capture.template_id ?? visit.template?.id ?? 0 };
+  }
+  if (payment?.state === 'paid') return { kind: 'capture' };
+  if (payment?.state === 'pending' && payment.payment_url) {
+    return { kind: 'checkout', paymentUrl: payment.payment_url };
+  }
+  return { kind: 'spec' };
 }

@@ -1,4 +1,4 @@
-import type { CaptureEntitlement } from '@flashbooth/contracts';
+import type { CaptureEntitlement, VisitCapture } from '@flashbooth/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { scaleDurations } from '@/lib/timing-scale';
@@ -8,6 +8,8 @@ import {
   CaptureController,
   captureReducer,
   processingWaitMs,
+  resumedState,
+  resumes,
   type CaptureApi,
 } from './capture-machine';
 
@@ -286,7 +288,7 @@ describe('capture flow', () => {
     expect(uploaded).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(3000);
     expect(uploaded).toHaveBeenCalledWith([7]);
-    expect(controller.getState()).toEqual({ kind: 'capture-successful', mediaIds: [7] });
+    expect(controller.getState()).toMatchObject({ kind: 'capture-successful', mediaIds: [7] });
   });
 
   it('returns to the capture screen with an error when every ready poll fails', async () => {
@@ -345,7 +347,7 @@ describe('capture flow', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(controller.getState().kind).toBe('awaiting-media-upload');
     await vi.advanceTimersByTimeAsync(2000 * 2);
-    expect(controller.getState()).toEqual({ kind: 'capture-successful', mediaIds: [7, 8] });
+    expect(controller.getState()).toMatchObject({ kind: 'capture-successful', mediaIds: [7, 8] });
     expect(CAPTURE_MESSAGES.success).toBe('All done! Your photos are ready.');
   });
 
@@ -396,5 +398,160 @@ describe('helpers', () => {
     expect(scaled.processingPingFailures).toBe(3);
     expect(scaled.uploadPollAttempts).toBe(30);
     expect(processingWaitMs(3, CAPTURE_TIMINGS)).toBe(40_000);
+  });
+});
+
+describe('a capture resumed from the visit (issue 37)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const visitCapture = (overrides: Partial<VisitCapture> = {}): VisitCapture => ({
+    capture_id: 'c-1',
+    state: 'counting_down',
+    template_id: 5,
+    capture_kind: 'photo',
+    media_ids: [7],
+    uploaded_count: 0,
+    total_captures: 3,
+    record_seconds: 0,
+    requested_at: '2026-12-05T10:00:00',
+    accepted_at: '2026-12-05T10:00:01',
+    finished_at: null,
+    since_accepted_ms: 4000,
+    credit_used_rupees: 0,
+    ...overrides,
+  });
+
+  /** The visit's capture answers from a script; the last entry repeats. */
+  function scriptedVisit(script: (VisitCapture | null)[]) {
+    let index = 0;
+    return vi.fn(() => {
+      const next = script[Math.min(index, script.length - 1)]!;
+      index += 1;
+      return Promise.resolve(next);
+    });
+  }
+
+  it('takes up a paid capture mid-countdown instead of asking for a payment, and ends in All done', async () => {
+    const visit = scriptedVisit([
+      visitCapture(),
+      visitCapture({ state: 'processing', since_accepted_ms: 34_000 }),
+      visitCapture({ state: 'delivered', uploaded_count: 1 }),
+    ]);
+    const { controller, api } = setup({
+      visitCapture: visit,
+      templateId: 5,
+      // Nothing covers a second capture: the spec's flow would ask to pay.
+      entitlement: vi.fn(() =>
+        Promise.resolve(entitled({ entitlement: null, price_rupees: 49.5 })),
+      ),
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    const state = controller.getState();
+    expect(state.kind).toBe('device-processing-wait');
+    if (state.kind !== 'device-processing-wait') return;
+    // The countdown the visitor saw before the reload: 3 × 10 s + 10 s from the booth's start.
+    expect(state.endsAt - state.readyAt).toBe(40_000);
+    expect(Date.now() - state.readyAt).toBe(4000);
+    expect(api.entitlement).not.toHaveBeenCalled();
+    expect(api.capture).not.toHaveBeenCalled();
+    // Asked again every 2 s while it runs; processing keeps the countdown running.
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(controller.getState().kind).toBe('device-processing-wait');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(controller.getState()).toEqual({
+      kind: 'capture-successful',
+      mediaIds: [7],
+      captureKind: 'photo',
+    });
+    // And never after it ended.
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(visit).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps asking for a long motion capture until it is delivered, with the motion wording', async () => {
+    const boomerang = { capture_kind: 'boomerang' as const, total_captures: 1, record_seconds: 3 };
+    const running = Array.from({ length: 40 }, () =>
+      visitCapture({ ...boomerang, state: 'processing', since_accepted_ms: 60_000 }),
+    );
+    const visit = scriptedVisit([
+      visitCapture({ ...boomerang, state: 'taking_photos', since_accepted_ms: 11_000 }),
+      ...running,
+      visitCapture({ ...boomerang, state: 'delivered', uploaded_count: 1 }),
+    ]);
+    const { controller } = setup({ visitCapture: visit, templateId: 5 });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(controller.getState()).toMatchObject({
+      kind: 'device-processing-wait',
+      captureKind: 'boomerang',
+      recordSeconds: 3,
+    });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(controller.getState()).toMatchObject({
+      kind: 'awaiting-media-upload',
+      captureKind: 'boomerang',
+    });
+    // 80 s later (well past the spec's 30 upload polls of a fresh capture) it still asks...
+    await vi.advanceTimersByTimeAsync(78_000);
+    expect(controller.getState().kind).toBe('awaiting-media-upload');
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(controller.getState()).toMatchObject({
+      kind: 'capture-successful',
+      captureKind: 'boomerang',
+    });
+  });
+
+  it('shows a finished capture only on its own template, and a failed one not at all', async () => {
+    expect(resumes(visitCapture({ state: 'delivered' }), 5)).toBe(true);
+    expect(resumes(visitCapture({ state: 'delivered' }), 6)).toBe(false);
+    expect(resumes(visitCapture({ state: 'requested' }), 6)).toBe(true);
+    expect(resumes(visitCapture({ state: 'failed' }), 5)).toBe(false);
+    expect(resumes(null, 5)).toBe(false);
+
+    const { controller } = setup({
+      visitCapture: scriptedVisit([visitCapture({ state: 'delivered', template_id: 9 })]),
+      templateId: 5,
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(controller.getState()).toEqual({
+      kind: 'show-capture-interface',
+      canCapture: true,
+      error: null,
+    });
+  });
+
+  it('follows the capture another tab started when its own press is refused', async () => {
+    const visit = scriptedVisit([null, visitCapture({ state: 'requested' })]);
+    const refused = new ApiError('still in progress', 409, 'capture_in_progress');
+    const { controller } = setup({
+      visitCapture: visit,
+      templateId: 5,
+      capture: vi.fn(() => Promise.reject(refused)),
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    controller.capture();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(controller.getState()).toMatchObject({
+      kind: 'awaiting-device-ready',
+      mediaIds: [7],
+    });
+  });
+
+  it('says a capture the booth could not finish kept its entitlement, with Try again', () => {
+    const state = resumedState(
+      { kind: 'initial-ping' },
+      visitCapture({ state: 'failed' }),
+      Date.now(),
+      CAPTURE_TIMINGS,
+    );
+    expect(state).toEqual({
+      kind: 'permanent-error',
+      message: CAPTURE_MESSAGES.resumedFailed,
+      action: 'retry',
+    });
   });
 });

@@ -9,6 +9,7 @@ import type {
   CaptureResult,
   DevicePingResult,
   MediaUploaded,
+  VisitCapture,
 } from '@flashbooth/contracts';
 import {
   BOOTH_AVAILABILITY_MESSAGES,
@@ -31,6 +32,9 @@ export const CAPTURE_MESSAGES = {
   success: 'All done! Your photos are ready.',
   uploadTimeout: 'Something seems to have gone wrong.',
   repostFailed: 'Failed to update repost status. Please try again.',
+  /** A capture followed from the visit (after a reload) that the booth could not finish. */
+  resumedFailed:
+    'The photobooth could not finish your photos. Nothing was charged for them: your payment or credit is kept for your next try.',
   paymentRequired: PAYMENT_MESSAGES.captureNotCovered,
   offline: BOOTH_AVAILABILITY_MESSAGES.offline,
 } as const;
@@ -49,6 +53,11 @@ export const CAPTURE_TIMINGS = {
   uploadPollAttempts: 30,
   /** Ours, not the spec's: how often an offline booth is asked about again. */
   offlineRecheckMs: 5000,
+  /**
+   * Ours (issue 37): how often a capture resumed from the visit (after a reload, Back, an app
+   * switch or on a second phone) is asked about, until it ends.
+   */
+  visitPollMs: 2000,
 } as const;
 
 export type CaptureTimings = { -readonly [K in keyof typeof CAPTURE_TIMINGS]: number };
@@ -103,8 +112,8 @@ export type CaptureState =
       captureKind: CaptureKind;
       recordSeconds: number;
     }
-  | { kind: 'awaiting-media-upload'; mediaIds: number[] }
-  | { kind: 'capture-successful'; mediaIds: number[] }
+  | { kind: 'awaiting-media-upload'; mediaIds: number[]; captureKind?: CaptureKind }
+  | { kind: 'capture-successful'; mediaIds: number[]; captureKind?: CaptureKind }
   | { kind: 'permanent-error'; message: string; action: ErrorAction };
 
 /** Why a capture request failed, as far as the server said (nothing for a network failure). */
@@ -141,7 +150,13 @@ export type CaptureEvent =
   | { type: 'PROCESSING_PING'; ok: boolean; allowedFailures: number }
   | { type: 'PROCESSING_DONE' }
   | { type: 'UPLOADED' }
-  | { type: 'UPLOAD_TIMEOUT' };
+  | { type: 'UPLOAD_TIMEOUT' }
+  /**
+   * The server's record of the visit's capture (issue 37): the screen is drawn from it, whatever
+   * state it was in. `receivedAt`: when the answer arrived (ms since the epoch), so the booth's
+   * countdown is placed by `since_accepted_ms`, not by the phone's clock against the server's.
+   */
+  | { type: 'RESUMED'; capture: VisitCapture; receivedAt: number; timings: CaptureTimings };
 
 export const INITIAL_CAPTURE_STATE: CaptureState = { kind: 'initial-ping' };
 
@@ -238,17 +253,93 @@ export function captureReducer(state: CaptureState, event: CaptureEvent): Captur
     }
     case 'PROCESSING_DONE':
       return state.kind === 'device-processing-wait'
-        ? { kind: 'awaiting-media-upload', mediaIds: state.mediaIds }
+        ? {
+            kind: 'awaiting-media-upload',
+            mediaIds: state.mediaIds,
+            captureKind: state.captureKind,
+          }
         : state;
     case 'UPLOADED':
       return state.kind === 'awaiting-media-upload'
-        ? { kind: 'capture-successful', mediaIds: state.mediaIds }
+        ? { kind: 'capture-successful', mediaIds: state.mediaIds, captureKind: state.captureKind }
         : state;
+    case 'RESUMED':
+      return resumedState(state, event.capture, event.receivedAt, event.timings);
     case 'UPLOAD_TIMEOUT':
       return state.kind === 'awaiting-media-upload'
         ? { kind: 'permanent-error', message: CAPTURE_MESSAGES.uploadTimeout, action: 'refund' }
         : state;
   }
+}
+
+/**
+ * The screen for a capture as the server's visit record has it (issue 37): requested waits for
+ * the booth; counting down and taking photos show the countdown from when the booth accepted it
+ * (the spec's processing wait, so the figure is the one the visitor saw before the reload); the
+ * booth's processing shows the countdown to its end, then the upload; delivered is All done; a
+ * capture the booth could not finish says so, with its entitlement kept (Try again).
+ */
+export function resumedState(
+  state: CaptureState,
+  capture: VisitCapture,
+  receivedAt: number,
+  timings: CaptureTimings,
+): CaptureState {
+  const mediaIds = capture.media_ids;
+  const captureKind = capture.capture_kind;
+  switch (capture.state) {
+    case 'requested':
+      return {
+        kind: 'awaiting-device-ready',
+        mediaIds,
+        totalCaptures: capture.total_captures,
+        captureKind,
+        recordSeconds: capture.record_seconds,
+      };
+    case 'counting_down':
+    case 'taking_photos':
+    case 'processing': {
+      const readyAt = receivedAt - (capture.since_accepted_ms ?? 0);
+      const endsAt = readyAt + processingWaitMs(capture.total_captures, timings);
+      if (capture.state === 'processing' && receivedAt >= endsAt) {
+        return state.kind === 'awaiting-media-upload'
+          ? state
+          : {
+              kind: 'awaiting-media-upload',
+              mediaIds,
+              captureKind,
+            };
+      }
+      // The same wait as shown already (within a second): keep it, so the countdown runs on.
+      if (state.kind === 'device-processing-wait' && Math.abs(state.readyAt - readyAt) < 1000) {
+        return state;
+      }
+      return {
+        kind: 'device-processing-wait',
+        mediaIds,
+        readyAt,
+        endsAt,
+        failures: 0,
+        captureKind,
+        recordSeconds: capture.record_seconds,
+      };
+    }
+    case 'delivered':
+      return state.kind === 'capture-successful'
+        ? state
+        : { kind: 'capture-successful', mediaIds, captureKind };
+    case 'failed':
+      return { kind: 'permanent-error', message: CAPTURE_MESSAGES.resumedFailed, action: 'retry' };
+  }
+}
+
+/** Whether the capture screen takes up the visit's capture instead of offering a new one. */
+export function resumes(capture: VisitCapture | null, templateId: number): boolean {
+  if (!capture) return false;
+  if (capture.state === 'failed') return false;
+  // A finished capture is shown again only on its own template's screen.
+  if (capture.state === 'delivered') return capture.template_id === templateId;
+  return true;
 }
 
 /**
@@ -295,7 +386,17 @@ export interface CaptureApi {
   ping(): Promise<DevicePingResult>;
   capture(): Promise<CaptureResult>;
   uploaded(mediaIds: number[]): Promise<MediaUploaded>;
+  /**
+   * The capture of the visitor's visit at this booth (issue 37), or null: the screen starts from
+   * it after a reload, and follows it until it ends. Without it the flow is the spec's alone.
+   */
+  visitCapture?(): Promise<VisitCapture | null>;
+  /** The template of this screen (a finished capture of another template is not shown). */
+  templateId?: number;
 }
+
+/** Refusals after which the visit may hold a capture of this visitor already running. */
+const MAYBE_RUNNING = new Set(['capture_in_progress', 'booth_busy', 'payment_required']);
 
 /**
  * Runs the flow: timers and calls, feeding the reducer. `start()` (re)starts it, `dispose()`
@@ -355,6 +456,10 @@ export class CaptureController extends TimedController<CaptureState> {
    */
   private async connect(run: number, delayMs: number): Promise<void> {
     await this.wait(delayMs);
+    // The server's record first: a capture of this visit under way (or just delivered) is taken
+    // up where it is, and nothing offers to pay for it again.
+    if (await this.resumeFromVisit(run)) return;
+    if (run !== this.run) return;
     let checked = await this.attempt(() => this.api.entitlement());
     if (run !== this.run) return;
     if (checked.ok && checked.value.availability === 'offline') {
@@ -387,6 +492,50 @@ export class CaptureController extends TimedController<CaptureState> {
     }
   }
 
+  /**
+   * Takes up the visit's capture when there is one to show (`resumes`; `runningOnly`: only one
+   * still under way), and follows it until it ends: delivered, or failed. True when it did.
+   */
+  private async resumeFromVisit(run: number, runningOnly = false): Promise<boolean> {
+    const read = this.api.visitCapture;
+    if (!read) return false;
+    const found = await this.attempt(() => read());
+    if (run !== this.run || !found.ok || !found.value) return false;
+    const capture = found.value;
+    const ongoing = capture.state !== 'delivered' && capture.state !== 'failed';
+    if (runningOnly ? !ongoing : !resumes(capture, this.api.templateId ?? -1)) return false;
+    void this.follow(run, capture);
+    return true;
+  }
+
+  /**
+   * Follows the visit's capture: the screen is drawn from each answer, asked every few seconds
+   * while the capture runs and never after it ended. A failed question is asked again (the
+   * server ends every capture: delivered, or failed and given back, by its deadline).
+   */
+  private async follow(run: number, first: VisitCapture): Promise<void> {
+    const read = this.api.visitCapture!;
+    let capture: VisitCapture | null = first;
+    let receivedAt = this.now();
+    for (;;) {
+      if (!capture || capture.capture_id !== first.capture_id) {
+        // The visit moved on (another tab picked again): start from the visit as it is.
+        void this.connect(run, 0);
+        return;
+      }
+      this.dispatch({ type: 'RESUMED', capture, receivedAt, timings: this.timings });
+      if (capture.state === 'delivered' || capture.state === 'failed') return;
+      await this.wait(this.timings.visitPollMs);
+      if (run !== this.run) return;
+      const next = await this.attempt(() => read());
+      if (run !== this.run) return;
+      if (next.ok) {
+        capture = next.value;
+        receivedAt = this.now();
+      }
+    }
+  }
+
   private async runCapture(run: number): Promise<void> {
     let started: { ok: true; value: CaptureResult } | { ok: false; failure: CaptureFailure };
     try {
@@ -395,6 +544,11 @@ export class CaptureController extends TimedController<CaptureState> {
       started = { ok: false, failure: failureOf(error) };
     }
     if (run !== this.run) return;
+    if (!started.ok && MAYBE_RUNNING.has(started.failure.code ?? '')) {
+      // Another tab or phone of this visitor may have started the capture: follow it.
+      if (await this.resumeFromVisit(run, true)) return;
+      if (run !== this.run) return;
+    }
     if (!started.ok) {
       this.dispatch({
         type: 'CAPTURE_FAILED',

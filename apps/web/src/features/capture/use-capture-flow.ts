@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { getVisit } from '@/api/visits/visit';
 import { getCaptureEntitlement } from './api/get-entitlement';
 import { getUploadedMedia } from './api/get-uploaded-media';
 import { pingDevice } from './api/ping-device';
@@ -19,6 +20,9 @@ export function useCaptureFlow(
           ping: () => pingDevice(deviceId),
           capture: () => startCapture(deviceId, templateId),
           uploaded: (mediaIds) => getUploadedMedia(mediaIds),
+          // The visit's capture: after a reload the screen starts from the server's record.
+          visitCapture: async () => (await getVisit(deviceId)).capture,
+          templateId,
         },
         timings,
       ),

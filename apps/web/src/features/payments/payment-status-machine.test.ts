@@ -20,7 +20,7 @@ async function expectRedirectAfter(
   await vi.advanceTimersByTimeAsync(ms - 1);
   expect(onRedirect).not.toHaveBeenCalled();
   await vi.advanceTimersByTimeAsync(1);
-  expect(onRedirect).toHaveBeenCalledExactlyOnceWith(to);
+  expect(onRedirect).toHaveBeenCalledExactlyOnceWith(to, null);
 }
 
 /** Status answers from a script ('fail' rejects); the last entry repeats. */
@@ -76,7 +76,7 @@ describe('payment status flow', () => {
     expect(status).toHaveBeenCalledTimes(3);
     expect(controller.getState()).toEqual({ kind: 'succeeded' });
     await vi.advanceTimersByTimeAsync(2500);
-    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('capture');
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('capture', null);
   });
 
   it('times out after 4 PENDING checks (at 20 s) and goes back to the booth 6 s later', async () => {
@@ -131,7 +131,7 @@ describe('payment status flow', () => {
         'We could not verify your payment status. Please contact support if the issue persists.',
     });
     await vi.advanceTimersByTimeAsync(6000);
-    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('booth');
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('booth', null);
     expect(status).toHaveBeenCalledTimes(2);
   });
 
@@ -191,7 +191,7 @@ describe('payment status flow', () => {
     expect(status).toHaveBeenCalledTimes(4);
     expect(controller.getState()).toMatchObject({ reason: 'timed-out' });
     await vi.advanceTimersByTimeAsync(600);
-    expect(onRedirect).toHaveBeenCalledWith('booth');
+    expect(onRedirect).toHaveBeenCalledWith('booth', null);
   });
 });
 
@@ -235,5 +235,51 @@ describe('parsePaymentParams', () => {
     ]) {
       expect(parsePaymentParams(new URLSearchParams(query)), query).toBeNull();
     }
+  });
+});
+
+describe('payments that end in the visitor’s words (issue 37)', () => {
+  const answering = (answer: { state: string; reason?: string; template_id?: number }) => {
+    const onRedirect = vi.fn();
+    const controller = new PaymentStatusController(
+      { status: vi.fn(() => Promise.resolve(answer)) },
+      onRedirect,
+      PAYMENT_STATUS_TIMINGS,
+    );
+    controller.start();
+    return { controller, onRedirect };
+  };
+
+  it('says a cancelled payment was cancelled, at the first check, and goes back to the booth', async () => {
+    const { controller, onRedirect } = answering({ state: 'FAILED', reason: 'cancelled' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(controller.getState()).toEqual({
+      kind: 'failed',
+      reason: 'cancelled',
+      title: PAYMENT_STATUS_MESSAGES.cancelledTitle,
+      message: PAYMENT_STATUS_MESSAGES.cancelledMessage,
+    });
+    await expectRedirectAfter(onRedirect, 6000, 'booth');
+  });
+
+  it('says an expired one expired, and a declined one failed', async () => {
+    const expired = answering({ state: 'FAILED', reason: 'expired' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(expired.controller.getState()).toMatchObject({
+      reason: 'expired',
+      title: 'Payment Expired',
+    });
+    const declined = answering({ state: 'FAILED', reason: 'declined' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(declined.controller.getState()).toMatchObject({
+      reason: 'declined',
+      title: 'Payment Failed',
+    });
+  });
+
+  it('goes on to capture with the template the server names, not the address', async () => {
+    const { onRedirect } = answering({ state: 'COMPLETED', template_id: 12 });
+    await vi.advanceTimersByTimeAsync(5000 + 2500);
+    expect(onRedirect).toHaveBeenCalledExactlyOnceWith('capture', 12);
   });
 });

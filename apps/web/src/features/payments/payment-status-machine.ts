@@ -23,6 +23,14 @@ export const PAYMENT_STATUS_MESSAGES = {
       : `The transaction could not be processed (Status: ${status}). Please try again.`,
   timedOutTitle: 'Payment Timed Out',
   timedOutMessage: 'Your payment is still pending. Please check your payment app.',
+  /** Ours (issue 37): the visitor cancelled on the provider's page; nothing was charged. */
+  cancelledTitle: 'Payment Cancelled',
+  cancelledMessage:
+    'You cancelled the payment, so nothing was charged. You can pick a template again at the photobooth.',
+  /** Ours (issue 37): the checkout was left open until it expired; nothing was charged. */
+  expiredTitle: 'Payment Expired',
+  expiredMessage:
+    'The payment was not finished in time, so nothing was charged. You can start again at the photobooth.',
   errorTitle: 'An Error Occurred',
   errorMessage:
     'We could not verify your payment status. Please contact support if the issue persists.',
@@ -60,7 +68,7 @@ export function parsePaymentParams(query: URLSearchParams): PaymentParams | null
   return { deviceId, templateId, txnId };
 }
 
-export type FailureReason = 'declined' | 'timed-out' | 'error';
+export type FailureReason = 'declined' | 'cancelled' | 'expired' | 'timed-out' | 'error';
 
 export type PaymentStatusState =
   | { kind: 'invalid' }
@@ -70,7 +78,14 @@ export type PaymentStatusState =
   | { kind: 'failed'; reason: FailureReason; title: string; message: string };
 
 export type PaymentStatusEvent =
-  { type: 'CHECKED'; state: string; maxChecks: number } | { type: 'CHECK_FAILED' };
+  | {
+      type: 'CHECKED';
+      state: string;
+      maxChecks: number;
+      /** Why a FAILED payment failed, when the server says (cancelled, expired, declined). */
+      reason?: string | null;
+    }
+  | { type: 'CHECK_FAILED' };
 
 export const INITIAL_PAYMENT_STATUS: PaymentStatusState = { kind: 'verifying', checks: 0 };
 
@@ -82,6 +97,20 @@ function failed(reason: FailureReason, status = ''): PaymentStatusState {
         reason,
         title: PAYMENT_STATUS_MESSAGES.failedTitle,
         message: PAYMENT_STATUS_MESSAGES.failedMessage(status),
+      };
+    case 'cancelled':
+      return {
+        kind: 'failed',
+        reason,
+        title: PAYMENT_STATUS_MESSAGES.cancelledTitle,
+        message: PAYMENT_STATUS_MESSAGES.cancelledMessage,
+      };
+    case 'expired':
+      return {
+        kind: 'failed',
+        reason,
+        title: PAYMENT_STATUS_MESSAGES.expiredTitle,
+        message: PAYMENT_STATUS_MESSAGES.expiredMessage,
       };
     case 'timed-out':
       return {
@@ -121,6 +150,9 @@ export function paymentStatusReducer(
         const checks = state.checks + 1;
         return checks >= event.maxChecks ? failed('timed-out') : { kind: 'verifying', checks };
       }
+      // Said in the visitor's words when the server knows why (issue 37).
+      if (normalized === 'FAILED' && event.reason === 'cancelled') return failed('cancelled');
+      if (normalized === 'FAILED' && event.reason === 'expired') return failed('expired');
       return failed('declined', status || 'UNKNOWN');
     }
   }
@@ -152,7 +184,7 @@ export function redirectFor(
 
 /** The one call the screen makes, injected so tests need no network. */
 export interface PaymentStatusApi {
-  status(): Promise<{ state: string }>;
+  status(): Promise<{ state: string; reason?: string | null; template_id?: number | null }>;
 }
 
 function initialState(api: PaymentStatusApi | null): PaymentStatusState {
@@ -165,9 +197,15 @@ function initialState(api: PaymentStatusApi | null): PaymentStatusState {
  * cancels whatever is under way (a later `start()` works again, as React's strict mode needs).
  */
 export class PaymentStatusController extends TimedController<PaymentStatusState> {
+  /**
+   * The template the payment is for, as the server last said (issue 37: a pick on another tab
+   * may have moved an open payment to another template); null until it said.
+   */
+  private templateId: number | null = null;
+
   constructor(
     private readonly api: PaymentStatusApi | null,
-    private readonly onRedirect: (to: RedirectTarget) => void,
+    private readonly onRedirect: (to: RedirectTarget, templateId: number | null) => void,
     private readonly timings: PaymentStatusTimings = PAYMENT_STATUS_TIMINGS,
   ) {
     super(initialState(api));
@@ -190,7 +228,13 @@ export class PaymentStatusController extends TimedController<PaymentStatusState>
         let event: PaymentStatusEvent;
         try {
           const answer = await api.status();
-          event = { type: 'CHECKED', state: answer.state, maxChecks: this.timings.maxChecks };
+          if (typeof answer.template_id === 'number') this.templateId = answer.template_id;
+          event = {
+            type: 'CHECKED',
+            state: answer.state,
+            maxChecks: this.timings.maxChecks,
+            reason: answer.reason ?? null,
+          };
         } catch {
           event = { type: 'CHECK_FAILED' };
         }
@@ -203,6 +247,11 @@ export class PaymentStatusController extends TimedController<PaymentStatusState>
     if (!redirect) return;
     await this.wait(redirect.afterMs);
     if (run !== this.run) return;
-    this.onRedirect(redirect.to);
+    this.onRedirect(redirect.to, this.templateId);
+  }
+
+  /** The template to capture with: the server's word, else the address's. */
+  templateFor(fallback: number): number {
+    return this.templateId ?? fallback;
   }
 }

@@ -14,7 +14,7 @@ import {
  */
 export function usePaymentStatus(
   params: PaymentParams | null,
-  onRedirect: (to: RedirectTarget) => void,
+  onRedirect: (to: RedirectTarget, templateId: number | null) => void,
   timings: PaymentStatusTimings = PAYMENT_STATUS_TIMINGS,
 ) {
   const txnId = params?.txnId ?? null;

@@ -7,7 +7,10 @@ import {
   formatAmount,
   orderIdLabel,
   refundMailto,
+  isCreditLine,
   stateBadge,
+  transactionBadge,
+  transactionKey,
   venueLabel,
 } from './transactions-model';
 
@@ -65,7 +68,8 @@ describe('stateBadge', () => {
     expect(stateBadge('COMPLETED')).toEqual({ label: 'Completed', tone: 'success' });
     expect(stateBadge('PENDING')).toEqual({ label: 'Pending', tone: 'pending' });
     expect(stateBadge('FAILED')).toEqual({ label: 'Failed', tone: 'failed' });
-    expect(stateBadge('REFUNDED')).toEqual({ label: 'REFUNDED', tone: 'other' });
+    expect(stateBadge('REFUNDED')).toEqual({ label: 'Refunded', tone: 'other' });
+    expect(stateBadge('SOMETHING_ELSE')).toEqual({ label: 'SOMETHING_ELSE', tone: 'other' });
     expect(stateBadge('')).toEqual({ label: 'Unknown', tone: 'other' });
     expect(stateBadge(null)).toEqual({ label: 'Unknown', tone: 'other' });
     expect(stateBadge(undefined)).toEqual({ label: 'Unknown', tone: 'other' });
@@ -197,5 +201,39 @@ describe('delivery failure notice', () => {
     expect(deliveryFailureView(notice({ refund_to: 'none', refund_rupees: 0 })).refund).toBe(
       'This session was free, so there was nothing to refund.',
     );
+  });
+});
+
+describe('transactionBadge (issue 37)', () => {
+  it('says how a payment ended in the visitor’s words, one capitalisation', () => {
+    const of = (overrides: Partial<Transaction>) => transactionBadge(transaction(overrides)).label;
+    expect(of({ state: 'FAILED', failure_reason: 'cancelled' })).toBe('Cancelled');
+    expect(of({ state: 'FAILED', failure_reason: 'expired' })).toBe('Expired');
+    expect(of({ state: 'FAILED', failure_reason: 'declined' })).toBe('Failed');
+    expect(of({ state: 'REFUNDED', refund_to: 'credit' })).toBe('Added to your credit');
+    expect(of({ state: 'REFUNDED', refund_to: 'payment' })).toBe('Refunded');
+    expect(of({ state: 'REFUND_PENDING', refund_to: 'payment' })).toBe('Refund pending');
+    expect(of({ kind: 'credit', state: 'CREDIT_USED' })).toBe('Paid with credit');
+    expect(of({ kind: 'credit', state: 'CREDIT_RETURNED' })).toBe('Credit returned');
+    // No raw capitals for any state the server sends.
+    for (const state of [
+      'COMPLETED',
+      'PENDING',
+      'FAILED',
+      'REFUND_PENDING',
+      'REFUNDED',
+      'CREDIT_USED',
+      'CREDIT_RETURNED',
+    ]) {
+      expect(of({ state })).not.toMatch(/^[A-Z_]{2,}$/);
+    }
+  });
+
+  it('keys payments and credit lines apart', () => {
+    expect(transactionKey({ kind: 'credit', id: 4 })).not.toBe(
+      transactionKey({ kind: 'payment', id: 4 }),
+    );
+    expect(isCreditLine({ kind: 'credit' })).toBe(true);
+    expect(isCreditLine({})).toBe(false);
   });
 });

@@ -39,12 +39,50 @@ const KNOWN_STATES: Record<string, { label: string; tone: StateTone }> = {
   COMPLETED: { label: 'Completed', tone: 'success' },
   PENDING: { label: 'Pending', tone: 'pending' },
   FAILED: { label: 'Failed', tone: 'failed' },
+  // Ours (issue 37): one wording, one capitalisation, in the visitor's words.
+  REFUND_PENDING: { label: 'Refund pending', tone: 'pending' },
+  REFUNDED: { label: 'Refunded', tone: 'other' },
+  CREDIT_USED: { label: 'Paid with credit', tone: 'success' },
+  CREDIT_RETURNED: { label: 'Credit returned', tone: 'other' },
 };
 
-/** Spec: COMPLETED, PENDING, FAILED read Completed, Pending, Failed; others as-is, or "Unknown". */
-export function stateBadge(state: string | null | undefined): { label: string; tone: StateTone } {
+/**
+ * Spec: COMPLETED, PENDING, FAILED read Completed, Pending, Failed; others as-is, or "Unknown".
+ * Ours (issue 37): a failed payment the visitor cancelled reads Cancelled, one left to expire
+ * Expired; a refund to the payment method Refunded (Refund pending on its way), and a payment
+ * that became credit "Added to your credit"; a capture paid with credit "Paid with credit".
+ */
+export function stateBadge(
+  state: string | null | undefined,
+  detail: Pick<Transaction, 'failure_reason' | 'refund_to'> = {},
+): { label: string; tone: StateTone } {
   if (!present(state)) return { label: 'Unknown', tone: 'other' };
-  return KNOWN_STATES[state.trim()] ?? { label: state.trim(), tone: 'other' };
+  const known = state.trim();
+  if (known === 'FAILED' && detail.failure_reason === 'cancelled') {
+    return { label: 'Cancelled', tone: 'other' };
+  }
+  if (known === 'FAILED' && detail.failure_reason === 'expired') {
+    return { label: 'Expired', tone: 'other' };
+  }
+  if (known === 'REFUNDED' && detail.refund_to === 'credit') {
+    return { label: 'Added to your credit', tone: 'success' };
+  }
+  return KNOWN_STATES[known] ?? { label: known, tone: 'other' };
+}
+
+/** A line's badge: its state with what the server says about why. */
+export function transactionBadge(transaction: Transaction): { label: string; tone: StateTone } {
+  return stateBadge(transaction.state, transaction);
+}
+
+/** Whether the line is a capture paid with credit (no order at a provider). */
+export function isCreditLine(transaction: Pick<Transaction, 'kind'>): boolean {
+  return transaction.kind === 'credit';
+}
+
+/** A line's key in the list: payments and credit lines have ids of their own. */
+export function transactionKey(transaction: Pick<Transaction, 'kind' | 'id'>): string {
+  return `${transaction.kind ?? 'payment'}-${transaction.id}`;
 }
 
 /** What the card shows as the order id; the provider's id may be missing on a failed start. */
@@ -76,7 +114,7 @@ export function refundMailto(
     `Amount: ${formatAmount(transaction.amount_rupees)}`,
     `Date: ${formatUtcTimestamp(transaction.created_at)} (UTC)`,
     `Venue: ${venueLabel(transaction)}`,
-    `Status: ${stateBadge(transaction.state).label}`,
+    `Status: ${transactionBadge(transaction).label}`,
     '',
     `Name: ${present(user?.name) ? user.name : 'Not available'}`,
     `Phone: ${present(user?.phone) ? user.phone : 'Not available'}`,

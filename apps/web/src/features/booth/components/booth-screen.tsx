@@ -11,20 +11,25 @@ import { LineIcon } from '@/components/ui/line-icon';
 import { LoadErrorPanel } from '@/components/ui/list-states';
 import { usePaymentRedirect } from '@/api/payments/start-payment';
 import { useSelf } from '@/api/users/get-self';
+import { captureRunning, pickAtVisit, useVisit, visitQueryKey } from '@/api/visits/visit';
+import { ApiError } from '@/lib/api-client';
 import { deviceTemplatesQueryOptions, useDeviceTemplates } from '../api/get-device-templates';
 import { isNotFound, useBoothDevice } from '../api/get-device';
 import {
   BOOTH_MESSAGES,
   BOOTH_STATUS_MS,
   decidePick,
+  decideVisitPick,
   parseDeviceId,
   priceBadge,
+  visitNotice,
 } from '../booth-model';
 import { CONFIRMED_FRAGMENT, LocationDialog } from './location-dialog';
 import { PaymentOverlay } from './payment-overlay';
 import { ScrollHint } from './scroll-hint';
 import { TemplateCardSkeleton } from './template-card';
 import { TemplateList } from './template-list';
+import { VisitBanner } from './visit-banner';
 import './booth.css';
 
 /** A dead end with a way home: a bad link, an unknown booth or a failed load. */
@@ -152,10 +157,22 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   const device = useBoothDevice(deviceId);
   // Always fresh on opening a booth: the credits decide between capture and payment.
   const self = useSelf('regular', { staleTime: 0 });
-  // Yes, I'm Here tapped in the page's HTML, before this script ran (LocationDialog).
-  const [confirmed, setConfirmed] = useState(
+  // Where the visitor is at this booth, as the server records it (issue 37).
+  const visit = useVisit(deviceId);
+  // Yes, I'm Here tapped in the page's HTML, before this script ran (LocationDialog); or told
+  // lately at this booth (the visit remembers it: back from a payment, on a reload).
+  const [tapped, setTapped] = useState(
     () => typeof window !== 'undefined' && window.location.hash === CONFIRMED_FRAGMENT,
   );
+  const confirmed = tapped || visit.data?.location_confirmed === true;
+  const confirm = useCallback(() => {
+    setTapped(true);
+    // Remembered on the visit; a failure only means the dialog is asked again next time.
+    void pickAtVisit(deviceId).catch(() => undefined);
+  }, [deviceId]);
+  /** On the way to a page outside the app (an open checkout). */
+  const [leaving, setLeaving] = useState(false);
+  const picking = useRef(false);
   const [search, setSearch] = useState('');
   // Templates load while the visitor reads the dialog, so the list is ready when they confirm.
   const templates = useDeviceTemplates(deviceId, search, device.isSuccess);
@@ -163,13 +180,20 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const unavailableRef = useRef<HTMLElement>(null);
   const refetchDevice = device.refetch;
+  const refetchVisit = visit.refetch;
   const paymentFailed = useCallback(
     (failure: { message: string; code?: string }) => {
+      if (failure.code === 'already_paid') {
+        // Paid already (on another tab or phone): the visit shows it first, with Capture now.
+        void refetchVisit();
+        show('info', failure.message);
+        return;
+      }
       show('error', failure.message);
       // The server saw the booth go offline or get busy: show it on the page at once.
       if (failure.code) void refetchDevice();
     },
-    [show, refetchDevice],
+    [show, refetchDevice, refetchVisit],
   );
   const payment = usePaymentRedirect(paymentFailed);
   const availability = device.data ? boothAvailability(device.data.status) : 'available';
@@ -178,13 +202,25 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
   useEffect(() => {
     if (confirmed) headingRef.current?.focus();
   }, [confirmed]);
-  // The early tap's fragment has done its work; a reload asks again.
+  // The early tap's fragment has done its work (the visit remembers it from now on).
   useEffect(() => {
     if (window.location.hash === CONFIRMED_FRAGMENT) {
       const { pathname, search } = window.location;
       window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+      void pickAtVisit(deviceId).catch(() => undefined);
     }
-  }, []);
+  }, [deviceId]);
+  // Back from the provider's page with Back: the page may be restored as it was left.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      setLeaving(false);
+      picking.current = false;
+      void refetchVisit();
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, [refetchVisit]);
 
   if (device.isError) {
     return isNotFound(device.error) ? (
@@ -207,7 +243,20 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
     setSearch(term);
   };
 
-  const pick = (template: VisitorTemplate) => {
+  const toCapture = (templateId: number, captureKind?: VisitorTemplate['capture_kind']) =>
+    // The capture screen's texts follow the kind before the booth confirms it.
+    void navigate(paths.regular.capture.getHref(deviceId, templateId), {
+      state: captureKind ? { captureKind } : null,
+    });
+
+  const pick = async (template: VisitorTemplate) => {
+    if (picking.current) return;
+    const current = visit.data?.capture;
+    if (current && captureRunning(current.state)) {
+      // A capture of this visit is under way: back to it, whatever was tapped.
+      toCapture(current.template_id ?? template.id);
+      return;
+    }
     if (availability !== 'available') {
       // The notice already says why: bring it into view rather than repeat it over the cards.
       unavailableRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
@@ -219,24 +268,51 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
       creditsRupees: self.data?.credits_rupees,
       userStatus: self.status,
     });
-    switch (decision.kind) {
-      case 'loading':
-        show('info', BOOTH_MESSAGES.stillLoading);
+    if (decision.kind === 'loading') {
+      show('info', BOOTH_MESSAGES.stillLoading);
+      return;
+    }
+    if (decision.kind === 'user-failed') {
+      show('error', BOOTH_MESSAGES.userFailed);
+      return;
+    }
+    // The pick is the visit's: a finished round is let go, an open payment follows the pick.
+    picking.current = true;
+    let recorded;
+    try {
+      recorded = await pickAtVisit(deviceId, template.id);
+      queryClient.setQueryData(visitQueryKey(deviceId), recorded);
+    } catch (error) {
+      picking.current = false;
+      if (error instanceof ApiError && error.code === 'capture_in_progress') {
+        const latest = (await refetchVisit()).data?.capture;
+        toCapture(latest?.template_id ?? template.id);
         return;
-      case 'user-failed':
-        show('error', BOOTH_MESSAGES.userFailed);
+      }
+      show('error', error instanceof ApiError ? error.message : BOOTH_MESSAGES.pickFailed);
+      return;
+    }
+    picking.current = false;
+    const next = decideVisitPick(recorded);
+    switch (next.kind) {
+      case 'resume':
+        toCapture(next.templateId);
         return;
       case 'capture':
-        // The capture screen's texts follow the kind before the booth confirms it.
-        void navigate(paths.regular.capture.getHref(deviceId, template.id), {
-          state: { captureKind: template.capture_kind },
-        });
+        toCapture(template.id, template.capture_kind);
         return;
-      case 'payment':
-        void payment.pay(deviceId, template.id);
+      case 'checkout':
+        // The visit's open checkout: the same payment, not a second one.
+        setLeaving(true);
+        window.location.assign(next.paymentUrl);
+        return;
+      case 'spec':
+        if (decision.kind === 'capture') toCapture(template.id, template.capture_kind);
+        else void payment.pay(deviceId, template.id);
         return;
     }
   };
+  const notice = visitNotice(visit.data);
 
   const badge = device.data
     ? device.data.price_rupees > 0 && self.isPending
@@ -246,7 +322,7 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
 
   return (
     <>
-      <main className="page booth-page" id="main" inert={payment.processing}>
+      <main className="page booth-page" id="main" inert={payment.processing || leaving}>
         {!confirmed || !device.data ? (
           <BoothSkeleton />
         ) : (
@@ -278,7 +354,9 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
               )}
             </header>
 
-            {availability !== 'available' && (
+            {notice && <VisitBanner notice={notice} deviceId={deviceId} />}
+
+            {availability !== 'available' && notice?.kind !== 'capturing' && (
               <BoothUnavailable ref={unavailableRef} availability={availability} />
             )}
 
@@ -304,7 +382,7 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
             <TemplateList
               query={templates}
               search={search}
-              onPick={pick}
+              onPick={(template) => void pick(template)}
               onClearSearch={() => runSearch('')}
               onLoadMoreFailed={() => show('error', BOOTH_MESSAGES.templatesFailed)}
             />
@@ -313,13 +391,9 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
           </>
         )}
 
-        <LocationDialog
-          open={!confirmed}
-          device={device.data}
-          onConfirm={() => setConfirmed(true)}
-        />
+        <LocationDialog open={!confirmed} device={device.data} onConfirm={confirm} />
       </main>
-      <PaymentOverlay open={payment.processing} />
+      <PaymentOverlay open={payment.processing || leaving} />
     </>
   );
 }

@@ -209,7 +209,9 @@ function CaptureFlow({
   // It is kept once known: the states after the booth's session do not carry it.
   const hint = (useLocation().state as { captureKind?: unknown } | null)?.captureKind;
   const [kind, setKind] = useState<CaptureKind>(isCaptureKind(hint) ? hint : 'photo');
-  if ('captureKind' in state && state.captureKind !== kind) setKind(state.captureKind);
+  if ('captureKind' in state && state.captureKind && state.captureKind !== kind) {
+    setKind(state.captureKind);
+  }
   const moment = useMotionMoment(state, timings.perCaptureWaitMs);
   const [payError, setPayError] = useState<string | null>(null);
   const payment = usePaymentRedirect(

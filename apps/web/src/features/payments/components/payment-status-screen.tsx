@@ -27,7 +27,7 @@ function toneOf(state: PaymentStatusState): Tone {
     case 'invalid':
       return 'warning';
     case 'failed':
-      return state.reason === 'timed-out' ? 'warning' : 'danger';
+      return state.reason === 'declined' || state.reason === 'error' ? 'danger' : 'warning';
   }
 }
 
@@ -61,12 +61,14 @@ export function PaymentStatusScreen() {
   const timings = useScaledTimings<PaymentStatusTimings>(PAYMENT_STATUS_TIMINGS, query);
 
   const onRedirect = useCallback(
-    (to: RedirectTarget) => {
+    (to: RedirectTarget, templateId: number | null) => {
       // Replace: Back from the next screen must not land on a finished payment check.
       if (to === 'capture' && params) {
-        void navigate(paths.regular.capture.getHref(params.deviceId, params.templateId), {
-          replace: true,
-        });
+        // The template the payment is for now (the server's word), else the address's.
+        void navigate(
+          paths.regular.capture.getHref(params.deviceId, templateId ?? params.templateId),
+          { replace: true },
+        );
       } else if (to === 'booth' && params) {
         void navigate(paths.regular.booth.getHref(params.deviceId), { replace: true });
       } else {

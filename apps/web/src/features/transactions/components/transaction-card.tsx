@@ -5,8 +5,9 @@ import {
   TRANSACTION_MESSAGES,
   deliveryFailureView,
   formatAmount,
+  isCreditLine,
   orderIdLabel,
-  stateBadge,
+  transactionBadge,
   venueLabel,
 } from '../transactions-model';
 
@@ -21,7 +22,8 @@ interface TransactionCardProps {
  * photos were not delivered in time (and what was refunded), and Apply for Refund.
  */
 export function TransactionCard({ transaction, refundHref }: TransactionCardProps) {
-  const badge = stateBadge(transaction.state);
+  const badge = transactionBadge(transaction);
+  const credit = isCreditLine(transaction);
   const when = utcTimestampParts(transaction.created_at);
   const venue = venueLabel(transaction);
   const failure = transaction.delivery_failure
@@ -32,6 +34,7 @@ export function TransactionCard({ transaction, refundHref }: TransactionCardProp
     <article
       className="card txn-card"
       data-testid="transaction-card"
+      data-kind={transaction.kind ?? 'payment'}
       aria-label={`${formatAmount(transaction.amount_rupees)}, ${venue}, ${badge.label}`}
     >
       <div className="txn-card-top">
@@ -54,12 +57,25 @@ export function TransactionCard({ transaction, refundHref }: TransactionCardProp
             )}
           </dd>
         </div>
-        <div className="txn-detail">
-          <dt>Order ID</dt>
-          <dd className="txn-order" data-testid="transaction-order-id">
-            {orderIdLabel(transaction)}
-          </dd>
-        </div>
+        {transaction.template_name ? (
+          <div className="txn-detail">
+            <dt>Template</dt>
+            <dd data-testid="transaction-template">{transaction.template_name}</dd>
+          </div>
+        ) : null}
+        {credit ? (
+          <div className="txn-detail">
+            <dt>Paid with</dt>
+            <dd>Flashbooth credit</dd>
+          </div>
+        ) : (
+          <div className="txn-detail">
+            <dt>Order ID</dt>
+            <dd className="txn-order" data-testid="transaction-order-id">
+              {orderIdLabel(transaction)}
+            </dd>
+          </div>
+        )}
       </dl>
       {failure ? (
         <section
@@ -81,13 +97,15 @@ export function TransactionCard({ transaction, refundHref }: TransactionCardProp
           </div>
         </section>
       ) : null}
-      <a className="btn btn-secondary txn-refund" href={refundHref}>
-        <LineIcon size={18}>
-          <rect x="3" y="5" width="18" height="14" rx="2" />
-          <path d="m3 7 9 6 9-6" />
-        </LineIcon>
-        {TRANSACTION_MESSAGES.refund}
-      </a>
+      {!credit && (
+        <a className="btn btn-secondary txn-refund" href={refundHref}>
+          <LineIcon size={18}>
+            <rect x="3" y="5" width="18" height="14" rx="2" />
+            <path d="m3 7 9 6 9-6" />
+          </LineIcon>
+          {TRANSACTION_MESSAGES.refund}
+        </a>
+      )}
     </article>
   );
 }

@@ -4,7 +4,12 @@ import { appConfig } from '@/config/app-config';
 import { usePagedView, useSearchPaging } from '@/hooks/use-search-paging';
 import { useSession } from '@/lib/session';
 import { useTransactions } from '../api/get-transactions';
-import { TRANSACTIONS_PAGE_SIZE, TRANSACTION_MESSAGES, refundMailto } from '../transactions-model';
+import {
+  TRANSACTIONS_PAGE_SIZE,
+  TRANSACTION_MESSAGES,
+  refundMailto,
+  transactionKey,
+} from '../transactions-model';
 import { TransactionCard, TransactionCardSkeleton } from './transaction-card';
 import './transactions.css';
 
@@ -32,7 +37,7 @@ export function TransactionsScreen() {
         items={items}
         listClassName="card-grid txn-list"
         listLabel={search ? `Transactions matching “${search}”` : 'Transactions'}
-        itemKey={(transaction) => transaction.id}
+        itemKey={transactionKey}
         renderItem={(transaction) => (
           <TransactionCard
             transaction={transaction}
