@@ -418,8 +418,11 @@ test.describe('My Media', () => {
       const downloading = page.waitForEvent('download');
       await card(page, id).getByRole('button', { name: 'Download HD' }).click();
       const download = await downloading;
-      // Saved under the file name of its key.
-      expect(download.suggestedFilename()).toBe(before.s3_key.split('/').at(-1));
+      // Named after the venue and the date (issue 38), not the key's UUID.
+      expect(download.suggestedFilename()).toMatch(
+        new RegExp(`^flashbooth-(?:[\\p{L}\\p{N}-]+-)?\\d{4}-\\d{2}-\\d{2}-${id}\\.jpg$`, 'u'),
+      );
+      expect(download.suggestedFilename()).toContain(before.created_at.slice(0, 10));
       const saved = await readFile((await download.path())!);
       expect([...saved.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
       // The HD file itself, not the preview.

@@ -40,8 +40,11 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull(
 
 /** An index key in a migration's plain `DESC` order (Drizzle's `.desc()` alone is NULLS LAST). */
 const descending = (column: ExtraConfigColumn) => column.desc().nullsFirst();
-/** A text column's words as the media search finds them (db/media-search.ts, migration 0026). */
-const wordsOf = (column: ExtraConfigColumn) => sql`to_tsvector('simple', ${column})`;
+/**
+ * A text column's words as the media search finds them (db/media-search.ts; migration 0026,
+ * `search_words` since 0030: punctuation is a space, each emoji a word).
+ */
+const wordsOf = (column: ExtraConfigColumn) => sql`search_words(${column})`;
 /**
  * The `CHECK (column IN (...))` a migration puts on an enum-like text column; `values` is the
  * list the column's `enum` is declared with (the extra-config column does not carry it).
@@ -529,7 +532,7 @@ export const media = pgTable(
     index('media_wall_idx')
       .on(descending(table.createdAt), descending(table.id))
       .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),
-    // The wall's search on captions' words, over the wall's items only (migration 0026).
+    // The wall's search on captions' words, over the wall's items only (migrations 0026, 0030).
     index('media_wall_caption_words_idx')
       .using('gin', wordsOf(table.caption))
       .where(sql`${table.isPublic} and ${table.isUploaded} and ${table.hiddenFromWallAt} is null`),

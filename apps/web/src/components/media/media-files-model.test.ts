@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MEDIA_FILE_MESSAGES,
   MEDIA_SHARE_CAPTIONS,
+  type DownloadNaming,
   downloadFileName,
+  fileSlug,
   gifFileName,
   isAbortError,
   isMobileUserAgent,
   pickShareCaption,
   shareFileName,
+  shareUnsupportedText,
 } from './media-files-model';
 
 describe('pickShareCaption', () => {
@@ -24,18 +28,60 @@ describe('pickShareCaption', () => {
 });
 
 describe('downloadFileName', () => {
-  it("takes the s3_key's last segment", () => {
-    expect(downloadFileName('media/42/print-42.jpg', 'https://b/x/y.jpg', 'f.jpg')).toBe(
-      'print-42.jpg',
+  const item: DownloadNaming = {
+    id: 42,
+    media_type: 'video',
+    s3_key: 'media/7/46d0e527-1f0c-4d9a-9a57-5b0c3f6f2a11.mp4',
+    org_name: 'Sunrise Mall',
+    created_at: '2025-05-14T23:59:59',
+  };
+
+  it('names a download after the venue and the date, not the stored UUID', () => {
+    expect(downloadFileName(item, 'https://b/x/y.mp4')).toBe(
+      'flashbooth-sunrise-mall-2025-05-14-42.mp4',
     );
-    expect(downloadFileName('media/42/', 'https://b/x/y.jpg', 'f.jpg')).toBe('42');
+    expect(
+      downloadFileName(
+        {
+          ...item,
+          media_type: 'image',
+          s3_key: 'media/7/uuid.JPG',
+          org_name: 'Café Zürich · Hall 2',
+        },
+        '',
+      ),
+    ).toBe('flashbooth-café-zürich-hall-2-2025-05-14-42.jpg');
   });
 
-  it("falls back to the URL's path without its query", () => {
-    expect(downloadFileName('', 'https://bucket.s3/a/b/photo%201.jpg?X-Amz=1&y=/z', 'f.jpg')).toBe(
-      'photo 1.jpg',
+  it('keeps names of any script, and leaves out a venue that makes no name', () => {
+    expect(downloadFileName({ ...item, org_name: 'जन्मदिन हॉल' }, '')).toBe(
+      'flashbooth-जन्मदिन-हॉल-2025-05-14-42.mp4',
     );
-    expect(downloadFileName(null, 'https://bucket.s3/', 'f.jpg')).toBe('f.jpg');
+    expect(downloadFileName({ ...item, org_name: null }, '')).toBe('flashbooth-2025-05-14-42.mp4');
+    expect(downloadFileName({ ...item, org_name: '***' }, '')).toBe('flashbooth-2025-05-14-42.mp4');
+  });
+
+  it('keeps a long venue short', () => {
+    const name = downloadFileName({ ...item, org_name: `${'Grand '.repeat(20)}Hall` }, '');
+    expect(name).toMatch(/^flashbooth-grand-grand-[a-z-]+[a-z]-2025-05-14-42\.mp4$/);
+    expect(fileSlug(`${'Grand '.repeat(20)}Hall`)).toBe('grand-grand-grand-grand-grand-grand-gran');
+    // Cut where a dash was, it ends without it.
+    expect(fileSlug('abcd efgh', 5)).toBe('abcd');
+  });
+
+  it("takes the extension from the s3_key, else the URL's path, else the type", () => {
+    expect(
+      downloadFileName(
+        { ...item, s3_key: null },
+        'https://bucket.s3/a/b/photo%201.jpeg?X-Amz=1&y=/z',
+      ),
+    ).toBe('flashbooth-sunrise-mall-2025-05-14-42.jpeg');
+    expect(downloadFileName({ ...item, s3_key: 'media/42/' }, 'https://bucket.s3/')).toBe(
+      'flashbooth-sunrise-mall-2025-05-14-42.mp4',
+    );
+    expect(downloadFileName({ ...item, s3_key: null, media_type: 'image' }, '/')).toBe(
+      'flashbooth-sunrise-mall-2025-05-14-42.jpg',
+    );
   });
 });
 
@@ -79,8 +125,28 @@ describe('motion file names', () => {
   it('names a shared MP4 .mp4 and the GIF download after the HD file', () => {
     expect(shareFileName(7, 'video')).toBe('7.mp4');
     expect(shareFileName(7)).toBe('7.jpg');
-    expect(gifFileName('media/7/clip-7.mp4', 'https://b/x.mp4', 7)).toBe('clip-7.gif');
-    expect(gifFileName(null, 'https://b/files/party.mp4?sig=1', 7)).toBe('party.gif');
-    expect(gifFileName(null, 'https://b/', 7)).toBe('7.gif');
+    const clip: DownloadNaming = {
+      id: 7,
+      media_type: 'video',
+      s3_key: 'media/7/clip-7.mp4',
+      org_name: 'Harbour Point',
+      created_at: '2025-09-01T08:00:00',
+    };
+    expect(gifFileName(clip, 'https://b/x.mp4')).toBe('flashbooth-harbour-point-2025-09-01-7.gif');
+    expect(gifFileName({ ...clip, s3_key: null, org_name: null }, 'https://b/')).toBe(
+      'flashbooth-2025-09-01-7.gif',
+    );
+  });
+});
+
+describe('shareUnsupportedText', () => {
+  it('asks to download the image, or the video', () => {
+    expect(shareUnsupportedText('image')).toBe(
+      'Sharing is not supported on this browser. Please download the image manually.',
+    );
+    expect(shareUnsupportedText('video')).toBe(
+      'Sharing is not supported on this browser. Please download the video manually.',
+    );
+    expect(MEDIA_FILE_MESSAGES.shareUnsupported).toContain('image');
   });
 });

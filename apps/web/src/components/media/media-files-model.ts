@@ -10,6 +10,9 @@ export const MEDIA_FILE_MESSAGES = {
   noGifUrl: 'No GIF available for this media.',
   noShareUrl: 'No shareable URL available for this media.',
   shareUnsupported: 'Sharing is not supported on this browser. Please download the image manually.',
+  // The same for a video (issue 38): it is not an image.
+  shareUnsupportedVideo:
+    'Sharing is not supported on this browser. Please download the video manually.',
   shareFailed: 'Sharing failed. Please try again.',
   shared: 'Media shared successfully!',
   sharedUrl: 'Media URL shared successfully!',
@@ -43,20 +46,61 @@ function lastSegment(path: string): string {
   return parts.at(-1) ?? '';
 }
 
+/** What a download's name is made of. */
+export interface DownloadNaming {
+  id: number;
+  media_type: 'image' | 'video';
+  s3_key: string | null;
+  /** The venue (the organization's name); left out of the name when there is none. */
+  org_name: string | null;
+  /** UTC, without zone suffix, as the API sends it. */
+  created_at: string;
+}
+
+/** At most this many characters of the venue in a file name. */
+const VENUE_MAX = 40;
+
 /**
- * Spec section 7: the download is saved under the file name taken from s3_key (its last
- * segment), or else from the URL's path; `fallback` when neither has one.
+ * A name as a file name part: lower-case, letters (any script), marks and digits kept, every run
+ * of anything else one dash, at most `max` characters ("Sunrise Mall · Atrium" → sunrise-mall-atrium).
  */
-export function downloadFileName(s3Key: string | null, url: string, fallback: string): string {
-  const fromKey = s3Key ? lastSegment(s3Key) : '';
-  if (fromKey) return fromKey;
-  let fromUrl = '';
-  try {
-    fromUrl = decodeURIComponent(lastSegment(new URL(url, 'https://x.invalid').pathname));
-  } catch {
-    fromUrl = '';
+export function fileSlug(text: string, max = VENUE_MAX): string {
+  const dashed = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  return [...dashed].slice(0, max).join('').replace(/-+$/, '');
+}
+
+/** The stored file's extension (from s3_key, else the URL's path), lower-case, without the dot. */
+function extensionOf(s3Key: string | null, url: string): string | null {
+  let path = s3Key ? lastSegment(s3Key) : '';
+  if (!path) {
+    try {
+      path = decodeURIComponent(lastSegment(new URL(url, 'https://x.invalid').pathname));
+    } catch {
+      path = '';
+    }
   }
-  return fromUrl || fallback;
+  const match = /\.([a-z0-9]{1,5})$/i.exec(path);
+  return match ? match[1]!.toLowerCase() : null;
+}
+
+/**
+ * Issue 38 (beyond the spec's "file name taken from s3_key", which is a UUID): a download is
+ * saved as `flashbooth-<venue>-<yyyy-mm-dd>-<id>.<ext>` (flashbooth-sunrise-mall-2025-05-14-42.mp4),
+ * so a visitor's downloads folder says where and when each was taken. The date is the item's UTC
+ * date, as the screens show times; the venue is left out when there is none (or nothing of it
+ * makes a file name); the extension is the stored file's, else jpg or mp4 by type; `extension`
+ * overrides it (the `.gif`).
+ */
+export function downloadFileName(media: DownloadNaming, url: string, extension?: string): string {
+  const venue = media.org_name ? fileSlug(media.org_name) : '';
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(media.created_at)?.[0];
+  const ext =
+    extension ?? extensionOf(media.s3_key, url) ?? (media.media_type === 'video' ? 'mp4' : 'jpg');
+  return `${['flashbooth', venue, date, String(media.id)].filter(Boolean).join('-')}.${ext}`;
 }
 
 /**
@@ -72,13 +116,16 @@ export function shareFileType(mediaType: 'image' | 'video'): string {
   return mediaType === 'video' ? 'video/mp4' : 'image/jpeg';
 }
 
-/**
- * The `.gif` download's file name: the HD file's name (from s3_key, else the URL) with `.gif`
- * in place of its extension.
- */
-export function gifFileName(s3Key: string | null, url: string, id: number): string {
-  const base = downloadFileName(s3Key, url, String(id)).replace(/\.[a-z0-9]{1,5}$/i, '');
-  return `${base || id}.gif`;
+/** The `.gif` download's file name: the HD file's (`downloadFileName`) with `.gif`. */
+export function gifFileName(media: DownloadNaming, url: string): string {
+  return downloadFileName(media, url, 'gif');
+}
+
+/** What a browser without a share sheet is told: download the image, or the video. */
+export function shareUnsupportedText(mediaType: 'image' | 'video'): string {
+  return mediaType === 'video'
+    ? MEDIA_FILE_MESSAGES.shareUnsupportedVideo
+    : MEDIA_FILE_MESSAGES.shareUnsupported;
 }
 
 /** Spec: Share is offered only on mobile user agents. */

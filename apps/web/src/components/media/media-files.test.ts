@@ -7,6 +7,8 @@ const video: MediaFile = {
   media_type: 'video',
   s3_url: 'https://files.example/media/42/clip.mp4',
   s3_key: 'media/42/clip.mp4',
+  org_name: 'Sunrise Mall',
+  created_at: '2025-05-14T09:05:59',
 };
 const photo: MediaFile = { ...video, media_type: 'image', s3_url: '/p.jpg', s3_key: 'p.jpg' };
 
@@ -59,5 +61,15 @@ describe('shareMedia', () => {
     await shareMedia(photo);
     expect(shared[0]!.files![0]!.name).toBe('42.jpg');
     expect(shared[0]!.files![0]!.type).toBe('image/jpeg');
+  });
+
+  it('asks to download a video, not an image, where the browser cannot share', async () => {
+    vi.stubGlobal('navigator', {});
+    expect(await shareMedia(video)).toEqual({
+      kind: 'error',
+      text: 'Sharing is not supported on this browser. Please download the video manually.',
+      done: false,
+    });
+    expect(await shareMedia(photo)).toMatchObject({ text: MEDIA_FILE_MESSAGES.shareUnsupported });
   });
 });

@@ -8,13 +8,17 @@ import {
   pickShareCaption,
   shareFileName,
   shareFileType,
+  shareUnsupportedText,
 } from './media-files-model';
 
 /**
  * What a download or share needs of an item (a visitor's own, a wall item, a staff item). For a
- * motion item `s3_url` is its MP4.
+ * motion item `s3_url` is its MP4; the venue and date name a download (downloadFileName).
  */
-export type MediaFile = Pick<Media, 'id' | 's3_url' | 's3_key' | 'media_type'>;
+export type MediaFile = Pick<
+  Media,
+  'id' | 's3_url' | 's3_key' | 'media_type' | 'org_name' | 'created_at'
+>;
 
 /** What an action ended with: a message to show, or nothing (a dismissed share sheet). */
 export type ActionOutcome =
@@ -37,23 +41,22 @@ async function saveFromUrl(url: string, fileName: string): Promise<ActionOutcome
 }
 
 /**
- * Spec section 7: fetch the HD file cross-origin as a blob and save it under its file name (a
- * motion item's MP4, named from its s3_key, so `.mp4`).
+ * Spec section 7: fetch the HD file cross-origin as a blob and save it, named after the venue
+ * and the date (downloadFileName; a motion item's MP4 keeps `.mp4`).
  */
 export async function downloadMedia(media: MediaFile): Promise<ActionOutcome> {
   const url = media.s3_url;
   if (!url) return failure(MEDIA_FILE_MESSAGES.noDownloadUrl);
-  const fallback = shareFileName(media.id, media.media_type);
-  return saveFromUrl(url, downloadFileName(media.s3_key, url, fallback));
+  return saveFromUrl(url, downloadFileName(media, url));
 }
 
-/** Download GIF (the gif kind): the `.gif` the booth made, under the HD file's name. */
+/** Download GIF (the gif kind): the `.gif` the booth made, named as the HD file (`.gif`). */
 export async function downloadGif(
   media: MediaFile & { gif_s3_url: string | null },
 ): Promise<ActionOutcome> {
   const url = media.gif_s3_url;
   if (!url) return failure(MEDIA_FILE_MESSAGES.noGifUrl);
-  return saveFromUrl(url, gifFileName(media.s3_key, media.s3_url ?? url, media.id));
+  return saveFromUrl(url, gifFileName(media, media.s3_url ?? url));
 }
 
 async function fetchShareFile(url: string, media: MediaFile): Promise<File | null> {
@@ -78,7 +81,7 @@ async function fetchShareFile(url: string, media: MediaFile): Promise<File | nul
 export async function shareMedia(media: MediaFile, link?: string): Promise<ActionOutcome> {
   const url = media.s3_url;
   if (!url) return failure(MEDIA_FILE_MESSAGES.noShareUrl);
-  if (typeof navigator.share !== 'function') return failure(MEDIA_FILE_MESSAGES.shareUnsupported);
+  if (typeof navigator.share !== 'function') return failure(shareUnsupportedText(media.media_type));
   const text = pickShareCaption();
   try {
     const file = await fetchShareFile(url, media);

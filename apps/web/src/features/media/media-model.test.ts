@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captionChange } from './media-model';
+import { MEDIA_CAPTION_MAX, MEDIA_SCREEN_MESSAGES, captionChange } from './media-model';
 
 describe('captionChange', () => {
   it('trims and saves a new caption', () => {
@@ -15,5 +15,14 @@ describe('captionChange', () => {
     expect(captionChange('Hello', ' Hello ')).toEqual({ kind: 'unchanged' });
     expect(captionChange(null, '')).toEqual({ kind: 'unchanged' });
     expect(captionChange('', '  ')).toEqual({ kind: 'unchanged' });
+  });
+});
+
+describe('the caption limit', () => {
+  // The server's (contracts CAPTION_MAX_LENGTH and MEDIA_MESSAGES.captionTooLong, which the web
+  // may not import at run time); e2e/tests/text-limits-and-booth-health.spec.ts sees both say it.
+  it('is the server’s limit, refused with the server’s message', () => {
+    expect(MEDIA_CAPTION_MAX).toBe(500);
+    expect(MEDIA_SCREEN_MESSAGES.captionTooLong).toBe('Caption must be at most 500 characters.');
   });
 });

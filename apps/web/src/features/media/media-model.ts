@@ -12,6 +12,8 @@ export const MEDIA_SCREEN_MESSAGES = {
   // Beyond the spec's list (issue 20): a saved or cleared caption is confirmed.
   captionSaved: 'Caption saved.',
   captionRemoved: 'Caption removed.',
+  // The server's refusal (contracts MEDIA_MESSAGES.captionTooLong), shown as the text goes over.
+  captionTooLong: 'Caption must be at most 500 characters.',
 } as const;
 
 /** Where a card's messages show (MessageTimer `at`): under its caption, or under its buttons. */

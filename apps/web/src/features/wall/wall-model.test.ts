@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   WALL_MESSAGES,
-  charactersLeft,
   displayName,
   likeLabel,
   likeToggle,
@@ -66,12 +65,6 @@ describe('comment paging', () => {
     expect(pageAfterDelete(3, 1)).toBe(2);
     expect(pageAfterDelete(3, 2)).toBe(3);
     expect(pageAfterDelete(1, 1)).toBe(1);
-  });
-
-  it('counts down only near the length limit', () => {
-    expect(charactersLeft('hello')).toBeNull();
-    expect(charactersLeft('x'.repeat(460))).toBe(40);
-    expect(charactersLeft('x'.repeat(500))).toBe(0);
   });
 });
 

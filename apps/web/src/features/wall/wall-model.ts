@@ -63,12 +63,6 @@ export function pageAfterDelete(page: number, itemsOnPage: number): number {
   return itemsOnPage <= 1 && page > 1 ? page - 1 : page;
 }
 
-/** Comment text left to type, for the counter near the limit; null while far from it. */
-export function charactersLeft(text: string, near = 50): number | null {
-  const left = COMMENT_MAX_LENGTH - text.length;
-  return left <= near ? left : null;
-}
-
 /** Where a card's messages show (MessageTimer `at`): under its like button, or its comment box. */
 export const wallMessageAt = {
   card: (id: number) => `wall-${id}`,

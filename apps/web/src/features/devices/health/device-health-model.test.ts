@@ -1,6 +1,6 @@
 import type { DeviceHealthView } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
-import { ago, formatBytes, formatSeconds, panelRows } from './device-health-model';
+import { ago, formatBytes, formatSeconds, panelRows, reportState } from './device-health-model';
 
 const NOW = new Date('2026-11-27T12:00:00Z');
 
@@ -110,5 +110,72 @@ describe('device health panel rows', () => {
       ago('2026-11-25T11:00:00', NOW),
       ago('2026-11-26T11:00:00', NOW),
     ]).toEqual(['just now', '2 h ago', '2 days ago', '1 day ago']);
+  });
+});
+
+describe('an offline booth’s health', () => {
+  // Reported 6 min before NOW, then the booth went offline.
+  const offline = view({ status: 'offline', health_at: '2026-11-27T11:54:00' });
+
+  it('shows its readings as last known, greyed, with their age, never green', () => {
+    const rows = panelRows(offline, NOW);
+    const own = rows.filter((row) =>
+      ['Camera', 'Printer', 'Disk Space', 'Delivery Queue'].includes(row.label),
+    );
+    expect(own).toHaveLength(4);
+    for (const row of own) {
+      expect(row.tone, row.label).toBe('stale');
+      expect(row.lastKnown, row.label).toBe('Last known, 6 min ago');
+    }
+    // The values are still there, as what the booth last said.
+    expect(own.map((row) => row.value)).toEqual([
+      'Working (webcam) · checked 2 min ago',
+      'Ready',
+      '12.0 GB free of 32.0 GB',
+      'Empty: every photo has been delivered.',
+    ]);
+    // A past event and the server's own figures are current.
+    expect(summary(offline).slice(4)).toEqual([
+      'Last Delivery|neutral|5 min ago',
+      'Delivery Time|ok|Median 4.2 s · 95% within 1 min 35 s (120 items, last 7 days)',
+      'Not Yet Delivered|ok|Nothing',
+    ]);
+  });
+
+  it('keeps a problem’s hint, greyed like the rest', () => {
+    const health = view().health!;
+    const rows = panelRows(
+      view({
+        status: 'offline',
+        health_at: '2026-11-27T11:54:00',
+        health: { ...health, printer: { state: 'paper_out' } },
+      }),
+      NOW,
+    );
+    expect(rows.find((row) => row.label === 'Printer')).toMatchObject({
+      tone: 'stale',
+      value: 'Out of paper',
+      hint: 'Load a new roll, then use Restock Media.',
+    });
+  });
+
+  it('says so in the heading and a note; an online booth’s report is current', () => {
+    expect(reportState(offline, NOW)).toEqual({
+      offline: true,
+      age: '6 min ago',
+      heading: 'Offline · last report 6 min ago',
+      note: 'This booth is offline. Camera, printer, disk and queue are what it last reported, 6 min ago, not its state now.',
+    });
+    expect(reportState(view({ status: 'idle' }), NOW)).toEqual({
+      offline: false,
+      age: 'just now',
+      heading: 'Reported just now',
+      note: null,
+    });
+    expect(panelRows(view({ status: 'printing' }), NOW).some((row) => row.tone === 'stale')).toBe(
+      false,
+    );
+    // No status at all is offline too (boothAvailability).
+    expect(reportState(view({ status: '' }), NOW).offline).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import type {
   DeviceHealthView,
   PrinterState,
 } from '@flashbooth/contracts';
-import { isDiskLow } from '@flashbooth/contracts/rules';
+import { boothAvailability, isDiskLow } from '@flashbooth/contracts/rules';
 import { plural } from '@/lib/plural';
 
 /** How often the device detail asks for the booth's health again. */
@@ -21,9 +21,16 @@ export const HEALTH_TEXT = {
   queueOverLimit:
     'More photos are waiting than the booth’s limit: check the booth’s network connection.',
   cameraOk: 'Working',
+  reported: (age: string) => `Reported ${age}`,
+  offlineReported: (age: string) => `Offline · last report ${age}`,
+  offline: (age: string) =>
+    `This booth is offline. Camera, printer, disk and queue are what it last reported, ${age}, not its state now.`,
+  offlineNever: 'This booth is offline.',
+  lastKnown: (age: string) => `Last known, ${age}`,
 } as const;
 
-export type Tone = 'ok' | 'warn' | 'bad' | 'neutral';
+/** `stale`: a reading of a booth that is offline now, shown as last known (greyed), not as current. */
+export type Tone = 'ok' | 'warn' | 'bad' | 'neutral' | 'stale';
 
 export interface HealthRow {
   label: string;
@@ -31,6 +38,8 @@ export interface HealthRow {
   tone: Tone;
   /** What to do about it, when something needs doing. */
   hint?: string;
+  /** A stale reading's age: "Last known, 6 min ago". */
+  lastKnown?: string;
 }
 
 const PRINTER: Record<PrinterState, { value: string; tone: Tone; hint?: string }> = {
@@ -189,10 +198,45 @@ export function deliveryRows(delivery: DeviceDelivery, now: Date): HealthRow[] {
   return rows;
 }
 
-/** The panel's rows, the booth's report first. */
+/**
+ * How old the booth's report is and whether it is current: an offline booth's report is what it
+ * last knew (its camera, printer, disk and queue may have changed since), so the panel greys it
+ * and gives its age instead of showing it green. `age` is null when it never reported.
+ */
+export function reportState(
+  view: Pick<DeviceHealthView, 'status' | 'health_at'>,
+  now: Date,
+): { offline: boolean; age: string | null; heading: string | null; note: string | null } {
+  const offline = boothAvailability(view.status) === 'offline';
+  const age = view.health_at ? ago(view.health_at, now) : null;
+  return {
+    offline,
+    age,
+    heading: age ? (offline ? HEALTH_TEXT.offlineReported(age) : HEALTH_TEXT.reported(age)) : null,
+    note: offline ? (age ? HEALTH_TEXT.offline(age) : HEALTH_TEXT.offlineNever) : null,
+  };
+}
+
+/** A reading of an offline booth: greyed, with its age, its hint kept (it may still apply). */
+function lastKnown(row: HealthRow, age: string | null): HealthRow {
+  return {
+    ...row,
+    tone: 'stale',
+    ...(age ? { lastKnown: HEALTH_TEXT.lastKnown(age) } : {}),
+  };
+}
+
+/**
+ * The panel's rows, the booth's report first. When the booth is offline its readings are last
+ * known (tone `stale`); Last Delivery (a past event) and the server's own figures stay as they are.
+ */
 export function panelRows(view: DeviceHealthView, now: Date): HealthRow[] {
+  const { offline, age } = reportState(view, now);
+  const own = view.health ? healthRows(view.health, now) : [];
   return [
-    ...(view.health ? healthRows(view.health, now) : []),
+    ...(offline
+      ? own.map((row) => (row.label === 'Last Delivery' ? row : lastKnown(row, age)))
+      : own),
     ...deliveryRows(view.delivery, now),
   ];
 }

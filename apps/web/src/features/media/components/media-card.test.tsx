@@ -164,3 +164,40 @@ describe('MediaCard contents', () => {
     expect(repostSwitch![0]).toContain('aria-checked="false"');
   });
 });
+
+describe('MediaCard caption limit', () => {
+  const counterOf = (html: string) =>
+    /<p id="([^"]+)" class="(character-counter[^"]*)" aria-live="polite"[^>]*>(.*?)<\/p>/.exec(
+      html,
+    );
+
+  it('keeps the whole text (no maxlength cut) and ties the box to its counter', () => {
+    const html = render(media({ is_public: true, caption: 'Sunset' }));
+    const input = /<input id="[^"]+" class="input media-caption-input"[^>]*>/.exec(html)![0];
+    expect(input).not.toContain('maxLength');
+    expect(input).not.toContain('maxlength');
+    const counter = counterOf(html);
+    expect(counter).not.toBeNull();
+    expect(input).toContain(`aria-describedby="${counter![1]}"`);
+    // Far from the limit the counter is empty.
+    expect(counter![3]).toBe('');
+  });
+
+  it('counts near the limit, as "450/500"', () => {
+    const html = render(media({ is_public: true, caption: 'x'.repeat(450) }));
+    expect(counterOf(html)![3]).toContain('450/500');
+    expect(html).not.toContain('Caption must be at most 500 characters.');
+  });
+
+  it('refuses more than 500 with the server’s message, Save marked off', () => {
+    const html = render(media({ is_public: true, caption: 'x'.repeat(501) }));
+    const counter = counterOf(html)!;
+    expect(counter[2]).toBe('character-counter character-counter-over');
+    expect(counter[3]).toContain('Caption must be at most 500 characters.');
+    expect(counter[3]).toContain('501/500');
+    expect(html).toMatch(
+      /<button type="submit" class="[^"]*media-caption-save"[^>]*aria-disabled="true"/,
+    );
+    expect(html).toMatch(/<input[^>]*media-caption-input[^>]*aria-invalid="true"/);
+  });
+});

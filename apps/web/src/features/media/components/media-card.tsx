@@ -6,7 +6,9 @@ import { formatUtcTimestamp } from '@/lib/format-date';
 import { type MediaFileAction, MediaFileButtons } from '@/components/media/media-file-buttons';
 import { MediaPreview, MediaPreviewSkeleton } from '@/components/media/media-preview';
 import type { Status, StatusKind } from '@/components/ui/status-message';
+import { CharacterCounter } from '@/components/ui/character-counter';
 import { Toast } from '@/components/ui/toast';
+import { characterLimit } from '@/lib/character-limit';
 import { useSaveCaption, useSetPublic } from '../api/update-media';
 import {
   MEDIA_CAPTION_MAX,
@@ -87,6 +89,7 @@ function CaptionBox({
   message: ReactNode;
 }) {
   const inputId = useId();
+  const counterId = useId();
   const [draft, setDraft] = useState(media.caption ?? '');
   // Follow the saved caption when it changes (after a save or a refetch).
   const [shown, setShown] = useState(media.caption);
@@ -95,9 +98,12 @@ function CaptionBox({
     setDraft(media.caption ?? '');
   }
 
+  // Over the limit the box keeps every character typed or pasted (no silent cut) and Save is
+  // refused, with the server's message under the box.
+  const limit = characterLimit(draft, MEDIA_CAPTION_MAX);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!saving) onSave(draft);
+    if (!saving && !limit.over) onSave(draft);
   };
 
   return (
@@ -111,19 +117,21 @@ function CaptionBox({
           className="input media-caption-input"
           type="text"
           placeholder="Add a caption"
-          maxLength={MEDIA_CAPTION_MAX}
           enterKeyHint="done"
+          aria-describedby={counterId}
+          aria-invalid={limit.over || undefined}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
         />
         <button
           type="submit"
           className="btn btn-secondary media-caption-save"
-          aria-disabled={saving || undefined}
+          aria-disabled={saving || limit.over || undefined}
         >
           {saving ? 'Saving…' : 'Save'}
         </button>
       </div>
+      <CharacterCounter id={counterId} limit={limit} tooLong={M.captionTooLong} />
       {message}
     </form>
   );

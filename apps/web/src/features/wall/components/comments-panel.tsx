@@ -5,9 +5,11 @@ import {
   isPostableComment,
 } from '@flashbooth/contracts/rules';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { CharacterCounter } from '@/components/ui/character-counter';
 import { Pagination } from '@/components/ui/pagination';
 import { pageCount } from '@/components/ui/pagination-model';
 import type { StatusKind } from '@/components/ui/status-message';
+import { characterLimit } from '@/lib/character-limit';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { useAddComment } from '../api/add-comment';
 import { useDeleteComment } from '../api/delete-comment';
@@ -28,8 +30,11 @@ interface CommentItemProps {
 /** One comment: author, time and text; its author may edit it in place or delete it. */
 function CommentItem({ comment, mediaId, notify, onDeleted }: CommentItemProps) {
   const inputId = useId();
+  const counterId = useId();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(comment.comment_text);
+  // Over the limit the text is kept as typed (no silent cut) and Save refused, with the message.
+  const limit = characterLimit(draft, COMMENT_MAX_LENGTH);
   const saving = useUpdateComment(mediaId, {
     beforeReload: () => notify('success', WALL_MESSAGES.commentUpdated),
   });
@@ -46,7 +51,7 @@ function CommentItem({ comment, mediaId, notify, onDeleted }: CommentItemProps) 
 
   /** Spec: unchanged or empty text just cancels; otherwise save the trimmed text. */
   const save = () => {
-    if (busy) return;
+    if (busy || limit.over) return;
     const outcome = commentEditOutcome(comment.comment_text, draft);
     if (outcome.kind === 'cancel') {
       close();
@@ -99,22 +104,23 @@ function CommentItem({ comment, mediaId, notify, onDeleted }: CommentItemProps) 
             className="input wall-comment-input"
             type="text"
             value={draft}
-            maxLength={COMMENT_MAX_LENGTH}
             enterKeyHint="done"
             autoComplete="off"
             autoFocus
-            aria-describedby={`${inputId}-hint`}
+            aria-describedby={`${inputId}-hint ${counterId}`}
+            aria-invalid={limit.over || undefined}
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={onKeyDown}
           />
           <span id={`${inputId}-hint`} className="visually-hidden">
             Enter saves, Escape cancels.
           </span>
+          <CharacterCounter id={counterId} limit={limit} tooLong={WALL_MESSAGES.commentTooLong} />
           <div className="wall-comment-buttons">
             <button
               type="submit"
               className="btn btn-primary wall-comment-button"
-              aria-disabled={busy !== null || undefined}
+              aria-disabled={busy !== null || limit.over || undefined}
             >
               {busy === 'save' ? 'Saving…' : 'Save'}
             </button>
@@ -175,7 +181,10 @@ function NewComment({
 }) {
   const inputId = useId();
   const hintId = useId();
+  const counterId = useId();
   const [text, setText] = useState('');
+  // Over the limit the text is kept as typed or pasted (no silent cut); Post stays off.
+  const limit = characterLimit(text, COMMENT_MAX_LENGTH);
   // Lasts until the comments have reloaded.
   const adding = useAddComment({ beforeReload: onPosted });
   const posting = adding.isPending;
@@ -211,10 +220,10 @@ function NewComment({
         type="text"
         placeholder="Add a comment…"
         value={text}
-        maxLength={COMMENT_MAX_LENGTH}
         enterKeyHint="send"
         autoComplete="off"
-        aria-describedby={signedIn ? undefined : hintId}
+        aria-describedby={signedIn ? counterId : `${counterId} ${hintId}`}
+        aria-invalid={limit.over || undefined}
         onChange={(event) => setText(event.target.value)}
       />
       <button
@@ -224,6 +233,7 @@ function NewComment({
       >
         {posting ? 'Posting…' : 'Post'}
       </button>
+      <CharacterCounter id={counterId} limit={limit} tooLong={WALL_MESSAGES.commentTooLong} />
       {!signedIn && (
         <p id={hintId} className="wall-comments-note wall-comment-sign-in-hint">
           Post asks you to sign in first; your comment is posted when you are back.
