@@ -77,10 +77,9 @@ function bandSvg(definition: DemoMotionTemplateDefinition, text: ArtworkText): s
   const mid = top + MOTION_BAND_HEIGHT / 2;
   const { r, g, b } = definition.band;
   const cx = width / 2;
-  // Between the mark (left) and the kind's name (right).
+  // Clear of the mark on the left, and of a player's Pause button over the clip's right corner.
   const inner = width - 2 * 520;
   const line = `${text.place}  ·  ${text.date}`.toUpperCase();
-  const kind = definition.name.toUpperCase();
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
   <rect x="0" y="${top}" width="${width}" height="${MOTION_BAND_HEIGHT}" fill="rgb(${r},${g},${b})"/>
   ${cafeMark(260, mid, 1.3, '#ffffff', '#ffe3a3')}
@@ -89,9 +88,6 @@ function bandSvg(definition: DemoMotionTemplateDefinition, text: ArtworkText): s
   <text x="${cx}" y="${mid + 110}" text-anchor="middle" font-family="${SANS}"
     font-size="${fitSize(line, 52, inner, 0.68, 12)}" letter-spacing="12" fill="#ffffff"
     fill-opacity="0.92">${escapeXml(line)}</text>
-  <text x="${width - 100}" y="${mid + 24}" text-anchor="end" font-family="${SANS}" font-weight="bold"
-    font-size="${fitSize(kind, 64, 460, 0.7, 8)}" letter-spacing="8" fill="#ffffff"
-    fill-opacity="0.9">${escapeXml(kind)}</text>
 </svg>`;
 }
 
