@@ -23,21 +23,31 @@ describe('previews', () => {
     expect(previewBox('landscape', { width: 1280, height: 854 })).toEqual({
       ratio: '1280 / 854',
       portrait: false,
+      squareInset: '16.641% 0',
     });
     expect(previewBox('landscape', { width: 1280, height: 720 })).toEqual({
       ratio: '1280 / 720',
       portrait: false,
+      squareInset: '21.875% 0',
     });
     // A portrait template whose slot is landscape (the party strip's): a landscape box.
-    expect(previewBox('portrait', { width: 1280, height: 854 })).toEqual({
+    expect(previewBox('portrait', { width: 1280, height: 854 })).toMatchObject({
       ratio: '1280 / 854',
       portrait: false,
     });
-    expect(previewBox('landscape', { width: 854, height: 1280 }).portrait).toBe(true);
-    expect(previewBox('portrait', null)).toEqual({ ratio: '2 / 3', portrait: true });
+    expect(previewBox('landscape', { width: 854, height: 1280 })).toMatchObject({
+      portrait: true,
+      squareInset: '0 16.641%',
+    });
+    expect(previewBox('portrait', null)).toEqual({
+      ratio: '2 / 3',
+      portrait: true,
+      squareInset: null,
+    });
     expect(previewBox('landscape', { width: 0, height: 0 })).toEqual({
       ratio: '3 / 2',
       portrait: false,
+      squareInset: null,
     });
   });
 });

@@ -20,11 +20,25 @@ export interface PictureSize {
 export function previewBox(
   orientation: Media['orientation'],
   clip: PictureSize | null,
-): { ratio: string; portrait: boolean } {
+): { ratio: string; portrait: boolean; squareInset: string | null } {
   if (clip && clip.width > 0 && clip.height > 0) {
-    return { ratio: `${clip.width} / ${clip.height}`, portrait: clip.height > clip.width };
+    const portrait = clip.height > clip.width;
+    // Where the box sits in a square stage (My Media's grid places it by percentages).
+    const margin =
+      Math.round(
+        ((1 - Math.min(clip.width, clip.height) / Math.max(clip.width, clip.height)) / 2) * 100_000,
+      ) / 1000;
+    return {
+      ratio: `${clip.width} / ${clip.height}`,
+      portrait,
+      squareInset: portrait ? `0 ${margin}%` : `${margin}% 0`,
+    };
   }
-  return { ratio: mediaAspectRatio(orientation), portrait: orientation === 'portrait' };
+  return {
+    ratio: mediaAspectRatio(orientation),
+    portrait: orientation === 'portrait',
+    squareInset: null,
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Media } from '@flashbooth/contracts';
-import { useEffect, useState } from 'react';
+import { type CSSProperties, useEffect, useState } from 'react';
 import { formatUtcTimestamp } from '@/lib/format-date';
 import { mediaAspectRatio, type PictureSize, previewBox, previewUrl } from './media-preview-model';
 import { MotionPlayer } from './motion-player';
@@ -61,7 +61,12 @@ export function MediaPreview({ media, where }: { media: PreviewMedia; where: str
     <div className="media-card-stage">
       <div
         className={`media-card-preview media-card-preview-${box.portrait ? 'portrait' : 'landscape'}`}
-        style={{ aspectRatio: box.ratio }}
+        style={
+          {
+            aspectRatio: box.ratio,
+            ...(box.squareInset ? { '--square-inset': box.squareInset } : {}),
+          } as CSSProperties
+        }
         data-testid="media-preview-box"
       >
         {!url ? (
