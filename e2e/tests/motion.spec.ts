@@ -263,11 +263,12 @@ test(
       expect(info.pix_fmt).toBe('yuv420p');
       expect(info.fps).toBe(30);
       expect(info.duration).toBeGreaterThanOrEqual(3);
+      // Framed by the template's 3:2 slot (issue 38), not cut to 16:9.
       expect(
         template.orientation === 'landscape'
           ? [info.width, info.height]
           : [info.height, info.width],
-      ).toEqual([1280, 720]);
+      ).toEqual([1280, 854]);
 
       // The overlay's pixels are on the frames: where the foreground is opaque, two frames a
       // second apart both show it, while the picture under it moves elsewhere.
