@@ -32,7 +32,7 @@ export class SandboxSuite {
   readonly link = new ScriptedLink();
   orgId!: number;
   templateId!: number;
-  booth!: { id: number };
+  booth!: Awaited<ReturnType<typeof createBooth>>;
 
   async start(open: DatabaseTarget['open']) {
     this.database = await open();

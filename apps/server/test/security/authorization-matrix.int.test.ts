@@ -69,6 +69,8 @@ GET /api/regular/devices/:id                                    401  ok   ok   4
 POST /api/regular/devices/:id/ping                              401  ok   ok   401  401  401  401  401  401  401
 GET /api/regular/devices/:id/templates                          401  ok   ok   401  401  401  401  401  401  401
 GET /api/regular/devices/:id/entitlement                        401  ok   ok   401  401  401  401  401  401  401
+GET /api/regular/devices/:id/visit                              401  ok   ok   401  401  401  401  401  401  401
+POST /api/regular/devices/:id/visit                             401  ok   ok   401  401  401  401  401  401  401
 POST /api/regular/devices/:id/capture                           401  ok   ok   401  401  401  401  401  401  401
 GET /api/regular/media/uploaded                                 401  ok   ok   401  401  401  401  401  401  401
 PATCH /api/regular/media/repost_allowed                         401  ok   ok   401  401  401  401  401  401  401
@@ -202,6 +204,7 @@ GET /api/health                                                 ok   ok   ok   o
 GET /api/health/live                                            ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health/ready                                           ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health/details                                         ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /p/share.js                                                 ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /p/:publicId                                                ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /p/:publicId/image.jpg                                      ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /p/:publicId/video.mp4                                      302  302  302  302  302  302  302  302  302  302
@@ -409,6 +412,10 @@ const REQUESTS: Record<string, Build> = {
     get(`${R}/devices/${(await f.device()).id}/templates`),
   'GET /api/regular/devices/:id/entitlement': async (f) =>
     get(`${R}/devices/${(await f.device()).id}/entitlement?template_id=${await f.template()}`),
+  'GET /api/regular/devices/:id/visit': async (f) =>
+    get(`${R}/devices/${(await f.device()).id}/visit`),
+  'POST /api/regular/devices/:id/visit': async (f) =>
+    post(`${R}/devices/${(await f.device()).id}/visit`, { template_id: await f.template() }),
   'POST /api/regular/devices/:id/capture': async (f) =>
     post(`${R}/devices/${(await f.device()).id}/capture`, { template_id: await f.template() }),
   'GET /api/regular/media/uploaded': async (f, c) =>
@@ -726,6 +733,8 @@ const REQUESTS: Record<string, Build> = {
   },
   'GET /api/health': async () => get('/api/health'),
   'GET /api/health/details': async () => get('/api/health/details'),
+  // The share page's player script (no session, the same for everyone).
+  'GET /p/share.js': async () => get('/p/share.js'),
   'GET /p/:publicId': async (f) => get(`/p/${await sharedItem(f, 'image')}`),
   'GET /p/:publicId/image.jpg': async (f) =>
     get(`/p/${await sharedItem(f, 'image')}/image.jpg?w=600`),
