@@ -386,7 +386,6 @@ export const VISIT_MESSAGES = {
     'Your capture at this photobooth is still in progress. Please wait for it to finish.',
 } as const;
 
-
 /**
  * How much of a visitor's credit a payment for `pricePaise` holds: all of it when it is above 0
  * and below the price, but never so much that the provider would be asked for less than
