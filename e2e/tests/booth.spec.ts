@@ -127,6 +127,11 @@ test.describe('booth template selection', () => {
       await openBoothAsNewVisitor(page, booth.id);
       const dialog = page.getByRole('dialog', { name: 'Confirm Your Location' });
       await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
+      // Wrong Location leaves for home; the full address opens the same screen and asks again.
+      await dialog.getByRole('button', { name: 'Wrong Location' }).click();
+      await expect(page).toHaveURL('/');
+      await page.goto(`/regular/photobooths/${booth.id}`);
+      await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
       await dialog.getByRole('button', { name: "Yes, I'm Here" }).click();
 
       // A new visitor has no credits: the full price.
@@ -138,15 +143,12 @@ test.describe('booth template selection', () => {
       await expect(
         page.getByText('Could not initiate payment. Please try again or contact support.'),
       ).toBeVisible();
-      await expect(page).toHaveURL(`/b/${booth.id}`);
+      await expect(page).toHaveURL(`/regular/photobooths/${booth.id}`);
 
-      // The full address opens the same screen; Wrong Location leaves for home.
-      await page.goto(`/regular/photobooths/${booth.id}`);
-      await page
-        .getByRole('dialog', { name: 'Confirm Your Location' })
-        .getByRole('button', { name: 'Wrong Location' })
-        .click();
-      await expect(page).toHaveURL('/');
+      // Once answered, the visit remembers it (issue 37): a reload goes straight to the templates.
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Select Your Template' })).toBeVisible();
+      await expect(dialog).toHaveCount(0);
 
       // A bad link and an unknown booth each explain themselves and lead home.
       await page.goto('/b/not-a-booth');

@@ -90,6 +90,12 @@ async function expectCaptureRefused(
   });
 }
 
+/** The booth page, straight to its templates: the visit remembers Yes, I'm Here (issue 37). */
+async function expectBoothWithoutLocationDialog(page: Page) {
+  await expect(page.getByRole('heading', { level: 1, name: 'Select Your Template' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Confirm Your Location' })).toHaveCount(0);
+}
+
 /** Picks the template and waits for the sandbox checkout page of the new order. */
 async function pickAndReachCheckout(page: Page, tag: string, templateName: string) {
   const box = page.getByRole('searchbox', { name: 'Search templates' });
@@ -138,11 +144,9 @@ test.describe('paid booth', () => {
       await expect(page.getByRole('heading', { level: 1, name: 'My Transactions' })).toBeVisible();
       await expect(page.getByText('No Transactions Found')).toBeVisible();
       await expect(page.getByText('When you make payments, they will appear here.')).toBeVisible();
+      // Back at the booth: the visit remembers Yes, I'm Here (issue 37), so it is not asked again.
       await page.goto(`/b/${booth.id}`);
-      await page
-        .getByRole('dialog', { name: 'Confirm Your Location' })
-        .getByRole('button', { name: "Yes, I'm Here" })
-        .click();
+      await expectBoothWithoutLocationDialog(page);
 
       // The overlay shows while the payment is set up (the checkout call is held until it does).
       let overlaySeen = false;
@@ -220,8 +224,18 @@ test.describe('paid booth', () => {
 
       // The payment is used: capturing again needs a new one.
       await expectCaptureRefused(request, token, booth.id, templateId);
-      // The capture screen knows before Capture (issue 20 item 2): pay, or pick another template,
-      // instead of a ready booth whose Capture fails as a breakdown.
+      // A reload shows the visit's capture as it ended (issue 37), not a payment to make.
+      await page.reload();
+      await expect(page.getByText('All done! Your photos are ready.')).toBeVisible();
+      await expect(page.getByText('Payment needed')).toHaveCount(0);
+      // A new pick at the booth starts a new round; its capture screen knows before Capture
+      // (issue 20 item 2): pay, or pick another template, instead of a ready booth whose Capture
+      // fails as a breakdown.
+      const picked = await request.post(`/api/regular/devices/${booth.id}/visit`, {
+        headers: { Authorization: `Bearer ${token}` },
+        data: { template_id: templateId },
+      });
+      expect(picked.status(), await picked.text()).toBe(200);
       await page.goto(`${captureAddress}&timing_scale=${CAPTURE_TIMING_SCALE}`);
       const payPanel = page.getByRole('alert').filter({ hasText: 'Payment needed' });
       await expect(payPanel).toContainText(
@@ -295,7 +309,7 @@ test.describe('paid booth', () => {
   );
 
   test(
-    'a failed payment and an abandoned one each explain themselves and lead back to the booth',
+    'a failed payment and a cancelled one each explain themselves and lead back to the booth',
     { tag: '@flow' },
     async ({ page, request, baseURL }) => {
       test.setTimeout(120_000);
@@ -322,30 +336,27 @@ test.describe('paid booth', () => {
       // Back at the booth to try again (issue 20 item 3), not the marketing home page.
       await expect(page).toHaveURL(`/regular/photobooths/${booth.id}`, { timeout: 10_000 });
       expect(Date.now() - failedAt).toBeGreaterThan(4_000);
-      await expect(page.getByRole('dialog', { name: 'Confirm Your Location' })).toBeVisible();
+      // Without asking for the location again (issue 37): the visit remembers it.
+      await expectBoothWithoutLocationDialog(page);
       // A failed payment pays for nothing.
       await expectCaptureRefused(request, token, booth.id, templateId);
 
-      // Abandon: the payment stays pending; after 4 checks (20 s) it has timed out.
+      // Cancel on the checkout: cancelled at the first check, nothing pending (issue 37).
       await page.goto(`/b/${booth.id}`);
-      await page
-        .getByRole('dialog', { name: 'Confirm Your Location' })
-        .getByRole('button', { name: "Yes, I'm Here" })
-        .click();
+      await expectBoothWithoutLocationDialog(page);
       await pickAndReachCheckout(page, tag, templateName);
       await page.getByRole('button', { name: 'Cancel and go back' }).click();
       await expect(page).toHaveURL(/\/payment-status\?/);
       expectReturnAddress(page, booth.id, templateId);
       const panel = statusPanel(page);
       await expect(panel).toHaveAttribute('data-state', 'verifying');
-      await expect(panel).toHaveAttribute('data-state', 'failed-timed-out', { timeout: 30_000 });
+      await expect(panel).toHaveAttribute('data-state', 'failed-cancelled', { timeout: 10_000 });
       await expect(
-        panel.getByRole('heading', { level: 1, name: 'Payment Timed Out' }),
+        panel.getByRole('heading', { level: 1, name: 'Payment Cancelled' }),
       ).toBeVisible();
-      await expect(panel).toContainText(
-        'Your payment is still pending. Please check your payment app.',
-      );
-      // Nor does an abandoned one (or the failed one, now that there are two).
+      await expect(panel).toContainText('You cancelled the payment, so nothing was charged.');
+      await expect(panel).not.toContainText('still pending');
+      // Nor does a cancelled one (or the failed one, now that there are two).
       await expectCaptureRefused(request, token, booth.id, templateId);
       // Back to the photobooth at once instead of waiting for the redirect.
       await panel.getByRole('link', { name: 'Try again at the photobooth' }).click();
@@ -355,7 +366,7 @@ test.describe('paid booth', () => {
       await page.goto('/regular/transactions');
       const states = page.getByTestId('transaction-state');
       await expect(states).toHaveCount(2);
-      await expect(states).toContainText(['Pending', 'Failed']);
+      await expect(states).toContainText(['Cancelled', 'Failed']);
 
       // A status check of somebody else's or an unknown transaction is an error.
       await page.goto(
