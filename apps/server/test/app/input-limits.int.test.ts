@@ -5,6 +5,7 @@ import {
   PROFILE_MESSAGES,
   SEARCH_MAX_LENGTH,
   SOFTWARE_MESSAGES,
+  TEMPLATE_FILTER_MESSAGE,
 } from '@flashbooth/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,7 +204,8 @@ describe.each(databaseTargets)('input checked before the database on $name', ({ 
         method: 'POST',
         url: 'templates/1/images',
         payload: { x: 0, y: 0, w: 10, h: 10, filter: `warm${NUL}` },
-        message: nul('Filter'),
+        // A filter is one of a known list (issue 38): a NUL makes it none of them.
+        message: TEMPLATE_FILTER_MESSAGE,
       },
       {
         name: 'sample key',

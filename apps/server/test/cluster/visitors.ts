@@ -202,7 +202,8 @@ export type CaptureOutcome =
 
 /**
  * One capture with what the visitor has paid. A busy or unreachable booth is asked again; a
- * lost answer is not repeated once the entitlement is spent (payment_required).
+ * lost answer is not repeated once the entitlement is spent (payment_required) or the capture
+ * runs (capture_in_progress).
  */
 export async function capture(
   api: ApiClient,
@@ -224,7 +225,13 @@ export async function capture(
     if (answer.status === 200) {
       return { kind: 'accepted', mediaIds: (answer.body as { media_ids: number[] }).media_ids };
     }
-    if (answer.status === 409 && code(answer) === 'payment_required' && lost) {
+    // The lost attempt spent the entitlement (payment_required) or started the capture, which
+    // now runs (capture_in_progress: one capture at a time per visit).
+    if (
+      answer.status === 409 &&
+      ['payment_required', 'capture_in_progress'].includes(code(answer) ?? '') &&
+      lost
+    ) {
       return { kind: 'unknown' };
     }
     // No answer, or a 5xx: the instance died with the request, or failed after spending the

@@ -313,7 +313,15 @@ export class PaymentsService {
       changed = await repository.transition(row.id, {
         allowed: (r) => r.state === 'PENDING',
         to: 'FAILED',
-        changes: { failureReason: status.cancelled ? 'cancelled' : 'declined' },
+        // In the visitor's words: cancelled at the provider, left open until its checkout
+        // expired (the provider fails an expired order itself), or declined.
+        changes: {
+          failureReason: status.cancelled
+            ? 'cancelled'
+            : row.expiresAt.getTime() <= at.getTime()
+              ? 'expired'
+              : 'declined',
+        },
         source,
         at,
       });

@@ -1,3 +1,4 @@
+import { CAPTURE_COUNTDOWN_SECONDS } from '@flashbooth/contracts';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 
@@ -59,9 +60,44 @@ export async function linkVisitCapture(executor: Executor, link: VisitCaptureLin
            updated_at = excluded.updated_at`);
 }
 
+/** How long after its request an unanswered capture still counts as starting (the command's wait). */
+export const CAPTURE_STARTING_SECONDS = 60;
+/** After the booth's countdowns and recording, how long it composes, prints and hands over. */
+export const CAPTURE_SESSION_MARGIN_SECONDS = 60;
+
+/**
+ * Whether the capture `c` (joined) is still at the booth at `at`: open, something not yet
+ * arrived, and within its session (a request not yet answered for up to a minute; after the booth
+ * accepted, its countdowns, recording and a minute to compose, print and hand over). A capture
+ * whose photos wait in the booth's delivery queue beyond that (a network outage) is not running:
+ * the booth is free again, and the visitor may start another round; the photos still arrive.
+ */
+export function captureRunningAt(at: Date) {
+  return sql`(c.state in ('requested', 'accepted')
+    and exists (select 1 from media m where m.capture_id = c.capture_id and not m.is_uploaded)
+    and case when c.accepted_at is null
+             then c.created_at > ${at}::timestamptz - ${CAPTURE_STARTING_SECONDS} * interval '1 second'
+             else c.accepted_at > ${at}::timestamptz - (coalesce(c.total_captures, 1) * ${CAPTURE_COUNTDOWN_SECONDS}
+                    + coalesce(c.record_seconds, 0) + ${CAPTURE_SESSION_MARGIN_SECONDS}) * interval '1 second'
+        end)`;
+}
+
+/**
+ * Whether the capture `c` (joined) is still being started at `at`: requested, not yet accepted
+ * by the booth, within the command's wait. Two tabs pressing Capture at the same moment meet
+ * here (the second waits for the first's transaction, then finds its capture starting); once the
+ * booth has accepted, the booth itself is busy and refuses (booth_busy), and a payment is used
+ * once whatever the order.
+ */
+export function captureStartingAt(at: Date) {
+  return sql`(c.state = 'requested'
+    and c.created_at > ${at}::timestamptz - ${CAPTURE_STARTING_SECONDS} * interval '1 second'
+    and exists (select 1 from media m where m.capture_id = c.capture_id and not m.is_uploaded))`;
+}
+
 /**
  * Locks the visitor's visit at this booth (made when missing) for the rest of the transaction and
- * says whether its capture is still running: two tabs pressing Capture at once start one capture.
+ * says whether its capture is still being started: two tabs pressing Capture at once start one.
  */
 export async function lockVisitForCapture(
   executor: Executor,
@@ -74,9 +110,7 @@ export async function lockVisitForCapture(
     values (${userId}, ${deviceId}, ${at}, ${at}, ${at})
     on conflict (user_id, device_id) do nothing`);
   const result = await executor.execute(sql`
-    select (c.state in ('requested', 'accepted')
-            and exists (select 1 from media m
-                         where m.capture_id = c.capture_id and not m.is_uploaded)) as running
+    select ${captureStartingAt(at)} as running
       from visits v
       left join captures c on c.capture_id = v.capture_id
      where v.user_id = ${userId} and v.device_id = ${deviceId}

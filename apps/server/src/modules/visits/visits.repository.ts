@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
+import { captureRunningAt } from './visit-links.js';
 
 /** One read of a visit: the visit row, its template, payment and capture (issue 37). */
 export interface VisitRecord {
@@ -199,9 +200,7 @@ export class VisitsRepository {
       }>(
         await tx.execute(sql`
           select v.template_id, v.capture_id,
-                 (c.state in ('requested', 'accepted') and exists (
-                    select 1 from media m where m.capture_id = c.capture_id and not m.is_uploaded))
-                   as capture_open,
+                 ${captureRunningAt(at)} as capture_open,
                  ${PAYMENT_OF_VISIT} as payment_id
             from visits v
             left join captures c on c.capture_id = v.capture_id

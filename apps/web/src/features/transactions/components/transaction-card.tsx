@@ -57,6 +57,12 @@ export function TransactionCard({ transaction, refundHref }: TransactionCardProp
             )}
           </dd>
         </div>
+        {!credit && (transaction.credit_rupees ?? 0) > 0 ? (
+          <div className="txn-detail">
+            <dt>Credit used</dt>
+            <dd data-testid="transaction-credit">{formatAmount(transaction.credit_rupees)}</dd>
+          </div>
+        ) : null}
         {transaction.template_name ? (
           <div className="txn-detail">
             <dt>Template</dt>
