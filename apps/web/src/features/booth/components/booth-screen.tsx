@@ -302,6 +302,11 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
         toCapture(template.id, template.capture_kind);
         return;
       case 'checkout':
+        // Credit that covers the price now beats an open checkout (it is left to expire).
+        if (decision.kind === 'capture') {
+          toCapture(template.id, template.capture_kind);
+          return;
+        }
         // The visit's open checkout: the same payment, not a second one.
         setLeaving(true);
         window.location.assign(next.paymentUrl);
