@@ -31,5 +31,7 @@ export function usePaymentStatus(
     controller.start();
     return () => controller.dispose();
   }, [controller]);
-  return useSyncExternalStore(controller.subscribe, controller.getState);
+  const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  /** The template to capture with: the server's word once it said, else the address's. */
+  return { state, templateFor: (fallback: number) => controller.templateFor(fallback) };
 }

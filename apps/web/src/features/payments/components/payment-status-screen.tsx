@@ -77,8 +77,10 @@ export function PaymentStatusScreen() {
     },
     [navigate, params],
   );
-  const state = usePaymentStatus(params, onRedirect, timings);
-  return <PaymentStatusView state={state} params={params} />;
+  const { state, templateFor } = usePaymentStatus(params, onRedirect, timings);
+  // The link goes where the redirect goes: the template the payment is for now.
+  const shown = params ? { ...params, templateId: templateFor(params.templateId) } : null;
+  return <PaymentStatusView state={state} params={shown} />;
 }
 
 /** One stage of the screen: the verifying spinner, the success line, or a failure panel. */
