@@ -105,10 +105,7 @@ export async function lockVisitForCapture(
   deviceId: number,
   at: Date,
 ): Promise<{ captureRunning: boolean }> {
-  await executor.execute(sql`
-    insert into visits (user_id, device_id, location_confirmed_at, created_at, updated_at)
-    values (${userId}, ${deviceId}, ${at}, ${at}, ${at})
-    on conflict (user_id, device_id) do nothing`);
+  await ensureVisit(executor, userId, deviceId, at);
   const result = await executor.execute(sql`
     select ${captureStartingAt(at)} as running
       from visits v
@@ -117,4 +114,12 @@ export async function lockVisitForCapture(
        for update of v`);
   const [row] = (result as { rows: { running: boolean | null }[] }).rows;
   return { captureRunning: Boolean(row?.running) };
+}
+
+/** The visitor's visit at this booth, made (location confirmed now) when there is none yet. */
+export async function ensureVisit(executor: Executor, userId: number, deviceId: number, at: Date) {
+  await executor.execute(sql`
+    insert into visits (user_id, device_id, location_confirmed_at, created_at, updated_at)
+    values (${userId}, ${deviceId}, ${at}, ${at}, ${at})
+    on conflict (user_id, device_id) do nothing`);
 }

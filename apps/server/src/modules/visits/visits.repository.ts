@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
-import { captureRunningAt } from './visit-links.js';
+import { captureRunningAt, ensureVisit } from './visit-links.js';
 
 /** One read of a visit: the visit row, its template, payment and capture (issue 37). */
 export interface VisitRecord {
@@ -188,10 +188,7 @@ export class VisitsRepository {
   }): Promise<'ok' | 'capture_in_progress'> {
     const { userId, deviceId, templateId, at } = input;
     return this.db.transaction(async (tx) => {
-      await tx.execute(sql`
-        insert into visits (user_id, device_id, location_confirmed_at, created_at, updated_at)
-        values (${userId}, ${deviceId}, ${at}, ${at}, ${at})
-        on conflict (user_id, device_id) do nothing`);
+      await ensureVisit(tx, userId, deviceId, at);
       const [visit] = rowsOf<{
         template_id: number | null;
         capture_id: string | null;
@@ -209,14 +206,11 @@ export class VisitsRepository {
       );
       if (!visit) throw new Error(`visit of user ${userId} at device ${deviceId} vanished`);
       const picked = templateId ?? null;
-      if (visit.capture_open) {
-        if (picked !== null && picked !== visit.template_id) return 'capture_in_progress' as const;
-        await tx.execute(sql`
-          update visits set location_confirmed_at = ${at}, updated_at = ${at}
-           where user_id = ${userId} and device_id = ${deviceId}`);
-        return 'ok' as const;
+      if (visit.capture_open && picked !== null && picked !== visit.template_id) {
+        return 'capture_in_progress' as const;
       }
-      if (picked === null) {
+      // Yes, I'm Here alone, or the running capture's own template again: nothing else moves.
+      if (visit.capture_open || picked === null) {
         await tx.execute(sql`
           update visits set location_confirmed_at = ${at}, updated_at = ${at}
            where user_id = ${userId} and device_id = ${deviceId}`);
