@@ -1,45 +1,38 @@
 /**
- * npm run bench:cluster: what being several instances costs, and whether the pair holds a load
- * while one of them restarts. The installation of the two-instance fault test (a private
- * PostgreSQL and Mosquitto, haproxy, the server instances as the systemd unit starts them;
- * BENCH_CLUSTER_BOOTHS booth agents (100) with a simulated camera, BENCH_CLUSTER_BOOTHS_PER_PROCESS
- * (25) to a process, apps/booth-agent/src/fleet.ts), three runs with the same visitor load
- * (BENCH_CLUSTER_VISITORS visitors, one every BENCH_CLUSTER_INTERVAL_MS, over
- * BENCH_CLUSTER_BOOTHS booths; each signs in with a code, pays in the sandbox and captures):
+ * npm run bench:cluster: does capacity grow with instances? (issue 40)
  *
- * 1. one instance behind haproxy: server CPU time (utime + stime from /proc/<pid>/stat, from the
- *    first visitor until every photo and preview is in) per capture and per API request, the
- *    visitors' p50/p99, captures per minute, delivery time;
- * 2. two instances behind haproxy: the same, and the ratios to (1);
- * 3. two instances, one of them restarted (SIGTERM, started again) in the middle of the load: p99
- *    and the answers a visitor saw fail (lost connections and 5xx, each retried).
+ * Each server instance runs in a Linux control group of its own with a CPU quota
+ * (CLUSTER_INSTANCE_CPU cores, default 0.3; apps/server/test/cluster/cgroup.ts, v1 or v2), as a
+ * machine of its own would have a fixed CPU, while PostgreSQL, Mosquitto, haproxy, the booths and
+ * this load generator use the rest of the machine. The installation is the two-instance fault
+ * test's (a private PostgreSQL and Mosquitto, the instances as the systemd unit starts them,
+ * haproxy in front, BENCH_CLUSTER_BOOTHS simulated booths in fleets of
+ * BENCH_CLUSTER_BOOTHS_PER_PROCESS).
  *
- * The background jobs run on their default intervals. docs/benchmarks.md has the figures.
+ * For 1, 2 and 3 instances (BENCH_CLUSTER_SETUPS) it finds the capacity: the highest rate of
+ * visitors (arriving evenly, each at the next booth) the setup holds for BENCH_CLUSTER_STEP_SECONDS
+ * with the visitors' API p99 under BENCH_CLUSTER_P99_MS (300), no failed answer (a lost
+ * connection or a 5xx), and every photo and preview in within BENCH_CLUSTER_DRAIN_SECONDS after.
+ * A visitor signs in with a code (sign-up, the code from the outbox, verify), opens the booth page
+ * (the booth, its templates, the visit), pays in the sandbox when BENCH_CLUSTER_PRICE_PAISE is
+ * above 0 (default 0: a free booth), captures, opens My Media and the wall. The search multiplies
+ * the rate by 1.5 while a step passes, then halves the interval between the last pass and the
+ * first failure (BENCH_CLUSTER_STEPS steps in all per setup).
  *
- * BENCH_CLUSTER_RUNS picks the runs (`one,two,restart`, the default; also `standby`: two instances
- * with haproxy sending every request to the first, to tell what a second instance costs by being
- * there from what splitting the requests costs; and `twofold`: two instances with the visitors at
- * twice the rate, so each instance serves as many requests a second as the single one). Two settings are
- * for finding where the CPU goes, not for the ratios (each adds work of its own):
- * - BENCH_CLUSTER_COUNT=1: what each instance did in the measured window, counted: its metrics
- *   (METRICS_TOKEN: requests by route, MQTT messages, job runs) and its SQL statements (a
- *   statement log of the private PostgreSQL, by the instance's application_name).
- * - BENCH_CLUSTER_PROFILE=<dir>: each instance runs with `--cpu-prof` (a profile per instance and
- *   thread in <dir>/<run>/, written when it stops), and the window's bounds on the monotonic
- *   clock the profiles use go to <dir>/<run>/window.json. On a busy machine a sampled profile
- *   counts time the thread was waiting for a core too; the thread CPU split printed with every
- *   run (main thread vs the others: V8's compilers and GC, libuv's pool) does not.
+ * Each step prints captures/min, API requests/s, p99, each instance's CPU use against its quota
+ * (the group's cpuacct usage) and how often it was throttled, and PostgreSQL's, the broker's,
+ * the booths', haproxy's and this process's CPU, and the machine's. A capacity figure is only
+ * reported when, at the first failing rate, every instance used at least
+ * BENCH_CLUSTER_QUOTA_REACHED (0.85) of its quota: otherwise the limit was elsewhere, and the bench
+ * says where. Then the efficiency capacity(N) / (N × capacity(1)).
+ *
+ * Needs root and a writable cgroup hierarchy with the cpu controller; without one it says so and
+ * exits with status 2. BENCH_CLUSTER_ENV (space-separated NAME=value) adds server settings.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import {
-  contextSwitches,
-  cpuSeconds,
-  residentBytes,
-  sleep,
-  threadCpuSeconds,
-  until,
-} from '../apps/server/test/cluster/cluster.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import { CgroupUnavailable, CpuGroup, cpuHierarchy } from '../apps/server/test/cluster/cgroup.js';
+import { cpuSeconds, sleep, until } from '../apps/server/test/cluster/cluster.js';
 import { Installation } from '../apps/server/test/cluster/installation.js';
 import {
   ApiClient,
@@ -49,33 +42,38 @@ import {
   signIn,
 } from '../apps/server/test/cluster/visitors.js';
 
-const VISITORS = Number(process.env.BENCH_CLUSTER_VISITORS ?? 40);
-const INTERVAL_MS = Number(process.env.BENCH_CLUSTER_INTERVAL_MS ?? 500);
-const BOOTHS = Number(process.env.BENCH_CLUSTER_BOOTHS ?? 100);
-/** Booths per agent process (apps/booth-agent/src/fleet.ts): 100 booths in 4 processes. */
-const BOOTHS_PER_PROCESS = Number(process.env.BENCH_CLUSTER_BOOTHS_PER_PROCESS ?? 25);
-/** Visitors before the measured load (four at a time, each at another booth). */
-const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 12);
-/** The quiet window before the load in which each instance's idle CPU is measured. */
-const IDLE_MS = 10_000;
-const RUNS = (process.env.BENCH_CLUSTER_RUNS ?? 'one,two,restart').split(',');
-const PROFILE_DIR = process.env.BENCH_CLUSTER_PROFILE
-  ? path.resolve(process.env.BENCH_CLUSTER_PROFILE)
-  : undefined;
-const COUNT = process.env.BENCH_CLUSTER_COUNT === '1';
-/** The instances' Node flags as given (profiling adds its own per run). */
-const NODE_ARGS = process.env.CLUSTER_SERVER_NODE_ARGS ?? '';
-const METRICS_TOKEN = 'bench-cluster-metrics-token';
-if (COUNT) {
-  // Every statement, with the session's application_name (flashbooth-<instance>) in front.
-  process.env.CLUSTER_POSTGRES_SETTINGS = 'log_statement=all log_line_prefix=%a|';
-}
+const num = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) {
+    console.error(`${name}: a number above 0, got ${process.env[name]}`);
+    process.exit(1);
+  }
+  return value;
+};
 
+const INSTANCE_CPU = num('CLUSTER_INSTANCE_CPU', 0.3);
+const PERIOD_US = num('CLUSTER_INSTANCE_CPU_PERIOD_US', 100_000);
+const SETUPS = (process.env.BENCH_CLUSTER_SETUPS ?? '1,2,3').split(',').map(Number);
+const BOOTHS = num('BENCH_CLUSTER_BOOTHS', 100);
+const BOOTHS_PER_PROCESS = num('BENCH_CLUSTER_BOOTHS_PER_PROCESS', 25);
+const STEP_SECONDS = num('BENCH_CLUSTER_STEP_SECONDS', 15);
+const STEPS = num('BENCH_CLUSTER_STEPS', 6);
+/** The first step's rate for one instance (visitors per second); N instances start at N ×. */
+const START_RATE = num('BENCH_CLUSTER_START_RATE', 1);
+const P99_MS = num('BENCH_CLUSTER_P99_MS', 300);
+const QUOTA_REACHED = num('BENCH_CLUSTER_QUOTA_REACHED', 0.85);
+const DRAIN_SECONDS = num('BENCH_CLUSTER_DRAIN_SECONDS', 20);
+const PRICE_PAISE = Number(process.env.BENCH_CLUSTER_PRICE_PAISE ?? 0);
+const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 12);
 /**
- * The defaults of production for the jobs; the rest as the fault test sets it, and then
- * BENCH_CLUSTER_ENV (space-separated NAME=value; an empty value unsets the installation's, e.g.
- * `MQTT_SHARE_GROUP=` for every instance recording every booth report).
+ * The installation's weight on a busy machine (cgroup cpu.shares, 1024 = everyone else's): the
+ * instances' groups and one group for the rest of the installation (this process, PostgreSQL,
+ * the broker, haproxy, the booths) get this much, so the instances reach their quota while other
+ * work shares the machine. 1024: no advantage.
  */
+const SHARES = num('BENCH_CLUSTER_CPU_SHARES', 4096);
+
+/** Production's job intervals; then BENCH_CLUSTER_ENV's settings (an empty value unsets one). */
 const ENV: Record<string, string> = {
   CAPTURE_SWEEP_INTERVAL_MS: '60000',
   MEDIA_PREVIEW_SWEEP_INTERVAL_MS: '30000',
@@ -85,6 +83,8 @@ const ENV: Record<string, string> = {
   ROLLOUT_RETRY_MS: '30000',
   CAPTURE_DELIVERY_MARGIN_SECONDS: '900',
   DEVICE_COMMAND_TIMEOUT_MS: '5000',
+  // The request log costs each instance a line per request: production logs at info too.
+  LOG_LEVEL: 'info',
   ...Object.fromEntries(
     (process.env.BENCH_CLUSTER_ENV ?? '')
       .split(' ')
@@ -96,435 +96,364 @@ const ENV: Record<string, string> = {
   ),
 };
 
-interface RunResult {
-  label: string;
-  instances: number;
-  captures: number;
-  requests: number;
-  requestsPerInstance: number[];
-  cpuSeconds: number | undefined;
-  cpuPerInstance: number[];
-  /** Of cpuPerInstance: the main thread's (JavaScript, the event loop's system calls). */
-  mainThreadPerInstance: number[];
-  /** The main threads' context switches in the window: voluntary, involuntary (all instances). */
-  switches: { voluntary: number; involuntary: number };
-  /** Each instance's resident memory when the load was done (MiB). */
-  residentMiB: number[];
-  /** CPU seconds per second of each instance doing nothing. */
-  idlePerSecond: number[];
-  elapsedMs: number;
-  p50: number;
-  p99: number;
-  failedAnswers: number;
-  capturesPerMinute: number;
-  deliveryP50: number;
-  deliveryP99: number;
-  /** Booths online when the load began and when it was done. */
-  boothsOnline: [number, number];
-}
-
 let phoneCounter = 0;
 const phone = () => {
   phoneCounter += 1;
-  return `+916${String(process.pid % 10000).padStart(4, '0')}${String(phoneCounter).padStart(5, '0')}`;
+  return `+917${String(process.pid % 10000).padStart(4, '0')}${String(phoneCounter).padStart(5, '0')}`;
 };
 
-/** "request completed" lines of each instance at or after `since` (the API requests served). */
-function requestsServed(installation: Installation, since: number): number[] {
-  return installation.instances.map(
-    (instance) =>
-      instance
-        .logEntries()
-        .filter((entry) => entry.msg === 'request completed' && Number(entry.time) >= since).length,
-  );
-}
-
-/** The counters of one instance's metrics worth comparing between runs (sample → value). */
-async function counters(port: number): Promise<Map<string, number>> {
-  const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
-    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-  });
-  const values = new Map<string, number>();
-  for (const line of (await response.text()).split('\n')) {
-    const match =
-      /^(flashbooth_(?:mqtt_messages_total|job_run_duration_seconds_count|http_request_duration_seconds_count|captures_started_total|media_delivered_total)\S*) (\S+)$/.exec(
-        line,
-      );
-    if (match) values.set(match[1]!, Number(match[2]));
+/** utime + stime of a process and of its children it waited for, plus its live children's. */
+function treeSeconds(pid: number): number {
+  const fields = statFields(pid);
+  if (!fields) return 0;
+  let ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  for (const child of childrenOf(pid)) {
+    const childFields = statFields(child);
+    if (childFields) ticks += Number(childFields[11]) + Number(childFields[12]);
   }
-  return values;
+  return ticks / 100;
 }
 
-/** The monotonic clock of V8's CPU profiles (µs; CLOCK_MONOTONIC, the same in every process). */
-const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
-
-/**
- * The statements of the PostgreSQL log lines `lines` by instance (application_name
- * flashbooth-<name>), each as its first words with literals left out.
- */
-function statementsByInstance(lines: string[]): Map<string, Map<string, number>> {
-  const byInstance = new Map<string, Map<string, number>>();
-  for (const line of lines) {
-    const match = /^flashbooth-(\w+)\|LOG: {2}(?:statement|execute [^:]*): (.*)$/.exec(line);
-    if (!match) continue;
-    const [, instance, text] = match as unknown as [string, string, string];
-    const words = text
-      .replace(/'[^']*'/g, "'…'")
-      .replace(/"/g, '')
-      .split(/\s+/)
-      .slice(0, 4)
-      .join(' ')
-      .toLowerCase();
-    const counts = byInstance.get(instance!) ?? new Map<string, number>();
-    counts.set(words, (counts.get(words) ?? 0) + 1);
-    byInstance.set(instance!, counts);
-  }
-  return byInstance;
-}
-
-/**
- * With `--trace-gc` in CLUSTER_SERVER_NODE_ARGS: the collections in an instance's output lines,
- * by kind and reason, with their count and main-thread pause.
- */
-function garbageCollections(lines: string[]): string[] {
-  const kinds = new Map<string, { count: number; ms: number }>();
-  for (const line of lines) {
-    const match =
-      /\d+ ms: ([A-Za-z-]+(?: \([^)]*\))?) .*?MB, ([\d.]+) \/ [\d.]+ ms .*\) (.*?);/.exec(line);
-    if (!match) continue;
-    const kind = `${match[1]} (${match[3]})`;
-    const entry = kinds.get(kind) ?? { count: 0, ms: 0 };
-    entry.count += 1;
-    entry.ms += Number(match[2]);
-    kinds.set(kind, entry);
-  }
-  return [...kinds].map(
-    ([kind, { count, ms }]) => `    GC ${kind}: ${count}, ${ms.toFixed(0)} ms paused`,
-  );
-}
-
-interface RunOptions {
-  /** The name in BENCH_CLUSTER_RUNS and of the profile folder. */
-  name: string;
-  instances: number;
-  /** One instance is stopped and started again during the load. */
-  restartOne?: boolean;
-  /** How many instances haproxy sends requests to (the others are its backups). */
-  serving?: number;
-  /**
-   * The visitors' rate as a multiple of the others' (default 1): BENCH_CLUSTER_VISITORS × rate
-   * visitors, one every BENCH_CLUSTER_INTERVAL_MS / rate, over the same time.
-   */
-  rate?: number;
-}
-
-async function run(label: string, options: RunOptions): Promise<RunResult> {
-  const { name: runName, instances, restartOne = false, rate = 1 } = options;
-  const visitors = Math.round(VISITORS * rate);
-  const intervalMs = INTERVAL_MS / rate;
-  const profileDir = PROFILE_DIR && path.join(PROFILE_DIR, runName);
-  if (profileDir) {
-    mkdirSync(profileDir, { recursive: true });
-    process.env.CLUSTER_SERVER_NODE_ARGS = `${NODE_ARGS} --cpu-prof --cpu-prof-dir=${profileDir}`;
-  }
-  // haproxy checks each instance every 5 s, as the Caddyfiles in deploy/ do.
-  const installation = new Installation({
-    instances,
-    booths: BOOTHS,
-    env: {
-      // One instance hears every report itself: no share group, as a single server is set up.
-      ...(instances === 1 ? { MQTT_SHARE_GROUP: '' } : {}),
-      ...ENV,
-      ...(COUNT ? { METRICS_TOKEN } : {}),
-    },
-    checkIntervalMs: 5000,
-    boothsPerProcess: BOOTHS_PER_PROCESS,
-    ...(options.serving === undefined ? {} : { serving: options.serving }),
-  });
-  await installation.start();
+function statFields(pid: number): string[] | undefined {
   try {
-    const api = new ApiClient(installation.url);
-    const { booths, templateId } = installation;
-    const cpuAt = () =>
-      installation.instances.map((instance) =>
-        instance.process.pid === undefined ? 0 : cpuSeconds(instance.process.pid),
-      );
-    // Warm-up: WARM_UP visitors, four at a time, so every instance has loaded its modules,
-    // filled its connection pools and compiled its hot paths before anything is counted.
-    const lanes = Math.min(4, booths.length);
-    const warmUpUsers: number[] = [];
-    await Promise.all(
-      Array.from({ length: lanes }, async (_, lane) => {
-        for (let n = lane; n < WARM_UP; n += lanes) {
-          const booth = booths[n % booths.length]!;
-          const visitor = await signIn(api, 'regular', phone());
-          warmUpUsers.push(visitor.userId);
-          await pay(api, visitor.token, booth.id, templateId);
-          await capture(api, visitor.token, booth.id, templateId);
-        }
-      }),
-    );
-    // Their photos and previews in, so none of that work falls into the idle window.
-    await until(
-      async () => {
-        const state = await installation.deliveries(warmUpUsers);
-        return state.items >= WARM_UP && state.complete === state.items;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const fields = statFields(Number(name));
+    if (fields && Number(fields[1]) === pid) children.push(Number(name));
+  }
+  return children;
+}
+
+/** The machine's busy and total CPU time so far (/proc/stat's first line, seconds). */
+function machineSeconds(): { busy: number; total: number } {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/);
+  const ticks = values.filter((value) => value !== '').map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+  return { busy: (total - idle) / 100, total: total / 100 };
+}
+
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+/** The CPU (cores) each part used in a window. */
+interface CpuShares {
+  instances: number[];
+  throttled: number[];
+  postgres: number;
+  broker: number;
+  booths: number;
+  haproxy: number;
+  loadGenerator: number;
+  machine: number;
+}
+
+function cpuMeter(installation: Installation, groups: CpuGroup[]): () => CpuShares {
+  const pidOf = (process: { pid: number | undefined }) => process.pid ?? 0;
+  const read = () => ({
+    at: performance.now(),
+    instances: groups.map((group) => group.usageSeconds()),
+    throttled: groups.map((group) => group.throttling().throttled),
+    postgres: treeSeconds(pidOf(installation.postgres.process)),
+    broker: cpuSeconds(pidOf(installation.mosquitto.process)),
+    booths: installation.fleets.reduce((sum, fleet) => sum + treeSeconds(pidOf(fleet.process)), 0),
+    haproxy: cpuSeconds(pidOf(installation.haproxy.process)),
+    self: process.cpuUsage(),
+    machine: machineSeconds().busy,
+  });
+  const before = read();
+  return () => {
+    const after = read();
+    const seconds = (after.at - before.at) / 1000;
+    const per = (a: number, b: number) => (a - b) / seconds;
+    return {
+      instances: after.instances.map((value, index) => per(value, before.instances[index]!)),
+      throttled: after.throttled.map((value, index) => value - before.throttled[index]!),
+      postgres: per(after.postgres, before.postgres),
+      broker: per(after.broker, before.broker),
+      booths: per(after.booths, before.booths),
+      haproxy: per(after.haproxy, before.haproxy),
+      loadGenerator:
+        (after.self.user + after.self.system - before.self.user - before.self.system) /
+        1e6 /
+        seconds,
+      machine: per(after.machine, before.machine),
+    };
+  };
+}
+
+interface Step {
+  rate: number;
+  passed: boolean;
+  why: string[];
+  capturesPerMinute: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  failed: number;
+  cpu: CpuShares;
+  load: string;
+}
+
+/** One visitor's visit, as the web app makes it. */
+async function visit(
+  api: ApiClient,
+  booth: { id: number },
+  templateId: number,
+  userIds: number[],
+): Promise<void> {
+  const visitor = await signIn(api, 'regular', phone());
+  userIds.push(visitor.userId);
+  const token = visitor.token;
+  // The booth page: the booth, its templates and the visit.
+  await Promise.all([
+    api.retried('GET', `/api/regular/devices/${booth.id}`, { token }),
+    api.retried('GET', `/api/regular/devices/${booth.id}/templates`, { token }),
+    api.retried('GET', `/api/regular/devices/${booth.id}/visit`, { token }),
+  ]);
+  if (PRICE_PAISE > 0) await pay(api, token, booth.id, templateId);
+  await capture(api, token, booth.id, templateId);
+  await api.retried('GET', '/api/regular/media', { token });
+  await api.retried('GET', '/api/regular/media/public', { token });
+}
+
+const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
+const cores = (value: number) => value.toFixed(2);
+
+async function step(
+  installation: Installation,
+  groups: CpuGroup[],
+  rate: number,
+  nextBooth: () => { id: number },
+): Promise<Step> {
+  const api = new ApiClient(installation.url);
+  const userIds: number[] = [];
+  const errors: string[] = [];
+  const visits: Promise<void>[] = [];
+  const intervalMs = 1000 / rate;
+  const count = Math.max(1, Math.round(rate * STEP_SECONDS));
+  const started = performance.now();
+  const meter = cpuMeter(installation, groups);
+  for (let n = 0; n < count; n += 1) {
+    const wait = started + n * intervalMs - performance.now();
+    if (wait > 0) await sleep(wait);
+    const one = visit(api, nextBooth(), installation.templateId, userIds).catch(
+      (error: unknown) => {
+        errors.push((error as Error).message);
       },
-      'the warm-up photos and previews',
-      120_000,
     );
-    await sleep(1000);
-    // What the instances use doing nothing (jobs, health checks, the booths' heartbeats).
-    const idleBefore = cpuAt();
-    await sleep(IDLE_MS);
-    const idlePerInstance = cpuAt().map((after, index) => after - idleBefore[index]!);
-    api.calls.length = 0;
-    const onlineBefore = await installation.boothsOnline();
-
-    const countsBefore = COUNT
-      ? await Promise.all(installation.instances.map((instance) => counters(instance.port)))
-      : [];
-    const logFrom = installation.postgres.process.lines.length;
-    const instanceLogFrom = installation.instances.map((instance) => instance.process.lines.length);
-    const windowStart = monotonicMicros();
-    const started = Date.now();
-    const cpuBefore = cpuAt();
-    const mainThreadAt = () =>
-      installation.instances.map((instance) => {
-        const pid = instance.process.pid;
-        return pid === undefined ? 0 : (threadCpuSeconds(pid).get(pid) ?? 0);
-      });
-    const mainBefore = mainThreadAt();
-    const switchesAt = () =>
-      installation.instances
-        .map((instance) => instance.process.pid)
-        .filter((pid): pid is number => pid !== undefined)
-        .map((pid) => contextSwitches(pid))
-        .reduce(
-          (sum, one) => ({
-            voluntary: sum.voluntary + one.voluntary,
-            involuntary: sum.involuntary + one.involuntary,
-          }),
-          { voluntary: 0, involuntary: 0 },
-        );
-    const switchesBefore = switchesAt();
-    const userIds: number[] = [];
-    const visits: Promise<void>[] = [];
-    let restart: Promise<void> | undefined;
-    for (let n = 0; n < visitors; n += 1) {
-      const booth = booths[n % booths.length]!;
-      const visit = (async () => {
-        const visitor = await signIn(api, 'regular', phone());
-        userIds.push(visitor.userId);
-        await pay(api, visitor.token, booth.id, templateId);
-        await capture(api, visitor.token, booth.id, templateId);
-      })();
-      // Handled by Promise.all below; until then a failure must not end the process before the
-      // installation is stopped.
-      visit.catch(() => undefined);
-      visits.push(visit);
-      if (restartOne && n === Math.floor(visitors / 3)) {
-        // A rolling restart's step: the instance is stopped gracefully and started again.
-        const victim = installation.instances[0]!;
-        restart = (async () => {
-          await victim.stop();
-          await victim.start(90_000);
-        })();
-      }
-      await sleep(intervalMs);
-    }
-    await Promise.all(visits);
-    await restart;
-
-    // Until every photo and its preview is in: the CPU of the whole capture is counted.
+    visits.push(one);
+  }
+  // The window the arrivals were even in: the CPU is the steady state's.
+  const remaining = started + count * intervalMs - performance.now();
+  if (remaining > 0) await sleep(remaining);
+  const cpu = meter();
+  const load = loadavg();
+  const windowSeconds = (performance.now() - started) / 1000;
+  await Promise.all(visits);
+  const why: string[] = [];
+  try {
     await until(
       async () => {
         const state = await installation.deliveries(userIds);
-        return state.items >= visitors && state.complete === state.items;
+        return state.items >= userIds.length - errors.length && state.complete === state.items;
       },
       'every photo and preview',
-      120_000,
+      DRAIN_SECONDS * 1000,
     );
-    const { deliveryMs } = await installation.deliveries(userIds);
-    const onlineAfter = await installation.boothsOnline();
-    const elapsedMs = Date.now() - started;
-    const cpuAfter = cpuAt();
-    const cpuPerInstance = cpuAfter.map((after, index) => after - cpuBefore[index]!);
-    const mainThreadPerInstance = mainThreadAt().map((after, index) => after - mainBefore[index]!);
-    const switchesAfter = switchesAt();
-    const residentMiB = installation.instances.map((instance) =>
-      instance.process.pid === undefined ? 0 : residentBytes(instance.process.pid) / 2 ** 20,
-    );
-    const windowEnd = monotonicMicros();
-    if (profileDir) {
-      writeFileSync(
-        path.join(profileDir, 'window.json'),
-        JSON.stringify({
-          start: windowStart,
-          end: windowEnd,
-          instances: installation.instances.map((instance, index) => ({
-            name: instance.name,
-            pid: instance.process.pid,
-            cpuSeconds: cpuPerInstance[index],
-          })),
-        }),
+  } catch {
+    const state = await installation.deliveries(userIds);
+    why.push(`${state.items - state.complete} photos without their preview ${DRAIN_SECONDS} s on`);
+  }
+  const latencies = api.calls.map((call) => call.ms);
+  const failed = api.calls.filter((call) => call.status === 0 || call.status >= 500).length;
+  const p99 = percentile(latencies, 99);
+  if (p99 >= P99_MS) why.push(`p99 ${p99.toFixed(0)} ms`);
+  if (failed > 0) why.push(`${failed} lost or 5xx answers`);
+  if (errors.length > 0) why.push(`${errors.length} visits failed (${errors[0]?.slice(0, 160)})`);
+  return {
+    rate,
+    passed: why.length === 0,
+    why,
+    capturesPerMinute: ((count - errors.length) / windowSeconds) * 60,
+    requestsPerSecond: api.calls.length / windowSeconds,
+    p50: percentile(latencies, 50),
+    p99,
+    failed,
+    cpu,
+    load,
+  };
+}
+
+function describe(result: Step, quota: number): string {
+  const { cpu } = result;
+  return [
+    `  ${result.rate.toFixed(2)} visitors/s (${(result.rate * 60).toFixed(0)}/min): ${result.passed ? 'held' : `NOT held (${result.why.join('; ')})`}`,
+    `    ${result.capturesPerMinute.toFixed(0)} captures/min, ${result.requestsPerSecond.toFixed(1)} API req/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, failed ${result.failed}`,
+    `    instances ${cpu.instances.map((used) => `${cores(used)} (${pct(used / quota)} of quota)`).join(', ')}; throttled periods ${cpu.throttled.join(', ')}`,
+    `    PostgreSQL ${cores(cpu.postgres)}, broker ${cores(cpu.broker)}, booths ${cores(cpu.booths)}, haproxy ${cores(cpu.haproxy)}, load generator ${cores(cpu.loadGenerator)}; machine ${cores(cpu.machine)} of ${os.cpus().length} cores busy; load average ${result.load}`,
+  ].join('\n');
+}
+
+/** Where the limit was when the instances were not at their quota. */
+function elsewhere(result: Step): string {
+  const { cpu } = result;
+  const machineCores = os.cpus().length;
+  const parts = [
+    ['PostgreSQL', cpu.postgres],
+    ['the broker', cpu.broker],
+    ['the booths', cpu.booths],
+    ['haproxy', cpu.haproxy],
+    ['the load generator', cpu.loadGenerator],
+  ] as const;
+  const [name, used] = [...parts].sort((a, b) => b[1] - a[1])[0]!;
+  if (cpu.machine >= machineCores * 0.9) {
+    return `the machine: ${cores(cpu.machine)} of ${machineCores} cores busy (load average ${result.load}); of ours, ${name} used most (${cores(used)} cores)`;
+  }
+  if (used >= 0.9) return `${name}: ${cores(used)} cores (one core is its limit)`;
+  return `not CPU: the machine had ${cores(machineCores - cpu.machine)} cores idle and the instances ${cpu.instances.map((value) => cores(value)).join(', ')}; waits (locks, the database, the booths) — look at ${result.why.join('; ')}`;
+}
+
+interface Capacity {
+  instances: number;
+  /** Visitors per second held; undefined when no figure can be given. */
+  rate: number | undefined;
+  held: Step | undefined;
+  failedAt: Step | undefined;
+  note: string;
+}
+
+async function capacity(instances: number, startRate: number): Promise<Capacity> {
+  const groups: CpuGroup[] = [];
+  const quota = INSTANCE_CPU;
+  const installation = new Installation({
+    instances,
+    booths: BOOTHS,
+    pricePaise: PRICE_PAISE,
+    env: { ...(instances === 1 ? { MQTT_SHARE_GROUP: '' } : {}), ...ENV },
+    checkIntervalMs: 5000,
+    boothsPerProcess: BOOTHS_PER_PROCESS,
+    groups,
+  });
+  try {
+    for (let index = 0; index < instances; index += 1) {
+      groups.push(
+        new CpuGroup(`flashbooth-bench-${process.pid}-${index}`, INSTANCE_CPU, PERIOD_US, SHARES),
       );
     }
-    if (COUNT) {
-      const countsAfter = await Promise.all(
-        installation.instances.map((instance) => counters(instance.port)),
+    await installation.start();
+    let boothIndex = 0;
+    const nextBooth = () => installation.booths[boothIndex++ % installation.booths.length]!;
+    // Warm-up: modules loaded, pools filled, hot paths compiled, before anything is measured.
+    const warm = new ApiClient(installation.url);
+    for (let n = 0; n < WARM_UP; n += 4) {
+      await Promise.all(
+        Array.from({ length: Math.min(4, WARM_UP - n) }, () =>
+          visit(warm, nextBooth(), installation.templateId, []),
+        ),
       );
-      const statements = statementsByInstance(installation.postgres.process.lines.slice(logFrom));
-      console.log(`${label}: counted in the window, per instance`);
-      installation.instances.forEach((instance, index) => {
-        const before = countsBefore[index]!;
-        const metricLines = [...countsAfter[index]!]
-          .map(([name, value]) => [name, value - (before.get(name) ?? 0)] as const)
-          .filter(([, delta]) => delta > 0)
-          .map(([name, delta]) => `    ${name} ${delta}`);
-        const mine = [...(statements.get(instance.name) ?? new Map<string, number>())].sort(
-          (a, b) => b[1] - a[1],
-        );
-        const total = mine.reduce((sum, [, count]) => sum + count, 0);
-        console.log(
-          [
-            `  instance ${instance.name} (pid ${instance.process.pid}):`,
-            ...metricLines,
-            ...garbageCollections(instance.process.lines.slice(instanceLogFrom[index])),
-            `    SQL statements: ${total}`,
-            ...mine.map(([words, count]) => `      ${String(count).padStart(6)}  ${words}`),
-          ].join('\n'),
-        );
-      });
     }
-    const latencies = api.calls.map((call) => call.ms);
-    const served = requestsServed(installation, started);
-    return {
-      label,
-      instances,
-      captures: visitors,
-      requests: served.reduce((a, b) => a + b, 0),
-      requestsPerInstance: served,
-      // A restarted instance's CPU is split over two processes: not comparable.
-      cpuSeconds: restartOne ? undefined : cpuPerInstance.reduce((a, b) => a + b, 0),
-      cpuPerInstance,
-      mainThreadPerInstance,
-      switches: {
-        voluntary: switchesAfter.voluntary - switchesBefore.voluntary,
-        involuntary: switchesAfter.involuntary - switchesBefore.involuntary,
-      },
-      residentMiB,
-      idlePerSecond: idlePerInstance.map((seconds) => seconds / (IDLE_MS / 1000)),
-      elapsedMs,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      failedAnswers: api.calls.filter((call) => call.status === 0 || call.status >= 500).length,
-      capturesPerMinute: (visitors / elapsedMs) * 60_000,
-      deliveryP50: percentile(deliveryMs, 50),
-      deliveryP99: percentile(deliveryMs, 99),
-      boothsOnline: [onlineBefore, onlineAfter],
-    };
+    await sleep(2000);
+    console.log(`${instances} instance(s), each capped at ${quota} core:`);
+    let held: Step | undefined;
+    let failedAt: Step | undefined;
+    let rate = startRate;
+    for (let n = 0; n < STEPS; n += 1) {
+      const result = await step(installation, groups, rate, nextBooth);
+      console.log(describe(result, quota));
+      if (result.passed) held = result;
+      else if (!failedAt || result.rate < failedAt.rate) failedAt = result;
+      if (held && failedAt) {
+        if ((failedAt.rate - held.rate) / held.rate < 0.08) break;
+        rate = (held.rate + failedAt.rate) / 2;
+      } else if (held) rate = held.rate * 1.5;
+      else rate = failedAt!.rate / 2;
+      // The queues drain and the booths go idle between steps.
+      await sleep(3000);
+    }
+    if (!held) return { instances, rate: undefined, held, failedAt, note: 'no rate was held' };
+    if (!failedAt) {
+      return {
+        instances,
+        rate: undefined,
+        held,
+        failedAt,
+        note: `every rate up to ${held.rate.toFixed(2)} visitors/s was held: more steps (BENCH_CLUSTER_STEPS) or a higher start (BENCH_CLUSTER_START_RATE) needed`,
+      };
+    }
+    const reached = failedAt.cpu.instances.every((used) => used >= QUOTA_REACHED * quota);
+    if (!reached) {
+      return {
+        instances,
+        rate: undefined,
+        held,
+        failedAt,
+        note: `the instances did not reach their quota at ${failedAt.rate.toFixed(2)} visitors/s (${failedAt.cpu.instances.map((used) => pct(used / quota)).join(', ')}): the limit was elsewhere — ${elsewhere(failedAt)}`,
+      };
+    }
+    return { instances, rate: held.rate, held, failedAt, note: '' };
   } finally {
     await installation.stop();
+    for (const group of groups) group.remove();
   }
 }
 
-const ms = (value: number) => `${value.toFixed(0)} ms`;
-
-function report(result: RunResult): void {
-  const cpu =
-    result.cpuSeconds === undefined
-      ? 'CPU not compared (one instance restarted)'
-      : `server CPU ${result.cpuSeconds.toFixed(2)} s (${result.cpuPerInstance
-          .map((s) => s.toFixed(2))
-          .join(
-            ' + ',
-          )}): ${((result.cpuSeconds * 1000) / result.captures).toFixed(1)} ms per capture, ${((result.cpuSeconds * 1000) / result.requests).toFixed(2)} ms per API request`;
-  console.log(
-    [
-      `${result.label}:`,
-      `  ${BOOTHS} booths, online ${result.boothsOnline.join(' → ')}`,
-      `  ${result.captures} captures, ${result.requests} API requests served (${result.requestsPerInstance.join(' + ')}), ${result.capturesPerMinute.toFixed(1)} captures/min`,
-      `  ${cpu}`,
-      `  of which the main threads ${result.mainThreadPerInstance.map((s) => `${s.toFixed(2)} s`).join(' + ')}, the other threads ${result.cpuPerInstance.map((s, index) => `${(s - result.mainThreadPerInstance[index]!).toFixed(2)} s`).join(' + ')}`,
-      // A restarted instance's switches are split over two processes: left out.
-      ...(result.cpuSeconds === undefined
-        ? []
-        : [
-            `  main threads' context switches per API request: ${(result.switches.voluntary / result.requests).toFixed(2)} voluntary (the event loop waiting), ${(result.switches.involuntary / result.requests).toFixed(2)} involuntary (a core taken away)`,
-          ]),
-      `  resident memory at the end ${result.residentMiB.map((mib) => `${mib.toFixed(0)} MiB`).join(' + ')}`,
-      `  visitor API p50 ${ms(result.p50)}, p99 ${ms(result.p99)}; lost or 5xx answers ${result.failedAnswers}`,
-      `  idle CPU ${result.idlePerSecond.map((s) => `${(s * 1000).toFixed(1)} ms/s`).join(' + ')} per instance; the load took ${(result.elapsedMs / 1000).toFixed(1)} s, so about ${((result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000).toFixed(2)} s of the CPU above is the instances' idle cost`,
-      `  delivery (accepted → uploaded) p50 ${ms(result.deliveryP50)}, p99 ${ms(result.deliveryP99)}`,
-    ].join('\n'),
-  );
+try {
+  cpuHierarchy();
+  new CpuGroup(`flashbooth-bench-${process.pid}-probe`, INSTANCE_CPU, PERIOD_US).remove();
+} catch (error) {
+  if (error instanceof CgroupUnavailable) {
+    console.error(`bench:cluster needs a CPU quota per instance: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
 }
 
+// The rest of the installation: this process and every child it starts but the instances.
+const rest = new CpuGroup(`flashbooth-bench-${process.pid}-rest`, undefined, PERIOD_US, SHARES);
+rest.joinSelf();
+const leaveRest = () => {
+  CpuGroup.leave();
+  rest.remove();
+};
 console.log(
-  `bench:cluster: ${VISITORS} visitors, one every ${INTERVAL_MS} ms, over ${BOOTHS} booths (sign-in, sandbox payment, capture)${process.env.BENCH_CLUSTER_ENV ? `; settings ${process.env.BENCH_CLUSTER_ENV}` : ''}`,
+  `bench:cluster: capacity per capped instance (${INSTANCE_CPU} core each, period ${PERIOD_US / 1000} ms), ${BOOTHS} booths, visitor = sign-in, booth page, ${PRICE_PAISE > 0 ? 'payment, ' : ''}capture, My Media, wall; held = p99 < ${P99_MS} ms, no failed answer, every preview in; ${STEP_SECONDS} s a step; weight ${SHARES} (cpu.shares); machine ${os.cpus().length} cores, load average ${loadavg()}${process.env.BENCH_CLUSTER_ENV ? `; settings ${process.env.BENCH_CLUSTER_ENV}` : ''}`,
 );
-/** The run named in BENCH_CLUSTER_RUNS, reported, and compared with the single instance's. */
-async function runIfAsked(
-  label: string,
-  options: RunOptions,
-  against?: RunResult,
-): Promise<RunResult | undefined> {
-  if (!RUNS.includes(options.name)) return undefined;
-  const result = await run(label, options);
-  report(result);
-  if (against) compare(against, result, options.name);
-  return result;
-}
-
-const one = await runIfAsked('one instance behind haproxy', { name: 'one', instances: 1 });
-// What a second instance costs by being there, not by serving: haproxy sends every request to
-// the first (the second is its backup), the second still hears the broker and runs the jobs.
-await runIfAsked(
-  'two instances, the second a standby (haproxy backup, serving nothing)',
-  { name: 'standby', instances: 2, serving: 1 },
-  one,
-);
-await runIfAsked('two instances behind haproxy', { name: 'two', instances: 2 }, one);
-// Each of two instances at the single instance's rate: the visitors twice as fast. What being
-// several costs (coordination, jobs on both) without the cost of each process serving fewer
-// requests a second (docs/benchmarks.md, "Two instances").
-await runIfAsked(
-  'two instances behind haproxy, visitors at twice the rate',
-  { name: 'twofold', instances: 2, rate: 2 },
-  one,
-);
-if (RUNS.includes('restart')) {
-  const rolling = await run('two instances, one restarted during the load', {
-    name: 'restart',
-    instances: 2,
-    restartOne: true,
-  });
-  report(rolling);
-  if (one) {
+const results: Capacity[] = [];
+try {
+  for (const instances of SETUPS) {
+    const one = results.find((result) => result.instances === 1)?.rate;
+    const start = one ? Math.max(START_RATE, 0.8 * instances * one) : START_RATE * instances;
+    const result = await capacity(instances, start);
+    results.push(result);
     console.log(
-      `the single instance's p99 ${ms(one.p99)} (${one.p99 < 200 ? 'under' : 'NOT under'} 200 ms); the pair while one restarts: p99 ${ms(rolling.p99)}, ${rolling.failedAnswers} lost or 5xx answers`,
+      result.rate === undefined
+        ? `  → no capacity figure for ${instances}: ${result.note}`
+        : `  → capacity of ${instances}: ${result.rate.toFixed(2)} visitors/s (${(result.rate * 60).toFixed(0)}/min), ${result.held!.capturesPerMinute.toFixed(0)} captures/min, ${result.held!.requestsPerSecond.toFixed(1)} API req/s, p99 ${result.held!.p99.toFixed(0)} ms; at ${result.failedAt!.rate.toFixed(2)}/s the instances used ${result.failedAt!.cpu.instances.map((used) => pct(used / INSTANCE_CPU)).join(', ')} of their quota`,
     );
   }
+} finally {
+  leaveRest();
 }
-
-function compare(one: RunResult, two: RunResult, name: string): void {
-  // Per capture and per request: a run at another rate has more of both.
-  const ratio = (value: (result: RunResult) => number, per: (result: RunResult) => number) =>
-    (value(two) / per(two) / (value(one) / per(one))).toFixed(3);
-  const captures = (result: RunResult) => result.captures;
-  const requests = (result: RunResult) => result.requests;
-  const cpu = (result: RunResult) => result.cpuSeconds!;
-  /** The CPU of the load itself: the total less what the instances use doing nothing. */
-  const busy = (result: RunResult) =>
-    result.cpuSeconds! -
-    (result.idlePerSecond.reduce((a, b) => a + b, 0) * result.elapsedMs) / 1000;
-  const main = (result: RunResult) => result.mainThreadPerInstance.reduce((a, b) => a + b, 0);
-  const other = (result: RunResult) => result.cpuSeconds! - main(result);
-  console.log(
-    `  ${name} / one, per capture: main threads ×${ratio(main, captures)}, the other threads ×${ratio(other, captures)}`,
-  );
-  console.log(
-    `  ${name} / one: CPU per capture ×${ratio(cpu, captures)}, per API request ×${ratio(cpu, requests)}; less the idle cost: per capture ×${ratio(busy, captures)}, per API request ×${ratio(busy, requests)}`,
-  );
+console.log('summary:');
+const single = results.find((result) => result.instances === 1);
+for (const result of results) {
+  const line = `  ${result.instances} instance(s): ${result.rate === undefined ? `no figure (${result.note})` : `${(result.rate * 60).toFixed(0)} visitors/min`}`;
+  if (result.instances > 1 && single?.rate !== undefined && result.rate !== undefined) {
+    const efficiency = result.rate / (result.instances * single.rate);
+    const goal = result.instances === 2 ? 0.9 : 0.85;
+    console.log(
+      `${line}, efficiency ${efficiency.toFixed(2)} (goal ≥ ${goal}: ${efficiency >= goal ? 'met' : 'NOT met'})`,
+    );
+  } else console.log(line);
 }
+console.log(`load average at the end ${loadavg()}`);
+process.exit(results.every((result) => result.rate !== undefined) ? 0 : 1);

@@ -19,6 +19,7 @@ import {
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { CpuGroup } from './cgroup.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
@@ -392,9 +393,12 @@ export class ServerInstance {
     readonly name: string,
     readonly port: number,
     env: Record<string, string>,
+    /** A CPU quota (cgroup.ts): the instance runs in this group, restarts included. */
+    readonly group?: CpuGroup,
   ) {
+    const { command, args } = serverCommand(name);
     this.process = new ManagedProcess(name, {
-      ...serverCommand(name),
+      ...(group ? group.joinCommand(command, args) : { command, args }),
       // The instance's name on its database sessions (pg_stat_activity, a statement log).
       env: { PGAPPNAME: `flashbooth-${name}`, ...env, PORT: String(port), HOST: '127.0.0.1' },
     });

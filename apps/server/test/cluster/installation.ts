@@ -13,6 +13,7 @@ import { and, count, eq, inArray, isNotNull, ne } from 'drizzle-orm';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { captures, devices, media } from '../../src/db/schema.js';
 import { hashDeviceSecret, newDeviceSecret } from '../../src/security/device-credentials.js';
+import type { CpuGroup } from './cgroup.js';
 import {
   BoothAgent,
   BoothFleet,
@@ -47,6 +48,8 @@ export interface InstallationOptions {
    * Above 1 the booths run in fleets (`fleets`, not `agents`).
    */
   boothsPerProcess?: number;
+  /** Each instance's CPU quota (cgroup.ts), by index: instance a in the first group and so on. */
+  groups?: CpuGroup[];
 }
 
 export class Installation {
@@ -117,7 +120,8 @@ export class Installation {
     for (const [name, value] of Object.entries(env)) if (value === '') delete env[name];
     const ports = await Promise.all(Array.from({ length: options.instances }, () => freePort()));
     this.instances = ports.map(
-      (port, index) => new ServerInstance(String.fromCharCode(97 + index), port, env),
+      (port, index) =>
+        new ServerInstance(String.fromCharCode(97 + index), port, env, options.groups?.[index]),
     );
     // Started together: the first to take the migration lock migrates, the others wait for it.
     for (const instance of this.instances) instance.process.start();
