@@ -40,13 +40,20 @@ export async function waitFor<T>(
 /**
  * `npm run serve` (what `npm start` runs after the build, without npm in between) on a free port
  * of 127.0.0.1 with a fresh data folder, once it answers /api/health; `env` is added to its
- * environment. `stop` ends it and removes the folder.
+ * environment (NODE_ENV=production there starts it as production does). `stop` ends it and
+ * removes the folder, unless the folder was given.
  */
 export async function startServer(
   env: Record<string, string> = {},
-): Promise<{ base: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-bench-'));
+  options: {
+    /** The port (default: a free one). */
+    port?: number;
+    /** A data folder to use and keep (default: a fresh one, removed by `stop`). */
+    dataDir?: string;
+  } = {},
+): Promise<{ base: string; dataDir: string; stop: () => Promise<void> }> {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'flashbooth-bench-'));
   const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
     scripts: { serve: string };
   };
@@ -74,11 +81,12 @@ export async function startServer(
   if (state === 'exited') throw new Error('the server exited before it answered');
   return {
     base,
+    dataDir,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

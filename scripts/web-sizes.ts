@@ -79,3 +79,89 @@ export function webSizes(
     }),
   ];
 }
+
+/** The aim for the script a visitor page loads before its first interaction (issue 41). */
+export const FIRST_INTERACTION_AIM_BYTES = 60 * 1024;
+
+export interface FirstInteractionSize {
+  page: string;
+  /** Brotli bytes of every script the page runs before the visitor's first touch, key or field. */
+  brotli: number;
+  files: string[];
+}
+
+const brotliOf = (bytes: Buffer) =>
+  brotliCompressSync(bytes, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  }).length;
+
+/**
+ * The script each visitor page loads before the first interaction, read from the pages the build
+ * wrote (apps/web/scripts/prerender.ts) as the server sends them: the page's own script tags and
+ * module preloads, and, where the page's loader starts the app at once (`data-app-start="now"`,
+ * or a page that is the app's shell), the modules it loads and their static imports. A page that
+ * starts the app on use (`use`) loads only its loader until then. The share page is the server's
+ * (`/p/share.js`, `shareScript`).
+ */
+export function scriptBeforeFirstInteraction(
+  shareScript: string,
+  dist = path.resolve(import.meta.dirname, '../apps/web/dist'),
+): FirstInteractionSize[] {
+  const manifest = JSON.parse(
+    readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
+  ) as Record<string, ManifestChunk>;
+  const byFile = new Map(Object.values(manifest).map((chunk) => [chunk.file, chunk]));
+  const prerendered = JSON.parse(readFileSync(path.join(dist, 'prerendered.json'), 'utf8')) as {
+    pages: { path: string; file: string }[];
+    boothFrame?: { file: string };
+  };
+  const fileOf = (route: string) => {
+    const page = prerendered.pages.find((p) => p.path === route);
+    return page ? page.file : 'index.html';
+  };
+  const sizeOfFile = (file: string) => {
+    const br = path.join(dist, `${file}.br`);
+    return existsSync(br) ? readFileSync(br).length : brotliOf(readFileSync(path.join(dist, file)));
+  };
+  const measure = (page: string, htmlFile: string): FirstInteractionSize => {
+    const html = readFileSync(path.join(dist, htmlFile), 'utf8');
+    const files = new Set<string>();
+    const add = (href: string) => {
+      const file = href.replace(/^\//, '');
+      if (files.has(file)) return;
+      files.add(file);
+      // A module's static imports load with it.
+      for (const key of byFile.get(file)?.imports ?? []) add(manifest[key]!.file);
+    };
+    for (const [, src] of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) add(src!);
+    for (const [, href] of html.matchAll(/<link rel="modulepreload"[^>]*\bhref="([^"]+)"/g)) {
+      add(href!);
+    }
+    const start = /<div id="root"[^>]*\bdata-app-start="(\w+)"/.exec(html)?.[1];
+    const modules = /<script type="application\/json" id="app-modules">([^<]*)<\/script>/.exec(
+      html,
+    )?.[1];
+    if (modules && start !== 'use') for (const href of JSON.parse(modules) as string[]) add(href);
+    let brotli = 0;
+    for (const file of files) brotli += sizeOfFile(file);
+    return { page, brotli, files: [...files] };
+  };
+  const booth = prerendered.boothFrame?.file ?? fileOf('/b/:deviceId');
+  return [
+    measure('/ (landing)', fileOf('/')),
+    // The same page for both: the loader shows the sign-in screen it carries to a signed-out
+    // visitor, and starts the app on use for both.
+    measure('/b/{id} signed out', booth),
+    measure('/b/{id} signed in', booth),
+    measure('/regular/login', fileOf('/regular/login')),
+    measure('/regular/wall signed out', fileOf('/regular/wall')),
+    {
+      page: '/p/{id} (share page)',
+      brotli: brotliOf(Buffer.from(shareScript)),
+      files: ['/p/share.js'],
+    },
+  ];
+}

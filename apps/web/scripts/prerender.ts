@@ -58,6 +58,12 @@ interface PageSpec {
    */
   mode: 'hydrate' | 'frame' | 'booth';
   /**
+   * When the app starts on the page (the loader, below): `use`, at the visitor's first touch,
+   * key or field, or once the loaded page has been idle IDLE_START_MS (the HTML shows what the
+   * app would draw); `now`, as soon as the page has painted (it shows data the app fetches).
+   */
+  start?: 'use' | 'now';
+  /**
    * Where a visitor with no stored session goes next (the booth page's guard sends them to sign
    * in): that page, rendered signed out, rides in this one as a template that the loader shows
    * in its place (at its address, with the way back remembered) before the app has started, and
@@ -67,8 +73,29 @@ interface PageSpec {
 }
 
 const PAGES: PageSpec[] = [
-  { path: '/', url: '/', module: 'src/app/routes/landing.tsx', mode: 'hydrate' },
-  { path: '/brochure', url: '/brochure', module: 'src/app/routes/landing.tsx', mode: 'hydrate' },
+  { path: '/', url: '/', module: 'src/app/routes/landing.tsx', mode: 'hydrate', start: 'use' },
+  {
+    path: '/brochure',
+    url: '/brochure',
+    module: 'src/app/routes/landing.tsx',
+    mode: 'hydrate',
+    start: 'use',
+  },
+  {
+    path: '/regular/login',
+    url: '/regular/login',
+    module: 'src/app/routes/regular/login.tsx',
+    mode: 'hydrate',
+    start: 'use',
+  },
+  // The wall's cards come from the API: the app starts at once, over the list's skeleton.
+  {
+    path: '/regular/wall',
+    url: '/regular/wall',
+    module: 'src/app/routes/regular/wall.tsx',
+    mode: 'hydrate',
+    start: 'now',
+  },
   ...(
     [
       ['/terms-and-conditions', 'legal-terms'],
@@ -80,6 +107,7 @@ const PAGES: PageSpec[] = [
     url: page,
     module: `src/app/routes/${module}.tsx`,
     mode: 'hydrate' as const,
+    start: 'use' as const,
   })),
   ...BOOTH_PATHS.map((pattern) => ({
     path: pattern,
@@ -92,6 +120,7 @@ const PAGES: PageSpec[] = [
     url: '/b/1',
     module: 'src/app/routes/regular/booth.tsx',
     mode: 'booth',
+    start: 'use',
     signedOut: { url: '/regular/login', module: 'src/app/routes/regular/login.tsx' },
   },
 ];
@@ -175,8 +204,17 @@ function inlineStyles(html: string): string {
  * no inline script), the entry first; the rest are preloaded beside it, as Vite's own
  * modulepreload links would.
  */
+/**
+ * How long a page whose app starts on use waits, once loaded, before starting it all the same
+ * (then in the browser's next idle moment): the app is ready when the visitor's first tap comes
+ * after reading the page, and its start does not share the page's load.
+ */
+const IDLE_START_MS = 3000;
+
 const APP_LOADER = `// Loads the app once a prerendered page has painted (apps/web/scripts/prerender.ts).
+const IDLE_START_MS = ${IDLE_START_MS};
 const [entry, ...modules] = JSON.parse(document.getElementById('app-modules').textContent);
+const root = document.getElementById('root');
 const preload = (href) => {
   const link = document.createElement('link');
   link.rel = 'modulepreload';
@@ -198,12 +236,11 @@ if (!signedIn && signedOutPage) {
     sessionStorage.setItem('redirectAfterLogin', location.pathname + location.search + location.hash);
   } catch {}
   history.replaceState(history.state, '', signedOutPage.dataset.path);
-  document.getElementById('root').replaceChildren(signedOutPage.content.cloneNode(true));
+  root.replaceChildren(signedOutPage.content.cloneNode(true));
   if (signedOutPage.dataset.title) document.title = signedOutPage.dataset.title;
   // What the visitor types and submits before the app has started is kept for the app, which
   // renders the page afresh (src/lib/early-input.ts replays it): fields by their place in the
   // page, and the submit held until then.
-  const root = document.getElementById('root');
   const fields = () => [...root.querySelectorAll('input, textarea, select')];
   const early = { values: [], focused: -1, submit: -1 };
   const onInput = (event) => {
@@ -233,13 +270,33 @@ let started = false;
 const start = () => {
   if (started) return;
   started = true;
+  for (const type of INTENT) removeEventListener(type, start, true);
   for (const href of modules) preload(href);
   if (!signedIn && signedOutModules) JSON.parse(signedOutModules.textContent).forEach(preload);
   import(entry);
 };
-requestAnimationFrame(() => setTimeout(start, 0));
-// A tab opened in the background paints no frame until it is shown.
-setTimeout(start, 1000);
+// When the app starts (#root's data-app-start, written by the prerender): \`now\`, once the page
+// has painted (its content needs the app: a list it fetches); \`use\`, when the visitor first
+// reaches for the page (a touch, a key, a field) or, failing that, once the page has loaded and
+// the phone has been idle a while: the HTML already shows what the app would draw, its links
+// and forms work (what is typed or tapped meanwhile is kept), so nothing runs before it is needed.
+// A signed-in visitor on a page rendered signed out needs the app's own page at once.
+const INTENT = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
+const onUse = root.dataset.appStart === 'use' && (!signedIn || root.dataset.prerendered !== 'hydrate');
+if (onUse) {
+  for (const type of INTENT) addEventListener(type, start, { capture: true, passive: true });
+  const whenIdle = () =>
+    setTimeout(() => {
+      if (window.requestIdleCallback) requestIdleCallback(start, { timeout: 2000 });
+      else start();
+    }, IDLE_START_MS);
+  if (document.readyState === 'complete') whenIdle();
+  else addEventListener('load', whenIdle, { once: true });
+} else {
+  requestAnimationFrame(() => setTimeout(start, 0));
+  // A tab opened in the background paints no frame until it is shown.
+  setTimeout(start, 1000);
+}
 `;
 
 /** The loader as a hashed asset (cached like the others); its address. */
@@ -346,7 +403,9 @@ async function prerender(): Promise<void> {
       const withRoute = shell
         .replace(
           '<div id="root"></div>',
-          `<div id="root" data-prerendered="${page.mode}">${body}</div>${signedOut ?? ''}`,
+          `<div id="root" data-prerendered="${page.mode}"${
+            page.start ? ` data-app-start="${page.start}"` : ''
+          }>${body}</div>${signedOut ?? ''}`,
         )
         .replace(
           '</head>',

@@ -1,4 +1,4 @@
-import { StrictMode, useEffect, useLayoutEffect } from 'react';
+import { StrictMode, startTransition, useEffect, useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
@@ -59,8 +59,12 @@ async function start(container: HTMLElement): Promise<void> {
     prerendered === 'hydrate' &&
     readStoredUser() === null &&
     !new URLSearchParams(window.location.search).has('blocked');
-  if (hydrate) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  // In a transition: React renders in slices and yields between them, so taking the page over
+  // is no long task that holds a tap back (what the HTML shows stays until the commit).
+  startTransition(() => {
+    if (hydrate) hydrateRoot(container, app);
+    else createRoot(container).render(app);
+  });
 }
 
 void start(document.getElementById('root')!);
