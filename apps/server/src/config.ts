@@ -10,12 +10,23 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** A whole number (a number's words, not zod's "expected number, received NaN"). */
+const wholeNumber = () =>
+  z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number');
+
+const positiveInt = (fallback: number) =>
+  wholeNumber().positive('must be a whole number above 0').default(fallback);
+
+/** A TCP port; `unset` says what leaving the variable out does. */
+const port = (unset: string) => {
+  const words = `must be a port number from 0 to 65535 (${unset})`;
+  return z.coerce.number({ error: words }).int(words).min(0, words).max(65535, words);
+};
 
 /** Environment variables: DESIGN.md's fixed names first, then the product's own. */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: port('the HTTP port; leave it unset for 8080, 0 picks a free one').default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z
@@ -27,7 +38,7 @@ const EnvSchema = z.object({
     .regex(/^mqtts?:\/\/|^wss?:\/\//, 'must be an mqtt:// URL')
     .optional(),
   /** Embedded broker's port (MQTT_URL absent); 1883 is usually a system Mosquitto. 0 = random. */
-  MQTT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  MQTT_PORT: port("the embedded broker's port; leave it unset for 1884").optional(),
   MQTT_HOST: z.string().min(1).default('0.0.0.0'),
   /** The server's own credentials on an external broker (MQTT_URL). */
   MQTT_USERNAME: z.string().min(1).optional(),
@@ -63,14 +74,14 @@ const EnvSchema = z.object({
    * A capture with nothing uploaded this long after its countdown (accepted_at + total_captures
    * × 10 s) counts as never delivered: the sweep gives the entitlement back. 0 is for tests.
    */
-  CAPTURE_DELIVERY_MARGIN_SECONDS: z.coerce.number().int().min(0).default(900),
+  CAPTURE_DELIVERY_MARGIN_SECONDS: wholeNumber().min(0).default(900),
   /** How often each instance sweeps for undelivered captures. */
   CAPTURE_SWEEP_INTERVAL_MS: positiveInt(60_000),
   /**
    * The delivery promise: a capture the booth took whose items are not all uploaded this long
    * after its countdown ended is a delivery failure (refunded, the visitor told). 0 is for tests.
    */
-  DELIVERY_DEADLINE_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  DELIVERY_DEADLINE_MINUTES: wholeNumber().min(0).max(10_080).default(60),
   /** Media (and accounts without a sign-in) are deleted this long after they were made. */
   MEDIA_RETENTION_DAYS: positiveInt(365),
   /** Payment records are kept this long (accounts law), without name or phone once erased. */
@@ -78,7 +89,7 @@ const EnvSchema = z.object({
   /** How often each instance drives the staged rollouts (sends, checks versions, moves waves). */
   ROLLOUT_TICK_MS: positiveInt(2000),
   /** Booths that may fail before a rollout stops itself (a start request may say otherwise). */
-  ROLLOUT_MAX_FAILURES: z.coerce.number().int().min(0).max(1000).default(0),
+  ROLLOUT_MAX_FAILURES: wholeNumber().min(0).max(1000).default(0),
   /** How long a rollout leaves a busy or silent booth before trying it again. */
   ROLLOUT_RETRY_MS: positiveInt(30_000),
   /** A rollout wave not done this long after it began fails its remaining booths. */
@@ -90,7 +101,7 @@ const EnvSchema = z.object({
   /** How long an instance's claim on one preview holds before another instance may take it over. */
   MEDIA_PREVIEW_LEASE_SECONDS: positiveInt(120),
   /** Wall pages each instance keeps until the wall changes (modules/wall/wall-cache.ts); 0 = off. */
-  WALL_CACHE_PAGES: z.coerce.number().int().min(0).max(100_000).default(500),
+  WALL_CACHE_PAGES: wholeNumber().min(0).max(100_000).default(500),
   SUPER_USER_PHONES: z
     .string()
     .default('')
@@ -121,16 +132,14 @@ const EnvSchema = z.object({
    * Wrong codes one phone may try per pool in any rolling 24 hours. With 4-digit codes n wrong
    * codes give a guesser at most n/10,000: 10 keeps it at 1 in 1,000 (docs/security.md).
    */
-  OTP_DAILY_FAILURES: z.coerce
-    .number()
-    .int()
+  OTP_DAILY_FAILURES: wholeNumber()
     .min(1)
     .max(10, 'must be at most 10: more gives a guesser over 1 in 1,000 a day (docs/security.md)')
     .default(10),
   /** Wrong codes in 24 hours after which each further code waits (the pause doubles each time). */
   OTP_BACKOFF_AFTER_FAILURES: positiveInt(5),
   /** The first pause; 0 = none. */
-  OTP_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  OTP_BACKOFF_BASE_SECONDS: wholeNumber().min(0).max(3600).default(60),
   /** Country calling codes codes may be sent to (SMS cost): comma-separated, e.g. +91,+94. */
   OTP_ALLOWED_COUNTRY_CODES: z
     .string()
@@ -207,14 +216,14 @@ const EnvSchema = z.object({
   /** sandbox (a test checkout served here) or phonepe; sandbox by default outside production. */
   PAYMENT_PROVIDER: z.enum(['sandbox', 'phonepe']).optional(),
   /** How long a visitor has to pay once the checkout opens (PhonePe accepts 300..3600). */
-  PAYMENT_EXPIRE_AFTER_SECONDS: z.coerce.number().int().min(300).max(3600).default(900),
+  PAYMENT_EXPIRE_AFTER_SECONDS: wholeNumber().min(300).max(3600).default(900),
   /** How often pending payments are checked with the provider; 0 = never (tests call it). */
-  PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  PAYMENT_RECONCILE_INTERVAL_SECONDS: wholeNumber().min(0).default(60),
   /**
    * A completed payment no capture used this long after it completed (the booth went offline,
    * the visitor left) becomes credit, so a payment never ends in nothing.
    */
-  PAYMENT_UNUSED_CREDIT_MINUTES: z.coerce.number().int().min(1).max(10_080).default(15),
+  PAYMENT_UNUSED_CREDIT_MINUTES: wholeNumber().min(1).max(10_080).default(15),
   /** Origins besides this server's own (and PUBLIC_URL's) that a payment may return to. */
   PAYMENT_RETURN_ORIGINS: z
     .string()
@@ -238,13 +247,13 @@ const EnvSchema = z.object({
   PHONEPE_AUTH_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   PHONEPE_API_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   /** An invitation to an organization not answered this long expires (and says so). */
-  INVITE_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  INVITE_TTL_DAYS: wholeNumber().min(1).max(365).default(14),
   /** How long a "Download my data" ZIP is offered before it is deleted (7 days at most). */
-  DATA_EXPORT_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(72),
+  DATA_EXPORT_TTL_HOURS: wholeNumber().min(1).max(168).default(72),
   /** How often each instance looks for exports to build (a request also starts one at once). */
   DATA_EXPORT_SWEEP_INTERVAL_MS: positiveInt(30_000),
   /** Prometheus metrics on a port of their own (GET /metrics); absent = not on a port. */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_PORT: port('leave it unset for no metrics port').optional(),
   /** The metrics port's listen address (a private interface; 0.0.0.0 in a container). */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /**
@@ -370,7 +379,27 @@ export interface Config {
   metrics: { port: number | undefined; host: string; token: string | undefined };
 }
 
+/**
+ * Settings that cannot work, one line each: `NAME: what is wrong and what to do`. Printed as it
+ * is (no stack) by the programs that read the environment.
+ */
 export class ConfigError extends Error {}
+
+/**
+ * Start-up stopped by something outside (a database that refuses, an object store that does not
+ * answer, a port in use) that the operator fixes through `setting`. Its message is one line that
+ * names the setting and says what to do, printed as it is (no stack).
+ */
+export class StartupError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'StartupError';
+  }
+}
 
 /** In development the secret is made once and kept in DATA_DIR so sessions survive restarts. */
 function developmentSecret(dataDir: string): string {
@@ -405,44 +434,50 @@ function webauthnConfig(e: z.infer<typeof EnvSchema>, isProduction: boolean): Co
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const lines = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.');
+      // A number that is not one: its value is shown (numbers are never secrets).
+      const notANumber = issue.code === 'invalid_type' && issue.expected === 'number';
+      const got = notANumber ? `; got ${JSON.stringify(env[name])}` : '';
+      return `${name}: ${issue.message}${got}`;
+    });
+    throw new ConfigError(lines.join('\n'));
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
   const problems: string[] = [];
   if (isProduction && !e.AUTH_SECRET)
-    problems.push('  AUTH_SECRET: required when NODE_ENV=production');
+    problems.push('AUTH_SECRET: required when NODE_ENV=production');
   if (isProduction && e.SMS_PROVIDER === undefined) {
-    problems.push('  SMS_PROVIDER: required when NODE_ENV=production (sns)');
+    problems.push('SMS_PROVIDER: required when NODE_ENV=production (sns)');
   }
   // Sign-in SMS carry a one-tap link; built from the request's Host header, a forged header
   // could point a real person's link (and its token) at another site.
   if (isProduction && !e.PUBLIC_URL) {
     problems.push(
-      '  PUBLIC_URL: required when NODE_ENV=production (the sign-in links in SMS lead there)',
+      'PUBLIC_URL: required when NODE_ENV=production (the sign-in links in SMS lead there)',
     );
   }
   // A super user who cannot be sent a code could never sign in.
   for (const phone of e.SUPER_USER_PHONES) {
     if (!e.OTP_ALLOWED_COUNTRY_CODES.some((code) => phone.startsWith(code))) {
-      problems.push(`  SUPER_USER_PHONES: ${phone} is outside OTP_ALLOWED_COUNTRY_CODES`);
+      problems.push(`SUPER_USER_PHONES: ${phone} is outside OTP_ALLOWED_COUNTRY_CODES`);
     }
   }
   // The embedded broker serves one instance (it runs inside it): nothing to share.
   if (e.MQTT_SHARE_GROUP && !e.MQTT_URL) {
-    problems.push('  MQTT_SHARE_GROUP: needs an external broker (MQTT_URL)');
+    problems.push('MQTT_SHARE_GROUP: needs an external broker (MQTT_URL)');
   }
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
-    problems.push('  S3_BUCKET: required when STORAGE_DRIVER=s3');
+    problems.push('S3_BUCKET: required when STORAGE_DRIVER=s3');
   }
   if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
-    problems.push('  S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both, or neither');
+    problems.push('S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: set both, or neither');
   }
   // DESIGN.md: no sandbox payments in production unless explicitly configured.
   if (isProduction && e.PAYMENT_PROVIDER === undefined) {
     problems.push(
-      '  PAYMENT_PROVIDER: required when NODE_ENV=production (phonepe; sandbox only for a test installation)',
+      'PAYMENT_PROVIDER: required when NODE_ENV=production (phonepe; sandbox only for a test installation)',
     );
   }
   if (e.PAYMENT_PROVIDER === 'phonepe') {
@@ -452,10 +487,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'PHONEPE_WEBHOOK_USERNAME',
       'PHONEPE_WEBHOOK_PASSWORD',
     ] as const) {
-      if (!e[name]) problems.push(`  ${name}: required when PAYMENT_PROVIDER=phonepe`);
+      if (!e[name]) problems.push(`${name}: required when PAYMENT_PROVIDER=phonepe`);
     }
   }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
 
   const dataDir = path.resolve(e.DATA_DIR);
   return {

@@ -9,7 +9,9 @@ import type { DeviceLink } from './modules/mqtt/device-link.js';
 import type { MqttAccess } from './modules/mqtt/mqtt-access.js';
 import { OutboxSmsSender, type SmsSender, SnsSmsSender } from './modules/sms/sms.sender.js';
 import { createStorage } from './modules/storage/create-storage.js';
+import { S3Storage } from './modules/storage/s3-storage.js';
 import type { ObjectStorage } from './modules/storage/storage.js';
+import { checkDatabaseUrl, checkObjectStore } from './startup-checks.js';
 
 /** What a test (or another host) may hand the app instead of what the configuration names. */
 export interface AppDependencies {
@@ -53,20 +55,16 @@ export async function openInfrastructure(
   log: FastifyBaseLogger,
 ): Promise<Infrastructure> {
   const closers: (() => Promise<void>)[] = [];
-  const database =
-    deps.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
-  if (!deps.database) closers.push(() => database.close());
-  await migrate(database.db);
-
-  const now = deps.now ?? (() => new Date());
+  const closeOpened = async () => {
+    for (const close of [...closers].reverse()) await close();
+  };
+  const { database, storage, now } = await openCheckedParts(config, deps, closers, closeOpened);
   const outbox = new OutboxSmsSender(database.db);
   const sms =
     deps.sms ??
     (config.sms.provider === 'sns'
       ? new SnsSmsSender({ region: config.sms.awsRegion }, config.sms.senderId)
       : outbox);
-  const storage = deps.storage ?? (await createStorage(config, now));
-  if (!deps.storage) closers.push(() => storage.close());
 
   const devices = new DevicesRepository(database.db);
   const setup = createDeviceLink(config, (thingName) => devices.secretHashOf(thingName), log);
@@ -78,8 +76,38 @@ export async function openInfrastructure(
     deviceLink: deps.deviceLink ?? setup.link,
     mqttAccess: setup.access,
     now,
-    async close() {
-      for (const close of closers.reverse()) await close();
-    },
+    close: closeOpened,
   };
+}
+
+/**
+ * The object store and the database (migrated), each checked first so that a setting pointing at
+ * nothing stops the start with a line naming it (startup-checks.ts); on failure what was opened
+ * is closed again.
+ */
+async function openCheckedParts(
+  config: Config,
+  deps: AppDependencies,
+  closers: (() => Promise<void>)[],
+  closeOpened: () => Promise<void>,
+): Promise<Pick<Infrastructure, 'database' | 'storage' | 'now'>> {
+  try {
+    // What the settings point at answers before anything is migrated or seeded: PostgreSQL
+    // once, briefly, before the pool and the migrations retry at it; then the bucket.
+    if (!deps.database && config.databaseUrl) await checkDatabaseUrl(config.databaseUrl);
+    const now = deps.now ?? (() => new Date());
+    const storage = deps.storage ?? (await createStorage(config, now));
+    if (!deps.storage) closers.push(() => storage.close());
+    if (!deps.storage && storage instanceof S3Storage) {
+      await checkObjectStore(storage, config.storage.s3);
+    }
+    const database =
+      deps.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+    if (!deps.database) closers.push(() => database.close());
+    await migrate(database.db);
+    return { database, storage, now };
+  } catch (error) {
+    await closeOpened();
+    throw error;
+  }
 }

@@ -1,7 +1,7 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, StartupError } from './config.js';
 
 export interface StartServerOptions {
   /** The configuration; read from the environment when absent (a bad one exits with status 1). */
@@ -23,6 +23,49 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** PORT taken or not allowed: the line that says so; any other error as it is. */
+function listenStartupError(config: Config, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') {
+    return new StartupError(
+      'PORT',
+      `PORT: ${where} is already in use (another Flashbooth, or another program); stop that program, or set PORT to a free port.`,
+      { cause: error },
+    );
+  }
+  if (code === 'EACCES') {
+    return new StartupError(
+      'PORT',
+      `PORT: this user may not listen on ${where} (ports below 1024 need privileges); set PORT to 1024 or above and put a proxy in front.`,
+      { cause: error },
+    );
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new StartupError(
+      'HOST',
+      `HOST: ${config.host} is not an address of this machine; set HOST to one of its addresses, or 0.0.0.0 for all.`,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
+/** Binds PORT for a moment (a fixed one only); a StartupError when it cannot be had. */
+async function assertPortFree(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    throw listenStartupError(config, error);
+  }
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+}
+
 function configFromEnvironment(): Config {
   try {
     return loadConfig();
@@ -42,6 +85,8 @@ function configFromEnvironment(): Config {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = options.config ?? configFromEnvironment();
+  // A taken PORT is told now, not after the migrations and the seed.
+  await assertPortFree(config);
   // The embedded broker binds while the app is built (MQTT_PORT=0: any free port); whoever
   // connects in-process uses the port it actually bound (app.deviceBrokerUrl), so nothing else
   // can take that port in between.
@@ -84,7 +129,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     process.on('SIGTERM', () => shutdown('SIGTERM'));
   }
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await close();
+    throw listenStartupError(config, error);
+  }
   // PORT=0 picks a free port: report the one bound.
   const { address, port } = app.server.address() as AddressInfo;
   app.log.info(`Flashbooth is running at http://localhost:${port}`);

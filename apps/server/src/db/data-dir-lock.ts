@@ -1,4 +1,5 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { StartupError } from '../config.js';
 
 /**
  * The file that says which process has the embedded database's folder open: beside the folder
@@ -33,7 +34,8 @@ export function lockDataDir(dir: string): () => void {
     }
     const holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
     if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
-      throw new Error(
+      throw new StartupError(
+        'DATA_DIR',
         `The embedded database in ${dir} is in use by process ${holder} (a running server?). ` +
           'Stop that process first, or point DATA_DIR elsewhere.',
       );

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MqttAccess } from './mqtt-access.js';
+import { StartupError } from '../../config.js';
 
 /** MQTT CONNACK return code 4 (3.1.1) / "bad user name or password". */
 const BAD_USERNAME_OR_PASSWORD = 4;
@@ -104,7 +105,8 @@ export class EmbeddedBroker {
       });
     } catch (error) {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      throw new Error(
+      throw new StartupError(
+        'MQTT_PORT',
         `The embedded MQTT broker cannot listen on ${this.options.host}:${this.options.port} (MQTT_PORT): ${(error as Error).message}`,
         { cause: error },
       );

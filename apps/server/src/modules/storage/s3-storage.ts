@@ -193,9 +193,9 @@ export class S3Storage implements ObjectStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  /** The bucket exists and these credentials may use it. */
-  async ping(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  /** The bucket exists and these credentials may use it (`abortSignal`: give up then). */
+  async ping(options: { abortSignal?: AbortSignal } = {}): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), options);
   }
 
   async close(): Promise<void> {
