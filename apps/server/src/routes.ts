@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { deviceSelfRoutes } from './modules/devices/devices.device.routes.js';
 import { staffDevicesRoutes } from './modules/devices/devices.routes.js';
 import { staffDeviceStatusRoutes } from './modules/devices/devices.status-stream.js';
 import { visitorDevicesRoutes } from './modules/devices/devices.visitor.routes.js';
@@ -140,6 +141,8 @@ export function routeTable(
     // The booths' own calls (device credentials, not a person's token).
     '/api/device': [
       use(deviceMediaRoutes, { media: s.media, repository: s.mediaRepository }),
+      // Its credential check (flashbooth-booth doctor).
+      use(deviceSelfRoutes, { devices: s.devices }),
       // A booth computer's enrollment: no device credentials yet, only a one-time code.
       use(deviceEnrollmentRoutes, { enrollment: s.enrollment }),
     ],

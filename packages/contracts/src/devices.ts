@@ -494,3 +494,24 @@ export const DeviceStatusEventSchema = z.object({
   updated_at: TimestampSchema,
 });
 export type DeviceStatusEvent = z.infer<typeof DeviceStatusEventSchema>;
+
+// ---- The booth's own credential check (issue 39): GET /api/device/whoami. ----
+
+/**
+ * Why the server refused a booth's `Authorization: Device <thing_name>:<secret>` on
+ * GET /api/device/whoami (the 401's `reason`): no device has that thing name, or the secret is
+ * not that device's (replaced by a later enrollment or registration). `flashbooth-booth doctor`
+ * names the setting to fix from it.
+ */
+export const DEVICE_LOGIN_REFUSALS = ['unknown_device', 'wrong_secret'] as const;
+export type DeviceLoginRefusal = (typeof DEVICE_LOGIN_REFUSALS)[number];
+
+/** GET /api/device/whoami: the device the booth's credentials belong to. */
+export const DeviceWhoAmISchema = z.object({
+  id: z.number().int(),
+  thing_name: z.string(),
+  name: z.string(),
+  /** The organization the booth is assigned to, if any. */
+  organization: z.string().nullable(),
+});
+export type DeviceWhoAmI = z.infer<typeof DeviceWhoAmISchema>;

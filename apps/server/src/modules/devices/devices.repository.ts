@@ -316,6 +316,12 @@ export class DevicesRepository {
     return row;
   }
 
+  /** The device with its organization's name, by thing name (the booth's own credential check). */
+  async findWithOrgByThingName(thingName: string): Promise<DeviceWithOrg | undefined> {
+    const [row] = await this.withOrg().where(eq(devices.thingName, thingName));
+    return row;
+  }
+
   async findByThingName(thingName: string): Promise<ReportedDevice | undefined> {
     const [row] = await this.db
       .select(reportedColumns)

@@ -10,6 +10,7 @@ import {
   type DeviceHealthView,
   type DevicePatch,
   type DeviceStatusMessage,
+  type DeviceWhoAmI,
   type RegisteredDevice,
   type VisitorDevice,
 } from '@flashbooth/contracts';
@@ -22,6 +23,7 @@ import type { AccessClaims } from '../../security/access-tokens.js';
 import { type DeviceLink, noAnswer } from '../mqtt/device-link.js';
 import type { StaffCaller, UsersService } from '../users/users.service.js';
 import {
+  deviceSecretMatches,
   hashDeviceSecret,
   newDeviceSecret,
   newThingName,
@@ -31,6 +33,7 @@ import {
   type DeviceStatusRow,
   statusChangeOf,
 } from './device-status-feed.js';
+import { DeviceLoginRefused } from './device-login.js';
 import { DeviceStatusWriter, SUPERSEDED } from './device-status-writer.js';
 import {
   type DeviceChanges,
@@ -105,6 +108,11 @@ function reportedAt(at: string | undefined, now: Date): Date {
 }
 
 const deviceNotFound = () => notFound(DEVICE_MESSAGES.notFound);
+
+/** The server's rule for thing names (newThingName, mqtt-access.ts). */
+const THING_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/** Compared when the thing name is unknown, so a miss costs what a wrong secret costs. */
+const UNKNOWN_HASH = '0'.repeat(64);
 
 /** devices.software_channel_id → software_channels (migration 0006, ON DELETE SET NULL). */
 const DEVICE_CHANNEL_CONSTRAINT = 'devices_software_channel_id_fkey';
@@ -356,6 +364,22 @@ export class DevicesService {
   async visitorPing(claims: AccessClaims, id: number): Promise<{ status: string }> {
     const row = await this.askStatus(await this.linkedForVisitor(claims, id));
     return { status: row.status };
+  }
+
+  /**
+   * GET /api/device/whoami: the device whose credentials these are. Refused with the reason
+   * (DeviceLoginRefused): no device has this thing name, or the secret is not its own. The
+   * secret is compared in constant time in both cases; the thing name's existence is told, since
+   * it is a random serial and the 32-byte secret is what protects the booth.
+   */
+  async whoAmI(thingName: string, secret: string): Promise<DeviceWhoAmI> {
+    const row = THING_NAME.test(thingName)
+      ? await this.repo.findWithOrgByThingName(thingName)
+      : undefined;
+    const matches = deviceSecretMatches(secret, row?.secretHash ?? UNKNOWN_HASH);
+    if (!row) throw new DeviceLoginRefused('unknown_device', thingName);
+    if (!matches) throw new DeviceLoginRefused('wrong_secret', thingName);
+    return { id: row.id, thing_name: row.thingName, name: row.name, organization: row.orgName };
   }
 
   /** A status report the booth published (MQTT); an unknown thing name is dropped. */
