@@ -92,9 +92,12 @@ describe('formatResult and the summary', () => {
     expect(formatResult(skip)).toBe('– server      0 ms  BOOTH_SERVER_URL is not set');
   });
 
-  it('exits 0 only when nothing failed; a skipped check is no failure', () => {
+  it('exits 0 only when nothing failed; says all passed only when nothing was skipped', () => {
     expect(doctorExitCode([pass, skip])).toBe(0);
-    expect(summaryLine([pass, skip])).toBe('All checks passed.');
+    expect(summaryLine([pass, skip])).toBe(
+      'No check failed, but not everything was checked (skipped: server).',
+    );
+    expect(summaryLine([pass, { ...pass, name: 'login' }])).toBe('All checks passed.');
     expect(doctorExitCode([pass, fail])).toBe(1);
     expect(summaryLine([fail, { ...fail, name: 'broker' }])).toBe(
       '2 checks failed: fix them and run flashbooth-booth doctor again.',

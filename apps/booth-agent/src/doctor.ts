@@ -1,17 +1,21 @@
 // `flashbooth-booth doctor`: the booth's self-test (issue 22). Takes one photo, checks the motion
-// encoder (ffmpeg with libx264), reads the printer's queue (prints a test page only with --print), and checks the broker and the server,
-// each on one line with its time and, when it fails, what to do.
+// encoder (ffmpeg with libx264), reads the printer's queue (prints a test page only with --print),
+// checks the broker and the server, and proves the booth's credentials to the server (issue 39),
+// each on one line with its time and, when it fails, what to do. Run as root, it checks as the
+// service's user (service-user.ts).
 import sharp from 'sharp';
 import mqtt from 'mqtt';
 import type { Camera } from './camera/camera.js';
 import { ProgramError, runProgram } from './camera/run-program.js';
+import { loginCheck } from './doctor-login.js';
 import { AgentEnvError, loadAgentEnv } from './env.js';
 import type { Printer } from './printer/printer.js';
+import { runAsServiceUser, SERVICE_USER } from './service-user.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
 export interface CheckResult {
-  /** camera, encoder, printer, print, broker, server. */
+  /** camera, encoder, printer, print, broker, server, login. */
   name: string;
   status: CheckStatus;
   ms: number;
@@ -34,8 +38,13 @@ export interface DoctorOptions {
 export const DOCTOR_USAGE = `Usage: flashbooth-booth doctor [--print] [--broker-login]
 
 Checks this booth with its settings: takes one photo with the camera, checks ffmpeg (the motion
-encoder), reads the printer's queue, connects to the broker and asks the server for its health.
-Exits with 0 when all pass.
+encoder), reads the printer's queue, connects to the broker, asks the server for its health and
+proves the booth's name and secret to the server (a running agent is not disturbed). Exits with
+0 when none fails; "All checks passed" only when every check ran and passed.
+
+Run as root (sudo), it reads the settings file and then checks as the service's user
+(${SERVICE_USER}, or BOOTH_SERVICE_USER), with the installed booth's folders whatever the
+current folder.
 
   --print          also print a small test page
   --broker-login   log in to the broker as this booth to check its secret (the broker allows one
@@ -71,11 +80,20 @@ export function formatResult(result: CheckResult): string {
 export const doctorExitCode = (results: CheckResult[]): number =>
   results.some((result) => result.status === 'fail') ? 1 : 0;
 
+/**
+ * "All checks passed." only when every check ran and passed (the credentials never skip: they
+ * fail when they could not be proved); skipped checks are named.
+ */
 export function summaryLine(results: CheckResult[]): string {
   const failed = results.filter((result) => result.status === 'fail').length;
-  return failed === 0
-    ? 'All checks passed.'
-    : `${failed} check${failed === 1 ? '' : 's'} failed: fix ${failed === 1 ? 'it' : 'them'} and run flashbooth-booth doctor again.`;
+  const skipped = results.filter((result) => result.status === 'skip').map((r) => r.name);
+  if (failed > 0) {
+    return `${failed} check${failed === 1 ? '' : 's'} failed: fix ${failed === 1 ? 'it' : 'them'} and run flashbooth-booth doctor again.`;
+  }
+  if (skipped.length > 0) {
+    return `No check failed, but not everything was checked (skipped: ${skipped.join(', ')}).`;
+  }
+  return 'All checks passed.';
 }
 
 /** A camera failure as the device's error log words it: the drivers' messages say what to do. */
@@ -298,8 +316,8 @@ export function checkBroker(options: BrokerCheckOptions, now: Clock): Promise<Ch
             settle({
               status: 'pass',
               detail:
-                `${mqttUrl}: the broker answers (it admits the booth only as itself, so the secret ` +
-                'was not tried; with the agent stopped, --broker-login checks it)',
+                `${mqttUrl}: the broker answers (it admits the booth only as itself, so the ` +
+                'secret is proved to the server on the login line)',
             });
           }
           return;
@@ -392,6 +410,11 @@ export interface DoctorDeps {
   timeoutMs?: number;
   /** The encoder program checked (default ffmpeg). */
   ffmpegCommand?: string;
+  /**
+   * Becomes the service's user when run as root, once the settings are read; answers the line
+   * that says who the checks run as (default runAsServiceUser).
+   */
+  asServiceUser?: (env: NodeJS.ProcessEnv) => string;
 }
 
 /** Runs the checks in order, writing each line as it ends; resolves to all the results. */
@@ -428,7 +451,20 @@ export async function runDoctor(
       now,
     ),
   );
+  const broker = results[results.length - 1];
   add(await checkServer(targets.serverUrl, deps.fetch ?? fetch, timeoutMs, now));
+  add(
+    await timed('login', now, () =>
+      loginCheck({
+        serverUrl: targets.serverUrl,
+        thingName: targets.thingName,
+        secret: targets.secret,
+        timeoutMs,
+        brokerLogin: options.brokerLogin ? broker : undefined,
+        fetch: deps.fetch ?? fetch,
+      }),
+    ),
+  );
   return results;
 }
 
@@ -455,6 +491,24 @@ export async function doctorCommand(
     if (!(failure instanceof AgentEnvError)) throw failure;
     write(formatResult({ name: 'config', status: 'fail', ms: 0, detail: failure.message }));
     write('Fix the settings (BOOTH_* or the settings file) and run flashbooth-booth doctor again.');
+    return 1;
+  }
+  // The settings are read (root may read the file, the service's user may not): now the checks
+  // run as the service would.
+  const asServiceUser =
+    deps.asServiceUser ??
+    ((given) => runAsServiceUser(given.BOOTH_SERVICE_USER?.trim() || SERVICE_USER));
+  try {
+    write(asServiceUser(env));
+  } catch (failure) {
+    write(
+      formatResult({
+        name: 'user',
+        status: 'fail',
+        ms: 0,
+        detail: `could not become the service's user: ${(failure as Error).message}`,
+      }),
+    );
     return 1;
   }
   write(`Checking booth ${config.thingName}${options.print ? ' (with a test print)' : ''}:`);

@@ -76,6 +76,38 @@ describe('loadAgentEnv', () => {
     expect(own.releasesDir).toBe('/opt/flashbooth/releases');
   });
 
+  it('uses the installed data folder whatever the working directory (issue 39)', async () => {
+    const installed = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-installed-'));
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-cwd-'));
+    try {
+      const env = loadAgentEnv(base, { cwd: elsewhere, installedDataDir: installed });
+      expect(env.dataDir).toBe(installed);
+      expect(env.stateFile).toBe(path.join(installed, 'state.json'));
+      expect(env.queueDir).toBe(path.join(installed, 'queue'));
+      expect(env.printerDescription).toBe(`simulated:${path.join(installed, 'booth-spool')}`);
+      expect(JSON.stringify(env)).not.toContain(elsewhere);
+
+      // A checkout (no installed folder) keeps ./booth-data and ./booth-spool where it runs.
+      const missing = path.join(installed, 'not-installed');
+      const dev = loadAgentEnv(base, { cwd: elsewhere, installedDataDir: missing });
+      expect(dev.stateFile).toBe(path.join(elsewhere, 'booth-data', 'state.json'));
+      expect(dev.printerDescription).toBe(`simulated:${path.join(elsewhere, 'booth-spool')}`);
+
+      // BOOTH_DATA_DIR wins, and the spool goes in it.
+      const given = loadAgentEnv(
+        { ...base, BOOTH_DATA_DIR: 'data' },
+        { cwd: elsewhere, installedDataDir: installed },
+      );
+      expect(given.dataDir).toBe(path.join(elsewhere, 'data'));
+      expect(given.printerDescription).toBe(
+        `simulated:${path.join(elsewhere, 'data', 'booth-spool')}`,
+      );
+    } finally {
+      await rm(installed, { recursive: true, force: true });
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a folder as the state file and a file as the releases folder', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'flashbooth-agent-env-'));
     const file = path.join(dir, 'a-file');

@@ -6,7 +6,7 @@ import { isLogLevel, type LogLevel } from './log.js';
 import { CupsPrinter } from './printer/cups-printer.js';
 import type { Printer } from './printer/printer.js';
 import { SimulatedPrinter } from './printer/simulated-printer.js';
-import { withSettingsFile } from './settings-file.js';
+import { DEFAULT_SETTINGS_FILE, withSettingsFile } from './settings-file.js';
 
 /** The server's rule for thing names (mqtt-access.ts). */
 const THING_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -20,6 +20,8 @@ export interface AgentEnv {
   cameraDescription: string;
   printer: Printer;
   printerDescription: string;
+  /** Absolute path of the booth's data folder (BOOTH_DATA_DIR or its default). */
+  dataDir: string;
   /** Absolute path of the state file (prints left, settings revision, version, unsent reports). */
   stateFile: string;
   /** Absolute path of the folder the `update` command installs releases into. */
@@ -35,15 +37,54 @@ export interface AgentEnv {
 
 export class AgentEnvError extends Error {}
 
+/** The installed booth's data folder (install.sh: the service's StateDirectory and home). */
+export const INSTALLED_DATA_DIR = '/var/lib/flashbooth-booth';
+
+export interface AgentEnvOptions {
+  /** Where a checkout's relative defaults resolve (default: the working directory). */
+  cwd?: string;
+  /** The installed booth's data folder (default INSTALLED_DATA_DIR; tests point elsewhere). */
+  installedDataDir?: string;
+}
+
+/**
+ * Where the booth's data (state, releases, queue) and the simulated printer's spool go when
+ * BOOTH_DATA_DIR is not set. An installed booth (its settings came from the installed settings
+ * file, or its data folder exists) uses the installed folder whatever the working directory, so
+ * `sudo flashbooth-booth doctor` run from a home folder writes where the service does; a checkout
+ * keeps ./booth-data and ./booth-spool under the working directory.
+ */
+export function defaultDataDirs(
+  settingsFile: string | undefined,
+  options: AgentEnvOptions = {},
+): { dataDir: string; spoolDir: string; installed: boolean } {
+  const installedDir = options.installedDataDir ?? INSTALLED_DATA_DIR;
+  const installed =
+    (settingsFile !== undefined && path.resolve(settingsFile) === DEFAULT_SETTINGS_FILE) ||
+    isDirectory(installedDir);
+  if (installed) {
+    return { dataDir: installedDir, spoolDir: path.join(installedDir, 'booth-spool'), installed };
+  }
+  const cwd = options.cwd ?? process.cwd();
+  return {
+    dataDir: path.resolve(cwd, 'booth-data'),
+    spoolDir: path.resolve(cwd, 'booth-spool'),
+    installed,
+  };
+}
+
 /**
  * Reads the booth's environment (README, "Running a booth against any server"); every bad or
  * missing variable is named in one error.
  */
-export function loadAgentEnv(given: NodeJS.ProcessEnv = process.env): AgentEnv {
+export function loadAgentEnv(
+  given: NodeJS.ProcessEnv = process.env,
+  options: AgentEnvOptions = {},
+): AgentEnv {
   const problems: string[] = [];
   // The settings file `flashbooth-booth enroll` writes (BOOTH_SETTINGS_FILE, else
   // /etc/flashbooth/booth.env when it exists); a variable set in the environment wins.
-  const { env, problem } = withSettingsFile(given);
+  const { env, file: settingsFile, problem } = withSettingsFile(given);
   if (problem) problems.push(`  BOOTH_SETTINGS_FILE: ${problem}`);
   const text = (name: string) => env[name]?.trim() || undefined;
   const required = (name: string, meaning: string) => {
@@ -72,10 +113,18 @@ export function loadAgentEnv(given: NodeJS.ProcessEnv = process.env): AgentEnv {
   const { camera, description: cameraDescription, problems: cameraProblems } = cameraFromEnv(env);
   problems.push(...cameraProblems);
 
+  // BOOTH_DATA_DIR, else the installed booth's folder, else ./booth-data (defaultDataDirs); the
+  // state file, the releases, the queue and the simulated printer's spool live in it.
+  const defaults = defaultDataDirs(settingsFile, options);
+  const givenDataDir = text('BOOTH_DATA_DIR');
+  const cwd = options.cwd ?? process.cwd();
+  const dataDir = givenDataDir ? path.resolve(cwd, givenDataDir) : defaults.dataDir;
+  const spoolDir = givenDataDir ? path.join(dataDir, 'booth-spool') : defaults.spoolDir;
+
   let printer: Printer | undefined;
-  const printerSpec = text('BOOTH_PRINTER') ?? `simulated:${path.resolve('booth-spool')}`;
+  const printerSpec = text('BOOTH_PRINTER') ?? `simulated:${spoolDir}`;
   if (printerSpec.startsWith('simulated:') && printerSpec.length > 'simulated:'.length) {
-    printer = new SimulatedPrinter(path.resolve(printerSpec.slice('simulated:'.length)));
+    printer = new SimulatedPrinter(path.resolve(cwd, printerSpec.slice('simulated:'.length)));
   } else if (printerSpec.startsWith('cups:') && printerSpec.length > 'cups:'.length) {
     try {
       printer = new CupsPrinter({ printerName: printerSpec.slice('cups:'.length) });
@@ -86,18 +135,18 @@ export function loadAgentEnv(given: NodeJS.ProcessEnv = process.env): AgentEnv {
     problems.push('  BOOTH_PRINTER: must be "simulated:<spool directory>" or "cups:<queue name>"');
   }
 
-  // Like the spool, relative to the working directory unless given: the state file and the
-  // releases live in the booth's data folder.
-  const dataDir = path.resolve(text('BOOTH_DATA_DIR') ?? 'booth-data');
-  const stateFile = path.resolve(text('BOOTH_STATE_FILE') ?? path.join(dataDir, 'state.json'));
+  const stateFile = path.resolve(cwd, text('BOOTH_STATE_FILE') ?? path.join(dataDir, 'state.json'));
   if (isDirectory(stateFile)) {
     problems.push(`  BOOTH_STATE_FILE: ${stateFile} is a folder; name a file, e.g. state.json`);
   }
-  const releasesDir = path.resolve(text('BOOTH_RELEASES_DIR') ?? path.join(dataDir, 'releases'));
+  const releasesDir = path.resolve(
+    cwd,
+    text('BOOTH_RELEASES_DIR') ?? path.join(dataDir, 'releases'),
+  );
   if (exists(releasesDir) && !isDirectory(releasesDir)) {
     problems.push(`  BOOTH_RELEASES_DIR: ${releasesDir} is a file, not a folder`);
   }
-  const queueDir = path.resolve(text('BOOTH_QUEUE_DIR') ?? path.join(dataDir, 'queue'));
+  const queueDir = path.resolve(cwd, text('BOOTH_QUEUE_DIR') ?? path.join(dataDir, 'queue'));
   if (exists(queueDir) && !isDirectory(queueDir)) {
     problems.push(`  BOOTH_QUEUE_DIR: ${queueDir} is a file, not a folder`);
   }
@@ -132,6 +181,7 @@ export function loadAgentEnv(given: NodeJS.ProcessEnv = process.env): AgentEnv {
     cameraDescription,
     printer,
     printerDescription: printerSpec,
+    dataDir,
     stateFile,
     releasesDir,
     queueDir,

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CupsPrinter } from '../src/printer/cups-printer.js';
+import { CupsPrinter, printDpi, withJfifHeader } from '../src/printer/cups-printer.js';
 
 // Runs a stand-in `lp` script, so it is an integration test (a child process per print).
 const tempDir = () => mkdtemp(path.join(os.tmpdir(), 'flashbooth-agent-'));
@@ -42,11 +42,43 @@ describe('CupsPrinter', () => {
     expect(args[8]).toMatch(/print\.jpg$/);
   });
 
-  it('reports what lp said when it fails', async () => {
+  it('reports what lp said when it fails, telling a missing queue from a stopped CUPS', async () => {
     const { lp } = await fakeLp(`echo "lp: The printer or class does not exist." >&2\nexit 1`);
-    const printer = new CupsPrinter({ printerName: 'Missing', lpPath: lp });
+    // lp says the same when no scheduler answers: `lpstat -r` tells which.
+    const running = await fakeLp('echo "scheduler is running"');
+    const printer = new CupsPrinter({ printerName: 'Missing', lpPath: lp, lpstatPath: running.lp });
     await expect(
       printer.print({ image: Buffer.from('x'), copies: 1, strips: 1, jobName: 'job' }),
-    ).rejects.toThrow('lp: The printer or class does not exist.');
+    ).rejects.toThrow(
+      'CUPS has no print queue named Missing (lp: The printer or class does not exist.): lpstat -p lists the queues; check BOOTH_PRINTER',
+    );
+    const stopped = await fakeLp('echo "scheduler is not running"\nexit 1');
+    const down = new CupsPrinter({ printerName: 'Missing', lpPath: lp, lpstatPath: stopped.lp });
+    await expect(
+      down.print({ image: Buffer.from('x'), copies: 1, strips: 1, jobName: 'job' }),
+    ).rejects.toThrow(/^CUPS is not running: start it/);
+    const other = await fakeLp(`echo "lp: Unsupported document-format" >&2\nexit 1`);
+    await expect(
+      new CupsPrinter({ printerName: 'DNP', lpPath: other.lp, lpstatPath: running.lp }).print({
+        image: Buffer.from('x'),
+        copies: 1,
+        strips: 1,
+        jobName: 'job',
+      }),
+    ).rejects.toThrow('lp: Unsupported document-format');
+  });
+
+  it('gives CUPS a JPEG with a JFIF header: 6 in on its long side', () => {
+    // sharp writes no APPn segment without metadata; CUPS's image filters refuse such a file.
+    const bare = Buffer.from([0xff, 0xd8, 0xff, 0xdb, 0x00, 0x43]);
+    const fixed = withJfifHeader(bare, printDpi(3600, 2400));
+    expect(fixed.subarray(0, 4)).toEqual(Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
+    expect(fixed.subarray(6, 11).toString('latin1')).toBe('JFIF\0');
+    expect(fixed.readUInt8(13)).toBe(1);
+    expect([fixed.readUInt16BE(14), fixed.readUInt16BE(16)]).toEqual([600, 600]);
+    expect(fixed.subarray(20)).toEqual(bare.subarray(2));
+    // One with an APPn segment already is left as it is.
+    expect(withJfifHeader(fixed, 300)).toBe(fixed);
+    expect(printDpi(1800, 1200)).toBe(300);
   });
 });

@@ -36,6 +36,21 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
   mqttUrl = `mqtt://127.0.0.1:${(tcp.address() as AddressInfo).port}`;
   http = createHttpServer((request, response) => {
+    if (request.url === '/api/device/whoami') {
+      // The server's answers (GET /api/device/whoami, devices.device.routes.ts).
+      const [, thing, secret] =
+        /^Device ([^:]+):(.+)$/.exec(request.headers.authorization ?? '') ?? [];
+      const reason = thing !== THING ? 'unknown_device' : secret !== SECRET ? 'wrong_secret' : null;
+      response.writeHead(reason ? 401 : 200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify(
+          reason
+            ? { code: 'unauthorized', reason, message: 'refused' }
+            : { id: 7, thing_name: THING, name: 'Lobby booth', organization: null },
+        ),
+      );
+      return;
+    }
     if (request.url !== '/api/health') {
       response.writeHead(404).end();
       return;
@@ -150,8 +165,12 @@ describe('runDoctor', () => {
       ['print', 'pass'],
       ['broker', 'pass'],
       ['server', 'pass'],
+      ['login', 'pass'],
     ]);
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(7);
+    expect(lines[6]).toMatch(
+      /^✓ login +\d+ ms {2}the server knows fb-doctor-test as "Lobby booth"$/,
+    );
     expect(lines[1]).toMatch(/^✓ encoder +\d+ ms {2}ffmpeg version \S+, libx264$/);
     expect(lines.every((line) => /^✓ \w+ +\d+ ms {2}\S/.test(line))).toBe(true);
     expect((await readdir(spool)).filter((name) => name.endsWith('.jpg'))).toHaveLength(1);
@@ -176,12 +195,47 @@ describe('doctorCommand', () => {
     BOOTH_SETTINGS_FILE: settingsFile,
   });
 
+  // The test process must not drop to another user: runAsServiceUser has its own tests.
+  const deps = (lines: string[]) => ({
+    write: (line: string) => lines.push(line),
+    asServiceUser: () => 'Running as the test.',
+  });
+
+  it('exits 1 and names BOOTH_SECRET when the server refuses the secret', async () => {
+    healthy = true;
+    const lines: string[] = [];
+    const code = await doctorCommand([], { ...env(), BOOTH_SECRET: 'wrong' }, deps(lines));
+    expect(code).toBe(1);
+    expect(lines.find((line) => line.startsWith('✗ login'))).toMatch(
+      /the server refused BOOTH_SECRET for fb-doctor-test → the secret was replaced .*: enroll this booth again with a new code from the console/,
+    );
+    // The broker line does not pretend to have tried the secret.
+    expect(lines.find((line) => line.startsWith('✓ broker'))).toMatch(/proved to the server/);
+    expect(lines.at(-1)).toBe('1 check failed: fix it and run flashbooth-booth doctor again.');
+    expect(lines).not.toContain('All checks passed.');
+  });
+
+  it('exits 1 and names BOOTH_THING_NAME when the server has no such device', async () => {
+    healthy = true;
+    const lines: string[] = [];
+    const code = await doctorCommand(
+      [],
+      { ...env(), BOOTH_THING_NAME: 'fb-nosuchbooth' },
+      deps(lines),
+    );
+    expect(code).toBe(1);
+    expect(lines.find((line) => line.startsWith('✗ login'))).toMatch(
+      /the server has no device named fb-nosuchbooth \(BOOTH_THING_NAME\) → BOOTH_THING_NAME is wrong or the device was deleted/,
+    );
+  });
+
   it('exits 0 when every check passes', async () => {
     healthy = true;
     const lines: string[] = [];
-    expect(await doctorCommand([], env(), { write: (line) => lines.push(line) })).toBe(0);
-    expect(lines[0]).toBe(`Checking booth ${THING}:`);
-    expect(lines[1]).toMatch(
+    expect(await doctorCommand([], env(), deps(lines))).toBe(0);
+    expect(lines[0]).toBe('Running as the test.');
+    expect(lines[1]).toBe(`Checking booth ${THING}:`);
+    expect(lines[2]).toMatch(
       /^✓ camera +\d+ ms {2}webcam lavfi testsrc2=size=1280x720:rate=30 1280x720: 1280x720 JPEG, \d+ KB$/,
     );
     expect(lines.at(-1)).toBe('All checks passed.');
@@ -190,7 +244,7 @@ describe('doctorCommand', () => {
   it('exits 1 and says what to do when the server is unhealthy', async () => {
     healthy = false;
     const lines: string[] = [];
-    expect(await doctorCommand([], env(), { write: (line) => lines.push(line) })).toBe(1);
+    expect(await doctorCommand([], env(), deps(lines))).toBe(1);
     expect(lines.find((line) => line.startsWith('✗ server'))).toMatch(
       /HTTP 503 \(The database is not reachable\.\) → the server is up but not ready: tell its operator$/,
     );

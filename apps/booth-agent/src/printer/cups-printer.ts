@@ -2,7 +2,16 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { lpstatArgs, lpstatFailure, parseLpstat, printerStatusFromLpstat } from './lpstat.js';
+import sharp from 'sharp';
+import {
+  CUPS_NOT_RUNNING,
+  lpstatArgs,
+  lpstatFailure,
+  parseLpstat,
+  printerStatusFromLpstat,
+  schedulerArgs,
+  schedulerRunning,
+} from './lpstat.js';
 import { assertValidJob, type PrintJob, type Printer, type PrinterStatus } from './printer.js';
 
 export interface CupsPrinterOptions {
@@ -18,9 +27,45 @@ export interface CupsPrinterOptions {
   media?: (strips: 1 | 2) => string;
   /** lp only hands the file to the CUPS daemon, so a slow answer means something is wrong. */
   timeoutMs?: number;
+  /**
+   * The environment lp and lpstat run with (default this process's); CUPS_SERVER in it names
+   * the scheduler (tests start their own).
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 const defaultMedia = (strips: 1 | 2): string => (strips === 2 ? 'w288h432-div2' : 'w288h432');
+
+/** A print's long side, in inches: the booth prints 6×4 in (staff spec, section 9). */
+export const PRINT_LONG_SIDE_IN = 6;
+
+/** The dots per inch that make an image of this size 6 in on its long side (600 for 3600×2400). */
+export function printDpi(width: number, height: number): number {
+  const dpi = Math.round(Math.max(width, height) / PRINT_LONG_SIDE_IN);
+  return Math.min(Math.max(dpi, 1), 0xffff);
+}
+
+/**
+ * The JPEG with a JFIF header (APP0, `dpi` dots per inch) when its first segment after the start
+ * of image is not an application segment. CUPS's image filters (imagetopdf, imagetoraster in
+ * cups-filters) recognize a JPEG only by an APPn marker right after SOI and refuse one without
+ * ("Unable to open image file for printing!"), which is what sharp writes when no metadata is
+ * kept; the density (printDpi) also makes the print exactly 6×4 in.
+ */
+export function withJfifHeader(jpeg: Buffer, dpi: number): Buffer {
+  const isJpeg = jpeg.length >= 4 && jpeg[0] === 0xff && jpeg[1] === 0xd8 && jpeg[2] === 0xff;
+  if (!isJpeg || (jpeg[3]! >= 0xe0 && jpeg[3]! <= 0xef)) return jpeg;
+  const app0 = Buffer.alloc(18);
+  app0.writeUInt16BE(0xffe0, 0); // APP0
+  app0.writeUInt16BE(16, 2); // its length, without the marker
+  app0.write('JFIF\0', 4, 'latin1');
+  app0.writeUInt16BE(0x0101, 9); // version 1.01
+  app0.writeUInt8(1, 11); // density in dots per inch
+  app0.writeUInt16BE(dpi, 12);
+  app0.writeUInt16BE(dpi, 14);
+  // No thumbnail: bytes 16 and 17 stay 0.
+  return Buffer.concat([jpeg.subarray(0, 2), app0, jpeg.subarray(2)]);
+}
 
 // CUPS queue names exclude white space, '/', '\\', '#' and quotes; a leading '-' would read as an option.
 const PRINTER_NAME = /^[^\s/\\#'"-][^\s/\\#'"]*$/;
@@ -47,7 +92,10 @@ function runLp(
           new Error(`${path.basename(lpPath)} not found at "${lpPath}"`, { cause: error }),
         );
       }
-      reject(new Error(stderr.trim() || error.message, { cause: error }));
+      // What it printed before failing goes with the error (`lpstat -r` says "not running" there).
+      reject(
+        Object.assign(new Error(stderr.trim() || error.message, { cause: error }), { stdout }),
+      );
     });
   });
 }
@@ -59,6 +107,7 @@ export class CupsPrinter implements Printer {
   private readonly lpstatPath: string;
   private readonly media: (strips: 1 | 2) => string;
   private readonly timeoutMs: number;
+  private readonly env: NodeJS.ProcessEnv | undefined;
 
   constructor(options: CupsPrinterOptions) {
     if (!PRINTER_NAME.test(options.printerName)) {
@@ -69,6 +118,7 @@ export class CupsPrinter implements Printer {
     this.lpstatPath = options.lpstatPath ?? 'lpstat';
     this.media = options.media ?? defaultMedia;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.env = options.env;
   }
 
   async print(job: PrintJob): Promise<{ jobId: string }> {
@@ -80,7 +130,10 @@ export class CupsPrinter implements Printer {
     try {
       // An absolute path never starts with '-', so lp cannot take the file for an option.
       const file = path.join(dir, 'print.jpg');
-      await writeFile(file, job.image);
+      const { width = 0, height = 0 } = await sharp(job.image)
+        .metadata()
+        .catch(() => ({ width: 0, height: 0 }));
+      await writeFile(file, withJfifHeader(job.image, printDpi(width, height)));
       const args = [
         '-d',
         this.printerName,
@@ -92,7 +145,12 @@ export class CupsPrinter implements Printer {
         `media=${media}`,
         file,
       ];
-      const { stdout } = await runLp(this.lpPath, args, this.timeoutMs);
+      let stdout: string;
+      try {
+        ({ stdout } = await runLp(this.lpPath, args, this.timeoutMs, this.env));
+      } catch (error) {
+        throw await this.explainLpFailure(error as Error);
+      }
       // "request id is Booth-123 (1 file(s))"
       const match = /request id is (\S+)/.exec(stdout);
       if (!match?.[1]) throw new Error(`Unexpected answer from lp: ${stdout.trim() || '(none)'}`);
@@ -108,7 +166,7 @@ export class CupsPrinter implements Printer {
     const queue = this.printerName;
     try {
       // lpstat's sentences are translated; the parser reads the C locale's.
-      const env = { ...process.env, LC_ALL: 'C', LANG: 'C' };
+      const env = this.cEnv();
       const { stdout } = await runLp(this.lpstatPath, lpstatArgs(queue), 10_000, env);
       return printerStatusFromLpstat(parseLpstat(stdout, queue), queue);
     } catch (error) {
@@ -125,7 +183,42 @@ export class CupsPrinter implements Printer {
           message: 'CUPS did not answer within 10 s: restart it (sudo systemctl restart cups)',
         };
       }
-      return lpstatFailure((error as Error).message, queue);
+      return lpstatFailure((error as Error).message, queue, await this.schedulerRunning());
     }
+  }
+
+  private cEnv(): NodeJS.ProcessEnv {
+    return { ...(this.env ?? process.env), LC_ALL: 'C', LANG: 'C' };
+  }
+
+  /** `lpstat -r`: true or false, undefined when it could not tell. */
+  private async schedulerRunning(): Promise<boolean | undefined> {
+    try {
+      const { stdout } = await runLp(this.lpstatPath, schedulerArgs, 10_000, this.cEnv());
+      return schedulerRunning(stdout);
+    } catch (error) {
+      // lpstat -r exits 1 when the scheduler is not running, saying so on stdout.
+      const { stdout } = error as { stdout?: unknown };
+      if (typeof stdout === 'string' && /not running/i.test(stdout)) return false;
+      return undefined;
+    }
+  }
+
+  /**
+   * lp says "The printer or class does not exist" when no scheduler answers too: the error
+   * says which it is, and what to do.
+   */
+  private async explainLpFailure(error: Error): Promise<Error> {
+    if ((error.cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return error;
+    if ((await this.schedulerRunning()) === false) {
+      return new Error(CUPS_NOT_RUNNING, { cause: error });
+    }
+    if (/does not exist|Invalid destination|Unknown destination/i.test(error.message)) {
+      return new Error(
+        `CUPS has no print queue named ${this.printerName} (lp: ${error.message.replace(/^lp:\s*/, '')}): lpstat -p lists the queues; check BOOTH_PRINTER`,
+        { cause: error },
+      );
+    }
+    return error;
   }
 }

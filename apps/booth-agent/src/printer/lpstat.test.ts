@@ -170,8 +170,13 @@ describe('lpstatFailure', () => {
   it('says what to do when CUPS is down or the queue is missing', () => {
     expect(lpstatFailure('lpstat: Scheduler is not running.', 'DNP')).toEqual({
       state: 'unknown',
-      message: 'CUPS is not running: sudo systemctl start cups',
+      message:
+        'CUPS is not running: start it (sudo systemctl start cups) and check that the cups package is installed',
     });
+    // lpstat says "Invalid destination" when no scheduler answers too: `lpstat -r` tells.
+    expect(
+      lpstatFailure('lpstat: Invalid destination name in list "DNP".', 'DNP', false).message,
+    ).toMatch(/^CUPS is not running/);
     expect(lpstatFailure('lpstat: Invalid destination name in list "DNP".', 'DNP')).toEqual({
       state: 'unknown',
       message: 'CUPS has no print queue named DNP: lpstat -p lists the queues; check BOOTH_PRINTER',

@@ -134,10 +134,27 @@ export function printerStatusFromLpstat(report: LpstatReport, queue: string): Pr
     : { state: 'idle', message: warning };
 }
 
-/** lpstat's complaint when it could not tell, in words. */
-export function lpstatFailure(stderr: string, queue: string): PrinterStatus {
-  if (/scheduler is not running|Unable to connect|Connection refused|No such file/i.test(stderr)) {
-    return { state: 'unknown', message: 'CUPS is not running: sudo systemctl start cups' };
+/** `lpstat -r`: whether the CUPS scheduler answers. */
+export const schedulerArgs = ['-r'];
+
+/** What `lpstat -r` printed: "scheduler is running" or "scheduler is not running". */
+export const schedulerRunning = (output: string): boolean =>
+  /scheduler is running/i.test(output) && !/not running/i.test(output);
+
+export const CUPS_NOT_RUNNING =
+  'CUPS is not running: start it (sudo systemctl start cups) and check that the cups package is installed';
+
+/**
+ * lpstat's complaint when it could not tell, in words. lpstat says "Invalid destination" both
+ * when the queue is missing and when no scheduler answers (cups-client alone, or CUPS stopped),
+ * so the caller asks `lpstat -r` and passes `scheduler`: false is told as CUPS not running.
+ */
+export function lpstatFailure(stderr: string, queue: string, scheduler?: boolean): PrinterStatus {
+  if (
+    scheduler === false ||
+    /scheduler is not running|Unable to connect|Connection refused|No such file/i.test(stderr)
+  ) {
+    return { state: 'unknown', message: CUPS_NOT_RUNNING };
   }
   if (
     /Invalid destination|does not exist|Unknown destination|No destinations added/i.test(stderr)
