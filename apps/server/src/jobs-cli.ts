@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, StartupError } from './config.js';
 import { type AppDependencies, openInfrastructure } from './infrastructure.js';
-import { backgroundJobs } from './jobs.js';
+import { backgroundJobs, JOB_DESCRIPTIONS, type JobName } from './jobs.js';
 import { type JobReport, JobRunner } from './lib/job-runner.js';
 import { loggerOptions } from './plugins/logging.js';
 import { createServices } from './services.js';
@@ -9,7 +9,8 @@ import { createServices } from './services.js';
 /**
  * `npm run jobs -- <name> [--dry-run]`: one background job run by hand, on the database and
  * store the environment names (as the server would run it), with its report printed.
- * `npm run jobs -- --list` lists the jobs. A dry run writes, sends and asks nothing.
+ * `npm run jobs -- --list` lists the jobs (opening nothing). A dry run writes, sends and asks
+ * nothing.
  */
 const USAGE = [
   'Usage: npm run jobs -- <name> [--dry-run]',
@@ -34,10 +35,14 @@ export interface JobsCommandOptions {
 }
 
 /** Jobs that only make sense inside a running server (they talk to booths over its line). */
-const SERVER_ONLY: Record<string, string> = {
+const SERVER_ONLY: Partial<Record<JobName, string>> = {
   'rollout-driver':
     'The rollout driver sends updates to booths over the running server’s line to them; it runs in the server. Use --dry-run to see what it would do.',
 };
+
+function isJobName(name: string): name is JobName {
+  return Object.hasOwn(JOB_DESCRIPTIONS, name);
+}
 
 /** Runs the command; returns the process exit status (0 done, 1 failed, 2 bad usage). */
 export async function runJobsCommand(
@@ -63,6 +68,25 @@ export async function runJobsCommand(
     return 2;
   }
 
+  // Listing and naming need nothing opened: the names come with the code, not the database
+  // (a running server may hold the embedded one).
+  if (list) {
+    for (const [name, description] of Object.entries(JOB_DESCRIPTIONS)) {
+      io.out(`${name.padEnd(24)} ${description}`);
+    }
+    return 0;
+  }
+  const name = names[0]!;
+  if (!isJobName(name)) {
+    io.err(`No job is named "${name}". The jobs are:`);
+    for (const known of Object.keys(JOB_DESCRIPTIONS)) io.err(`  ${known}`);
+    return 2;
+  }
+  if (!dryRun && SERVER_ONLY[name]) {
+    io.err(SERVER_ONLY[name]);
+    return 2;
+  }
+
   let config: Config;
   try {
     config = options.config ?? loadConfig();
@@ -81,21 +105,6 @@ export async function runJobsCommand(
     const services = createServices(config, infra, deps, host.log);
     const runner = new JobRunner({ log: host.log, recorder: services.jobRuns, now: infra.now });
     runner.add(...backgroundJobs(config, services));
-    if (list) {
-      for (const job of runner.list()) io.out(`${job.name.padEnd(24)} ${job.description}`);
-      return 0;
-    }
-    const name = names[0]!;
-    const job = runner.list().find((candidate) => candidate.name === name);
-    if (!job) {
-      io.err(`No job is named "${name}". The jobs are:`);
-      for (const known of runner.list()) io.err(`  ${known.name}`);
-      return 2;
-    }
-    if (!dryRun && SERVER_ONLY[name]) {
-      io.err(SERVER_ONLY[name]);
-      return 2;
-    }
     let report: JobReport;
     try {
       report = await runner.runNow(name, { dryRun });
@@ -137,7 +146,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }).then(
     (status) => process.exit(status),
     (error: unknown) => {
-      console.error(error);
+      // A setting to fix (a database that refuses, DATA_DIR held by the server): its one line.
+      console.error(error instanceof StartupError ? error.message : error);
       process.exit(1);
     },
   );

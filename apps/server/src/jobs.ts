@@ -5,6 +5,41 @@ import { PREVIEW_MAX_ATTEMPTS } from './modules/media/preview-worker.js';
 import type { Services } from './services.js';
 
 /**
+ * Every background job's name and what it does: what `npm run jobs -- --list` prints without
+ * opening anything, and what backgroundJobs() gives each job (a job added there is added here).
+ */
+export const JOB_DESCRIPTIONS = {
+  'delivery-deadline':
+    'Closes captures past their deadline; refunds delivery failures (payment or credit) and tells the visitor by SMS',
+  'preview-sweep': 'Makes the low-res previews still missing for uploaded items',
+  'payment-reconciler':
+    'Asks the provider about pending payments and refunds, expires stale ones, turns unused payments into credit',
+  'rollout-driver':
+    'Drives staged rollouts: sends updates booth by booth, checks versions, moves waves on',
+  'sign-in-purge':
+    'Deletes expired sign-in codes, sign-in links, spent passkey challenges, refresh tokens and old throttling events',
+  'media-retention':
+    'Tells people by SMS 48 hours before their photos and videos reach MEDIA_RETENTION_DAYS, then deletes them and their files',
+  'account-retention':
+    'Tells people without a sign-in for MEDIA_RETENTION_DAYS by SMS, then deletes their accounts 48 hours later unless they sign in',
+  'payment-record-retention': 'Deletes payment records older than PAYMENT_RECORD_RETENTION_YEARS',
+  'data-export-builder': 'Builds the ZIPs people asked for with "Download my data"',
+  'data-export-expiry': 'Deletes data export ZIPs whose download link has expired',
+  'invitation-expiry': 'Marks invitations not answered within INVITE_TTL_DAYS expired',
+  'object-cleanup':
+    'Deletes objects of erased or deleted records and uploads never confirmed within a day',
+  'counters-rebuild':
+    'Recounts the statistics counters (media per booth and day, captures, visitors, templates, revenue) from the rows',
+} as const satisfies Record<string, string>;
+
+export type JobName = keyof typeof JOB_DESCRIPTIONS;
+
+/** A job's name and its description from JOB_DESCRIPTIONS. */
+function about(name: JobName): Pick<Job, 'name' | 'description'> {
+  return { name, description: JOB_DESCRIPTIONS[name] };
+}
+
+/**
  * Every background job (lib/job-runner.ts): run on its interval by every instance, by hand with
  * `npm run jobs -- <name> [--dry-run]`, and reported in GET /api/health/details.
  *
@@ -13,8 +48,9 @@ import type { Services } from './services.js';
  * second run does nothing more. `run({ dryRun: true })` writes, sends and asks nothing: it
  * returns the counts it would report and a `plan` line per item.
  *
- * A job added here needs: a unique hyphenated name, a description, its interval, and both the
- * real run and the dry run (a plan from the same conditions the real run claims with).
+ * A job added here needs: a unique hyphenated name with its description in JOB_DESCRIPTIONS,
+ * its interval, and both the real run and the dry run (a plan from the same conditions the real
+ * run claims with).
  */
 export function backgroundJobs(config: Config, services: Services): Job[] {
   const now = () => services.clock();
@@ -23,9 +59,7 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
       // The delivery promise (modules/media/delivery-policy.ts): captures past their deadline
       // closed as delivered, given back, or delivery failures refunded; then the refunds the
       // provider does not have yet are sent, and the visitors told by SMS.
-      name: 'delivery-deadline',
-      description:
-        'Closes captures past their deadline; refunds delivery failures (payment or credit) and tells the visitor by SMS',
+      ...about('delivery-deadline'),
       intervalMs: config.captures.sweepIntervalMs,
       run: async ({ dryRun }): Promise<JobReport> => {
         if (dryRun) {
@@ -56,8 +90,7 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
     },
     {
       // Uploaded items still without a preview (a crash, a failed attempt, a full queue).
-      name: 'preview-sweep',
-      description: 'Makes the low-res previews still missing for uploaded items',
+      ...about('preview-sweep'),
       intervalMs: config.previews.sweepIntervalMs,
       run: async ({ dryRun }): Promise<JobReport> => {
         if (dryRun) {
@@ -73,9 +106,7 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
     },
     {
       // Pending payments and refunds checked with the provider; stale ones expired.
-      name: 'payment-reconciler',
-      description:
-        'Asks the provider about pending payments and refunds, expires stale ones, turns unused payments into credit',
+      ...about('payment-reconciler'),
       intervalMs: config.payments.reconcileIntervalSeconds * 1000,
       run: async ({ dryRun }): Promise<JobReport> => {
         if (dryRun) {
@@ -102,9 +133,7 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
     {
       // Staged rollouts: send the next booths their update, see versions arrive, move waves on.
       // Booths are claimed in the database, so every instance may drive every rollout.
-      name: 'rollout-driver',
-      description:
-        'Drives staged rollouts: sends updates booth by booth, checks versions, moves waves on',
+      ...about('rollout-driver'),
       intervalMs: config.rollouts.tickMs,
       run: async ({ dryRun }): Promise<JobReport> => {
         if (dryRun) {
@@ -124,9 +153,7 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
     {
       // Sign-in records past their use, for the whole fleet once an hour (deleting is
       // idempotent; the claim only saves the other instances the work).
-      name: 'sign-in-purge',
-      description:
-        'Deletes expired sign-in codes, sign-in links, spent passkey challenges, refresh tokens and old throttling events',
+      ...about('sign-in-purge'),
       intervalMs: 3_600_000,
       scope: 'fleet',
       run: async (options): Promise<JobReport> => {
@@ -145,9 +172,7 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
     {
       // Photos and videos past MEDIA_RETENTION_DAYS: one SMS per person 48 hours before, then
       // erased with their objects (modules/retention).
-      name: 'media-retention',
-      description:
-        'Tells people by SMS 48 hours before their photos and videos reach MEDIA_RETENTION_DAYS, then deletes them and their files',
+      ...about('media-retention'),
       intervalMs: 86_400_000,
       scope: 'fleet',
       run: (options) => services.retention.media(options),
@@ -155,17 +180,14 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
     {
       // Accounts without a sign-in for MEDIA_RETENTION_DAYS: an SMS 48 hours before, then
       // erased (payments kept without the person); staff accounts are left alone.
-      name: 'account-retention',
-      description:
-        'Tells people without a sign-in for MEDIA_RETENTION_DAYS by SMS, then deletes their accounts 48 hours later unless they sign in',
+      ...about('account-retention'),
       intervalMs: 86_400_000,
       scope: 'fleet',
       run: (options) => services.retention.accounts(options),
     },
     {
       // Payment records past PAYMENT_RECORD_RETENTION_YEARS (the accounting law's period).
-      name: 'payment-record-retention',
-      description: 'Deletes payment records older than PAYMENT_RECORD_RETENTION_YEARS',
+      ...about('payment-record-retention'),
       intervalMs: 86_400_000,
       scope: 'fleet',
       run: (options) => services.retention.paymentRecords(options),
@@ -173,24 +195,21 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
     {
       // "Download my data": pending exports claimed one at a time and built into a ZIP in the
       // store (a request also starts a run at once; this catches the rest and retries).
-      name: 'data-export-builder',
-      description: 'Builds the ZIPs people asked for with "Download my data"',
+      ...about('data-export-builder'),
       intervalMs: config.privacy.dataExportSweepIntervalMs,
       run: (options) => services.dataExports.runOnce(options),
       stop: () => services.dataExports.stop(),
     },
     {
       // A ready export is offered for DATA_EXPORT_TTL_HOURS; then its ZIP is deleted.
-      name: 'data-export-expiry',
-      description: 'Deletes data export ZIPs whose download link has expired',
+      ...about('data-export-expiry'),
       intervalMs: 600_000,
       run: (options) => services.dataExports.expireOnce(options),
     },
     {
       // Invitations not answered within INVITE_TTL_DAYS: marked expired (reads and answers also
       // check the age, so none works a moment too long between runs).
-      name: 'invitation-expiry',
-      description: 'Marks invitations not answered within INVITE_TTL_DAYS expired',
+      ...about('invitation-expiry'),
       intervalMs: 3_600_000,
       run: async ({ dryRun }): Promise<JobReport> => {
         if (dryRun) {
@@ -206,9 +225,7 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
     {
       // Objects nothing points at any more: erased or deleted records' files (at once, retried
       // when the store failed) and presigned uploads never confirmed (a day after signing).
-      name: 'object-cleanup',
-      description:
-        'Deletes objects of erased or deleted records and uploads never confirmed within a day',
+      ...about('object-cleanup'),
       intervalMs: 600_000,
       run: (options) => services.objectCleanup.runOnce(options),
     },
@@ -217,9 +234,7 @@ export function backgroundJobs(config: Config, services: Services): Job[] {
       // are kept exact by triggers in each change's transaction; this recounts them from the
       // rows, to repair them after a bulk load with triggers off, an old dump restored or a hand
       // edit. Writes to media and payments wait meanwhile (seconds per million media).
-      name: 'counters-rebuild',
-      description:
-        'Recounts the statistics counters (media per booth and day, captures, visitors, templates, revenue) from the rows',
+      ...about('counters-rebuild'),
       intervalMs: 7 * 86_400_000,
       scope: 'fleet',
       run: async ({ dryRun }): Promise<JobReport> => {
