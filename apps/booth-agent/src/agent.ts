@@ -1,128 +1,43 @@
-import {
-  type DeviceErrorReport,
-  PRINTS_LEFT_MAX,
-  PRINTS_LEFT_WARNING,
-} from '@flashbooth/contracts';
+import { type DeviceErrorReport, PRINTS_LEFT_MAX } from '@flashbooth/contracts';
 import path from 'node:path';
+import {
+  type AgentTimers,
+  type BoothAgentOptions,
+  DEFAULT_TIMERS,
+  QUEUE_WARN_ITEMS,
+} from './agent-options.js';
 import { BoothStateStore } from './booth-state.js';
 import type { Camera } from './camera/camera.js';
 import { CaptureSession } from './capture-session.js';
 import { CommandIntake } from './command-intake.js';
-import { type BoothChannel, BoothConnection } from './connection.js';
+import { BoothConnection } from './connection.js';
+import {
+  answerPing,
+  type ConnectionHandlerParts,
+  whenOnline,
+  whenSettings,
+} from './connection-handlers.js';
 import { DeliveryQueue } from './delivery/delivery-queue.js';
-import { DEFAULT_DELIVERY_RETRY, DeliveryWorker } from './delivery/delivery-worker.js';
+import type { DeliveryWorker } from './delivery/delivery-worker.js';
 import { DiskQueueFolder, MemoryQueueFolder } from './delivery/queue-folder.js';
 import { recoverInterrupted } from './delivery/recover.js';
-import { BoothHealth, healthSignature } from './health.js';
+import { wireDelivery } from './delivery-wiring.js';
+import { BoothHealth } from './health.js';
+import { HealthWatch } from './health-watch.js';
 import { type AgentLog, consoleLog } from './log.js';
-import { FfmpegMotionEncoder, type MotionEncoder } from './motion/encoder.js';
+import { FfmpegMotionEncoder } from './motion/encoder.js';
 import type { Printer } from './printer/printer.js';
-import type { Reply } from './replies.js';
 import { ReportOutbox, type ReportedSession } from './report-outbox.js';
-import { undeliverableMessage } from './reports.js';
-import { applySettings } from './settings.js';
 import { SoftwareUpdate } from './software-update.js';
 import { type BoothStatus, StatusBoard } from './status.js';
-import { utcStamp, withTimeout } from './time.js';
-import { type TransferTimers, Transfers } from './transfers.js';
-import type { InstalledRelease } from './updater.js';
+import { Transfers } from './transfers.js';
 
-export interface BoothAgentOptions {
-  /** The broker: the server's embedded one (mqtt://host:1884) or the fleet's (MQTT_URL). */
-  mqttUrl: string;
-  /** The device's serial: its MQTT user name and client id. */
-  thingName: string;
-  /** The broker password shown once when the device was registered. */
-  secret: string;
-  camera: Camera;
-  printer: Printer;
-  /**
-   * Makes a motion capture's MP4, poster, animated preview and .gif from its frames, in the
-   * background before they are uploaded (default: Debian's ffmpeg with sharp).
-   */
-  encoder?: MotionEncoder;
-  /**
-   * This build's version. Reported in every status and ping reply unless an installed release
-   * (`<releasesDir>/current.json`) names another.
-   */
-  softwareVersion: string;
-  /**
-   * Prints left on the roll on the first run (a full roll, 700, when not given); afterwards the
-   * state file's count wins.
-   */
-  printsLeft?: number;
-  /**
-   * The JSON file that keeps prints left, the applied settings revision, the installed version
-   * and unsent error reports across restarts. Without it all of that lives in memory only.
-   */
-  stateFile?: string;
-  /**
-   * Where the `update` command installs releases (`<version>/<file>` and `current.json`).
-   * Without it the booth refuses updates.
-   */
-  releasesDir?: string;
-  /**
-   * The delivery queue's folder (docs/delivery-queue.md): every capture's photos and print wait
-   * there until the server confirms them, across restarts and power cuts. Without it the queue
-   * lives in memory only (tests; a booth that restarts then loses what was waiting).
-   */
-  queueDir?: string;
-  /** Waiting items beyond which the booth's status says the queue is over its limit (200). */
-  queueWarnItems?: number;
-  /**
-   * Called once a release is installed and `current.json` names it. The running process keeps
-   * the old code until its supervisor restarts it (README, "Software updates").
-   */
-  onUpdated?: (release: InstalledRelease) => void;
-  log?: AgentLog;
-  /** Clock for command expiry (tests pin it). */
-  now?: () => Date;
-  /** Wait between reconnection attempts after the broker is lost (default 2 s). */
-  reconnectPeriodMs?: number;
-  /** How long one connection attempt may take (default 10 s). */
-  connectTimeoutMs?: number;
-  /**
-   * The server's base URL (http://host:port), against which relative upload and foreground URLs
-   * are resolved (the local object store hands out relative ones unless PUBLIC_URL is set).
-   */
-  serverUrl?: string;
-  /** Session timings; tests shorten them. */
-  timers?: Partial<AgentTimers>;
-}
-
-export interface AgentTimers extends TransferTimers {
-  /** The visitor's countdown before each photo (DESIGN 2b: 10 s). */
-  countdownMs: number;
-  /** Downloading a release file, body included. */
-  releaseDownloadMs: number;
-  /** The delivery worker's first pause after a failure (2 s), doubled after each one… */
-  deliveryRetryMs: number;
-  /** …up to this (5 min). */
-  deliveryRetryMaxMs: number;
-  /** The shortest time between two status reports about the delivery queue (5 s). */
-  queueReportMs: number;
-  /**
-   * How often the health is looked at between statuses (printer, disk, camera): a change is
-   * reported then (a printer out of paper while nobody uses the booth), and the health at least
-   * every `healthReportMs` so the console's "Reported … ago" stays fresh.
-   */
-  healthWatchMs: number;
-  healthReportMs: number;
-}
-
-const DEFAULT_TIMERS: AgentTimers = {
-  countdownMs: 10_000,
-  httpTimeoutMs: 30_000,
-  releaseDownloadMs: 15 * 60_000,
-  deliveryRetryMs: DEFAULT_DELIVERY_RETRY.firstMs,
-  deliveryRetryMaxMs: DEFAULT_DELIVERY_RETRY.maxMs,
-  queueReportMs: 5000,
-  healthWatchMs: 30_000,
-  healthReportMs: 5 * 60_000,
-};
-
-/** BOOTH_QUEUE_WARN_ITEMS' default. */
-export const QUEUE_WARN_ITEMS = 200;
+export {
+  type AgentTimers,
+  type BoothAgentOptions,
+  DEFAULT_TIMERS,
+  QUEUE_WARN_ITEMS,
+} from './agent-options.js';
 
 /**
  * The program inside a booth, put together from its parts:
@@ -133,11 +48,14 @@ export const QUEUE_WARN_ITEMS = 200;
  *   background, resuming after a restart (`recover.ts` finishes interrupted sessions);
  * - `software-update.ts`: `update` (download, verify, install; `updater.ts`);
  * - `transfers.ts`: HTTP downloads, uploads, confirmations and fresh upload links;
- * - `health.ts`: camera, printer, disk, queue and last delivery, sent with every status;
+ * - `health.ts`: camera, printer, disk, queue and last delivery, sent with every status, and
+ *   `health-watch.ts`, which reports a change between statuses;
+ * - `delivery-wiring.ts`: the delivery worker and what the queue's changes cause;
+ * - `agent-options.ts`: the options and timers;
  * - `report-outbox.ts`: the device's error log, queued while the broker is away;
  * - `settings.ts`: restocks from the retained settings; `status.ts`: the status and the one
  *   job slot; `booth-state.ts`: what is kept across restarts.
- * `ping` is answered here with the current status.
+ * - `connection-handlers.ts`: what a (re)connection, the settings and `ping` do.
  */
 export class BoothAgent {
   readonly thingName: string;
@@ -152,8 +70,7 @@ export class BoothAgent {
   private readonly queue: DeliveryQueue;
   private readonly worker: DeliveryWorker;
   private readonly health: BoothHealth;
-  private readonly timers: AgentTimers;
-  private healthTimer: NodeJS.Timeout | undefined;
+  private readonly healthWatch: HealthWatch;
 
   constructor(options: BoothAgentOptions) {
     const { thingName, camera, printer } = options;
@@ -163,7 +80,6 @@ export class BoothAgent {
     const log = options.log ?? consoleLog();
     const now = options.now ?? (() => new Date());
     const timers: AgentTimers = { ...DEFAULT_TIMERS, ...options.timers };
-    this.timers = timers;
     this.log = log;
     this.store = new BoothStateStore({
       printsLeft: options.printsLeft ?? PRINTS_LEFT_MAX,
@@ -173,19 +89,12 @@ export class BoothAgent {
       log,
     });
     const { mqttUrl, secret, serverUrl, reconnectPeriodMs, connectTimeoutMs } = options;
-    const login = {
-      mqttUrl,
-      thingName,
-      secret,
-      reconnectPeriodMs,
-      connectTimeoutMs,
-      boot: () => this.store.boot,
-      log,
-    };
+    const boot = () => this.store.boot;
+    const login = { mqttUrl, thingName, secret, reconnectPeriodMs, connectTimeoutMs, boot, log };
     this.connection = new BoothConnection(login, {
-      online: (channel) => this.online(channel),
+      online: (channel) => whenOnline(this.parts, channel),
       command: (payload, channel) => this.intake.receive(payload, channel),
-      settings: (payload) => this.applySettings(payload),
+      settings: (payload) => whenSettings(this.parts, payload),
     });
     const link = this.connection;
     const store = this.store;
@@ -216,34 +125,24 @@ export class BoothAgent {
     });
     this.outbox = new ReportOutbox({ link, store, now, log });
     const transfers = new Transfers({ serverUrl, thingName, secret, timers });
-    this.worker = new DeliveryWorker({
+    this.worker = wireDelivery({
       queue,
       transfers,
       encoder: options.encoder ?? new FfmpegMotionEncoder(),
-      log,
-      now,
+      store,
+      outbox: this.outbox,
+      board: this.board,
       retry: { firstMs: timers.deliveryRetryMs, maxMs: timers.deliveryRetryMaxMs },
-      onDelivered: (_item, at) => {
-        store.state.last_delivery_at = utcStamp(at);
-        void store.persist();
-      },
-      onRejected: (item, error, delivered) => {
-        this.outbox.report(
-          undeliverableMessage(item.captureId, item.upload.media_id, error, delivered),
-          { captureId: item.captureId, delivered },
-        );
-      },
+      now,
+      log,
     });
-    let overLimit = false;
-    queue.onChange((change) => {
-      if (change === 'added') this.worker.kick();
-      const { over_limit: over = false } = queue.stats();
-      // Every delivery is not worth a status; a new capture, an empty queue or the limit are.
-      if (change !== 'delivered' || over !== overLimit) this.board.reportSoon();
-      if (over && !overLimit) {
-        log.warn({ items: queue.stats().items }, 'the delivery queue is over its warning limit');
-      }
-      overLimit = over;
+    this.healthWatch = new HealthWatch({
+      health: this.health,
+      board: this.board,
+      connected: () => this.connection.connected,
+      watchMs: timers.healthWatchMs,
+      reportMs: timers.healthReportMs,
+      log,
     });
     const common = { board: this.board, store, outbox: this.outbox, now, log };
     const capture = new CaptureSession({
@@ -268,7 +167,7 @@ export class BoothAgent {
       now,
       log,
       handlers: {
-        ping: (_command, reply) => this.ping(reply),
+        ping: (_command, reply) => answerPing(this.parts, reply),
         capture: (command, reply) => capture.handle(command, reply),
         update: (command, reply) => update.handle(command, reply),
       },
@@ -283,6 +182,7 @@ export class BoothAgent {
     return this.store.state.prints_left;
   }
 
+  /** Status reports the broker took since the start (health reports included). */
   /** The newest settings revision applied (0: none yet). */
   get settingsRevision(): number {
     return this.store.state.settings_revision;
@@ -333,31 +233,7 @@ export class BoothAgent {
       });
       this.worker.start();
     });
-    this.watchHealth();
-  }
-
-  /**
-   * Between statuses, every `healthWatchMs`: refreshes the health and reports the status when
-   * what the console shows changed (camera, printer, disk running low, the queue's limit), or
-   * when the last report is `healthReportMs` old. Stopped by `stop()`.
-   */
-  private watchHealth(): void {
-    if (this.healthTimer) return;
-    let reported = healthSignature(this.health.snapshot());
-    let reportedAt = performance.now();
-    this.healthTimer = setInterval(() => {
-      void (async () => {
-        if (!this.connection.connected || this.board.busy) return;
-        await this.health.refresh();
-        const now = healthSignature(this.health.snapshot());
-        const stale = performance.now() - reportedAt >= this.timers.healthReportMs;
-        if (now === reported && !stale) return;
-        reported = now;
-        reportedAt = performance.now();
-        await this.board.publishQuietly();
-      })().catch((error: unknown) => this.log.warn({ err: error }, 'health check failed'));
-    }, this.timers.healthWatchMs);
-    this.healthTimer.unref();
+    this.healthWatch.start();
   }
 
   /**
@@ -379,8 +255,7 @@ export class BoothAgent {
       if (this.board.busy)
         this.log.warn({ thingName: this.thingName }, 'stopping during a session');
     }
-    clearInterval(this.healthTimer);
-    this.healthTimer = undefined;
+    this.healthWatch.stop();
     try {
       await this.worker.stop();
       await this.connection.stop(timeoutMs, () => this.board.message());
@@ -390,41 +265,9 @@ export class BoothAgent {
     }
   }
 
-  /**
-   * On every (re)connection, once subscribed: report the current status, then send the error
-   * reports kept meanwhile.
-   */
-  private async online(channel: BoothChannel): Promise<void> {
-    this.board.online();
-    // The broker is back, so the network probably is: deliveries stop waiting out their pause.
-    this.worker.networkBack();
-    await withTimeout(this.health.refresh(), 2000).catch(() => undefined);
-    await channel.publishStatus(this.board.message());
-    const printsLeft = this.store.state.prints_left;
-    if (printsLeft < PRINTS_LEFT_WARNING) {
-      this.log.warn({ thingName: this.thingName, printsLeft }, 'the paper roll is nearly empty');
-    }
-    void this.outbox.flush();
-  }
-
-  private async applySettings(payload: Buffer): Promise<void> {
-    const applied = applySettings(this.store.state, payload, {
-      thingName: this.thingName,
-      log: this.log,
-    });
-    if (!applied) return;
-    await this.store.persist();
-    await this.board.publishQuietly();
-  }
-
-  private async ping(reply: Reply): Promise<void> {
-    const { state } = this.store;
-    await reply({
-      status: this.board.current,
-      software_version: state.software_version,
-      prints_left: state.prints_left,
-      // As in the status: whoever stores prints_left can tell a pre-restock count.
-      settings_revision: state.settings_revision,
-    });
+  /** The parts the connection's and the intake's handlers use (connection-handlers.ts). */
+  private get parts(): ConnectionHandlerParts {
+    const { thingName, store, board, health, worker, outbox, log } = this;
+    return { thingName, store, board, health, worker, outbox, log };
   }
 }
