@@ -1,232 +1,209 @@
 /**
- * Live device status (issue 11): how long from a booth's status message until an open console
- * stream has it, with BENCH_BOOTHS (1,000) booths each changing status once a second, and the
- * server's CPU and memory while it holds them.
+ * npm run bench:status: live status at scale on capped instances (issue 40). The installation of
+ * `npm run bench:cluster` (a private PostgreSQL and Mosquitto, haproxy, the server instances as
+ * the systemd unit starts them, each in a cgroup with CLUSTER_INSTANCE_CPU cores; default two
+ * instances, BENCH_STATUS_INSTANCES) and BENCH_BOOTHS (5,000) booth agents in fleets of
+ * BENCH_BOOTHS_PER_PROCESS (500, apps/booth-agent/src/fleet.ts). Each booth reports as a busy
+ * booth does: a status change on average every BENCH_STATUS_CHANGE_SECONDS (30; idle ↔
+ * processing, a print taken on the way back), and its health at least every 5 minutes (the
+ * agent's own timer); the printed rate is both together.
  *
- * Everything is real and in this one process: the app from buildApp() on 127.0.0.1 with the
- * embedded MQTT broker (random port) and PGlite in memory; the booths are mqtt.js clients logged
- * in with their device's credentials (devices inserted through DevicesRepository with a secret,
- * as POST devices does), each publishing a retained status once a second, staggered over the
- * second, that is a real change every time (idle/busy alternating, prints_left counting down);
- * the console is one GET /api/enterprise/devices/status-stream read with node:http as a super
- * user (a token signed with the app's key for the SUPER_USER_PHONES user).
- *
- * Latency = from just before the booth's publish call until the stream's event for that
- * (device, prints_left) is parsed: broker, the server's MQTT client, the database write
- * (recordStatus), the feed and the HTTP stream. CPU and RSS are process.cpuUsage() and
- * process.memoryUsage().rss of this process, sampled every second: they include the 1,000 MQTT
- * clients and the console reader, so they overstate the server's own share.
- *
- * Usage: npm run bench:status
- * BENCH_BOOTHS (1000), BENCH_SECONDS (30, measured), BENCH_WARMUP_SECONDS (5).
+ * A console (the super user's staff token) reads GET /api/enterprise/devices/status-stream
+ * through the balancer for the whole run. Measured over BENCH_SECONDS (120) after
+ * BENCH_WARMUP_SECONDS (20):
+ * - latency: from just before the booth's status change is published until the console's event
+ *   with that (booth, status, prints_left) is parsed; p50/p99/max;
+ * - lost: changes sent in the window that never reached the stream (BENCH_STATUS_GRACE_SECONDS,
+ *   10, after the window);
+ * - recorded once: the rows the status-report UPDATE wrote (pg_stat_statements, loaded in the
+ *   private PostgreSQL) against the reports the booths sent (each fleet counts its broker-acked
+ *   status reports, health included);
+ * - each instance's CPU against its quota, PostgreSQL's and the broker's CPU, the load average.
  */
-import { get as httpGet, type IncomingMessage } from 'node:http';
 import os from 'node:os';
+import { readFileSync } from 'node:fs';
+import { CgroupUnavailable, CpuGroup } from '../apps/server/test/cluster/cgroup.js';
 import {
-  type DeviceStatusEvent,
-  type DeviceStatusMessage,
-  mqttTopics,
-} from '@flashbooth/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
-import { openDatabase } from '../apps/server/src/db/client.js';
-import { DevicesRepository } from '../apps/server/src/modules/devices/devices.repository.js';
-import { UsersRepository } from '../apps/server/src/modules/users/users.repository.js';
-import { AccessTokens } from '../apps/server/src/security/access-tokens.js';
+  cpuSeconds,
+  parseJsonLines,
+  processTreeSeconds,
+  sleep,
+} from '../apps/server/test/cluster/cluster.js';
+import { Installation, SUPER_PHONE } from '../apps/server/test/cluster/installation.js';
 import {
-  hashDeviceSecret,
-  newDeviceSecret,
-  newThingName,
-} from '../apps/server/src/security/device-credentials.js';
-import { benchConfig, listenOnLoopback, percentile } from './bench-support.js';
+  ApiClient,
+  percentile,
+  signIn,
+  StatusStreamClient,
+} from '../apps/server/test/cluster/visitors.js';
 
-const BOOTHS = Number(process.env.BENCH_BOOTHS ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
-const CONNECT_CONCURRENCY = 50;
-const SUPER_PHONE = '+919999900001';
+const BOOTHS = Number(process.env.BENCH_BOOTHS ?? 5000);
+const PER_PROCESS = Number(process.env.BENCH_BOOTHS_PER_PROCESS ?? 500);
+const INSTANCES = Number(process.env.BENCH_STATUS_INSTANCES ?? 2);
+const CHANGE_SECONDS = Number(process.env.BENCH_STATUS_CHANGE_SECONDS ?? 30);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 120);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
+const GRACE_SECONDS = Number(process.env.BENCH_STATUS_GRACE_SECONDS ?? 10);
+const INSTANCE_CPU = Number(process.env.CLUSTER_INSTANCE_CPU ?? 0.3);
+const PERIOD_US = Number(process.env.CLUSTER_INSTANCE_CPU_PERIOD_US ?? 10_000);
+const SHARES = Number(process.env.BENCH_CLUSTER_CPU_SHARES ?? 4096);
+const HEALTH_SECONDS = 300;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-interface Booth {
-  id: number;
-  thingName: string;
-  secret: string;
-  client?: MqttClient;
-  tick: number;
+interface Change {
+  booth: string;
+  at: number;
+  status: string;
+  printsLeft: number;
 }
 
-async function main() {
-  const config = benchConfig({
-    MQTT_PORT: '0',
-    MQTT_HOST: '127.0.0.1',
-    SUPER_USER_PHONES: SUPER_PHONE,
-  });
-  const database = await openDatabase({});
-  const { app, base } = await listenOnLoopback(config, database);
-  const brokerUrl = app.deviceBrokerUrl!;
-
-  // The console: the seeded super user's token, signed with the app's own key.
-  const superUser = await new UsersRepository(database.db).findByPhone('enterprise', SUPER_PHONE);
-  const tokens = new AccessTokens(config.authSecret, 3600, () => new Date());
-  const token = await tokens.sign({ userId: superUser!.id, pool: 'enterprise' });
-
-  // The booths: devices with credentials, as POST devices makes them.
-  const repository = new DevicesRepository(database.db);
-  const booths: Booth[] = [];
-  for (let i = 0; i < BOOTHS; i += 1) {
-    const thingName = newThingName();
-    const secret = newDeviceSecret();
-    const id = await repository.create({
-      name: `Bench ${i}`,
-      thingName,
-      secretHash: hashDeviceSecret(secret),
-    });
-    if (id === undefined) throw new Error('thing name taken');
-    booths.push({ id, thingName, secret, tick: 0 });
+/** The status changes a fleet printed so far, and its latest count of reports sent. */
+function fleetOutput(lines: string[]): { changes: Change[]; sent: number } {
+  const changes: Change[] = [];
+  let sent = 0;
+  for (const entry of parseJsonLines(lines)) {
+    if (entry.fleet === 'change') {
+      changes.push({
+        booth: entry.booth as string,
+        at: entry.at as number,
+        status: entry.status as string,
+        printsLeft: entry.printsLeft as number,
+      });
+    } else if (entry.fleet === 'reports') sent = entry.sent as number;
   }
+  return { changes, sent };
+}
 
-  // Sent (device id, prints_left) → when; the stream's events are matched against it.
-  const sent = new Map<string, number>();
-  const latencies: number[] = [];
-  let measuring = false;
-  let received = 0;
-  let unmatched = 0;
-
-  const stream = await new Promise<IncomingMessage>((resolve, reject) => {
-    httpGet(
-      `${base}/api/enterprise/devices/status-stream`,
-      { agent: false, headers: { authorization: `Bearer ${token}` } },
-      resolve,
-    ).once('error', reject);
-  });
-  if (stream.statusCode !== 200) throw new Error(`stream answered ${stream.statusCode}`);
-  stream.setEncoding('utf8');
-  let buffer = '';
-  stream.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block.split('\n').find((line) => line.startsWith('data: '));
-      if (!data) continue;
-      const event = JSON.parse(data.slice(6)) as DeviceStatusEvent;
-      const key = `${event.id}:${event.prints_left}`;
-      const at = sent.get(key);
-      if (at === undefined) {
-        unmatched += 1;
-        continue;
-      }
-      sent.delete(key);
-      received += 1;
-      if (measuring) latencies.push(performance.now() - at);
+async function main(): Promise<void> {
+  const groups: CpuGroup[] = [];
+  let rest: CpuGroup;
+  try {
+    rest = new CpuGroup(`flashbooth-status-${process.pid}-rest`, undefined, PERIOD_US, SHARES);
+    for (let index = 0; index < INSTANCES; index += 1) {
+      groups.push(
+        new CpuGroup(`flashbooth-status-${process.pid}-${index}`, INSTANCE_CPU, PERIOD_US, SHARES),
+      );
     }
-  });
-
-  console.log(`connecting ${BOOTHS} booths to ${brokerUrl} …`);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONNECT_CONCURRENCY }, async () => {
-      while (next < booths.length) {
-        const booth = booths[next++]!;
-        booth.client = await mqtt.connectAsync(brokerUrl, {
-          clientId: booth.thingName,
-          username: booth.thingName,
-          password: booth.secret,
-          clean: true,
-          reconnectPeriod: 0,
-          will: {
-            topic: mqttTopics.status(booth.thingName),
-            payload: Buffer.from(JSON.stringify({ status: 'offline' })),
-            qos: 1,
-            retain: true,
-          },
-        });
-        (booth.client.stream as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
-      }
-    }),
-  );
-
-  const publish = (booth: Booth) => {
-    booth.tick += 1;
-    const message: DeviceStatusMessage = {
-      status: booth.tick % 2 === 0 ? 'idle' : 'busy',
-      software_version: '1.0.0',
-      prints_left: 100_000 - (booth.tick % 100_000),
-      settings_revision: 0,
-    };
-    sent.set(`${booth.id}:${message.prints_left}`, performance.now());
-    booth.client!.publish(mqttTopics.status(booth.thingName), JSON.stringify(message), {
-      qos: 1,
-      retain: true,
-    });
-  };
-
-  // Each booth once a second, spread evenly over the second.
-  const timers: NodeJS.Timeout[] = [];
-  booths.forEach((booth, i) => {
-    timers.push(
-      setTimeout(
-        () => {
-          publish(booth);
-          timers.push(setInterval(() => publish(booth), 1000));
-        },
-        Math.floor((i * 1000) / BOOTHS),
-      ),
-    );
-  });
-
-  console.log(`warming up ${WARMUP_SECONDS} s, then measuring ${SECONDS} s …`);
-  await sleep(WARMUP_SECONDS * 1000);
-  measuring = true;
-  const cpuSamples: number[] = [];
-  const rssSamples: number[] = [];
-  let lastCpu = process.cpuUsage();
-  let lastWall = performance.now();
-  const sentBefore = received;
-  for (let s = 0; s < SECONDS; s += 1) {
-    await sleep(1000);
-    const cpu = process.cpuUsage(lastCpu);
-    const wall = performance.now() - lastWall;
-    cpuSamples.push(((cpu.user + cpu.system) / 1000 / wall) * 100);
-    rssSamples.push(process.memoryUsage().rss);
-    lastCpu = process.cpuUsage();
-    lastWall = performance.now();
+  } catch (error) {
+    if (error instanceof CgroupUnavailable) {
+      console.error(`bench:status needs a CPU quota per instance: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
   }
-  measuring = false;
-  const deliveredInWindow = received - sentBefore;
-  for (const timer of timers) clearInterval(timer);
-  // Let the last ones arrive; what is still missing then was lost.
-  await sleep(2000);
-  const missing = sent.size;
+  rest.joinSelf();
+  // The statements' counts: the status UPDATE's rows are the writes.
+  process.env.CLUSTER_POSTGRES_SETTINGS =
+    `${process.env.CLUSTER_POSTGRES_SETTINGS ?? ''} shared_preload_libraries=pg_stat_statements`.trim();
+  const installation = new Installation({
+    instances: INSTANCES,
+    booths: BOOTHS,
+    boothsPerProcess: PER_PROCESS,
+    checkIntervalMs: 5000,
+    groups,
+    env: {
+      ...(INSTANCES === 1 ? { MQTT_SHARE_GROUP: '' } : {}),
+      CAPTURE_SWEEP_INTERVAL_MS: '60000',
+      MEDIA_PREVIEW_SWEEP_INTERVAL_MS: '30000',
+      PAYMENT_RECONCILE_INTERVAL_SECONDS: '60',
+      ROLLOUT_TICK_MS: '2000',
+      ROLLOUT_RETRY_MS: '30000',
+    },
+    fleetEnv: { BOOTH_FLEET_STATUS_CHANGE_MS: String(CHANGE_SECONDS * 1000) },
+  });
+  const console_ = (...parts: string[]) => console.log(parts.join(''));
+  console_(
+    `bench:status: ${BOOTHS} booths in fleets of ${PER_PROCESS}, ${INSTANCES} instance(s) capped at ${INSTANCE_CPU} core, a status change every ${CHANGE_SECONDS} s on average and health every ${HEALTH_SECONDS / 60} min per booth: ${(BOOTHS / CHANGE_SECONDS + BOOTHS / HEALTH_SECONDS).toFixed(0)} reports/s expected (${(BOOTHS / CHANGE_SECONDS).toFixed(0)} changes + ${(BOOTHS / HEALTH_SECONDS).toFixed(0)} health); load average ${loadavg()}`,
+  );
+  const started = Date.now();
+  let stream: StatusStreamClient | undefined;
+  try {
+    await installation.start();
+    console_(`installation up in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    // The status writer's UPDATE (DevicesRepository.recordReports): its rows are the writes.
+    const statusWrites = () => installation.statementCounts('as v(thing_name, status');
+    const idByThing = new Map(installation.booths.map((booth) => [booth.thingName, booth.id]));
+    const api = new ApiClient(installation.url);
+    const staff = await signIn(api, 'enterprise', SUPER_PHONE, 'Console');
+    stream = new StatusStreamClient(installation.url, () => staff.token);
+    stream.start();
+    await statusWrites();
+    await sleep(WARMUP_SECONDS * 1000);
 
-  latencies.sort((a, b) => a - b);
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-  console.log('');
-  console.log(
-    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${mb(os.totalmem())} MiB, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')} (1/5/15 min, at the end)`,
-  );
-  console.log(
-    `booths ${BOOTHS}, one status a second each; measured ${SECONDS} s: ${deliveredInWindow} events (${(deliveredInWindow / SECONDS).toFixed(0)}/s) on the stream`,
-  );
-  console.log(
-    `publish → stream  p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   max ${(latencies.at(-1) ?? 0).toFixed(1)} ms`,
-  );
-  console.log(
-    `process CPU  mean ${mean(cpuSamples).toFixed(0)} %   max ${Math.max(...cpuSamples).toFixed(0)} % (of one core; server and load generator together)`,
-  );
-  console.log(
-    `process RSS  mean ${mb(mean(rssSamples))} MiB   max ${mb(Math.max(...rssSamples))} MiB`,
-  );
-  console.log(`lost (published, never streamed): ${missing}; unmatched events: ${unmatched}`);
+    const sentNow = () =>
+      installation.fleets.reduce((sum, fleet) => sum + fleetOutput(fleet.process.lines).sent, 0);
+    const cpuNow = () => ({
+      instances: groups.map((group) => group.usageSeconds()),
+      postgres: processTreeSeconds(installation.postgres.process.pid!),
+      broker: cpuSeconds(installation.mosquitto.process.pid!),
+      at: Date.now(),
+    });
 
-  // No orderly teardown: closing 1,000 booth connections at once overflows Aedes's stack
-  // (its publish loop recurses per client); the process ends here.
-  stream.destroy();
+    // The window: the counts are read at its edges (the fleets print theirs every 5 s, so the
+    // reports' window is the fleets' last count before each edge).
+    await sleep(5500);
+    const windowStart = Date.now();
+    const writesBefore = await statusWrites();
+    const sentBefore = sentNow();
+    const cpuBefore = cpuNow();
+    await sleep(SECONDS * 1000);
+    const cpuAfter = cpuNow();
+    const windowEnd = Date.now();
+    await sleep(5500);
+    const sentAfter = sentNow();
+    // The writes of the reports sent up to the fleets' last count: a few seconds for the last.
+    await sleep(3000);
+    const writesAfter = await statusWrites();
+    await sleep(Math.max(0, GRACE_SECONDS * 1000 - 8500));
+
+    const changes = installation.fleets
+      .flatMap((fleet) => fleetOutput(fleet.process.lines).changes)
+      .filter((change) => change.at >= windowStart && change.at < windowEnd);
+    const latencies: number[] = [];
+    let lost = 0;
+    const byKey = eventsByKey(stream);
+    for (const change of changes) {
+      const id = idByThing.get(change.booth);
+      const at = byKey.get(`${id}:${change.status}:${change.printsLeft}`);
+      if (at === undefined) lost += 1;
+      else latencies.push(at - change.at);
+    }
+    const seconds = (windowEnd - windowStart) / 1000;
+    const sent = sentAfter - sentBefore;
+    const writes = writesAfter.rows - writesBefore.rows;
+    const cpuSecondsOf = (a: number, b: number) => (a - b) / ((cpuAfter.at - cpuBefore.at) / 1000);
+    console_(
+      `measured ${seconds.toFixed(0)} s: ${changes.length} status changes (${(changes.length / seconds).toFixed(1)}/s), ${sent} status reports sent by the booths in the fleets' counting window (${(sent / seconds).toFixed(1)}/s, health included)`,
+    );
+    console_(
+      `change → console stream: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(0, ...latencies).toFixed(0)} ms; lost ${lost} of ${changes.length}`,
+    );
+    console_(
+      `recorded: ${writes} rows written by ${writesAfter.calls - writesBefore.calls} status UPDATE statements for ${sent} reports sent (${sent === 0 ? '-' : (writes / sent).toFixed(3)} writes per report; 1.000 = each recorded once)`,
+    );
+    console_(
+      `CPU: instances ${cpuAfter.instances.map((value, index) => `${cpuSecondsOf(value, cpuBefore.instances[index]!).toFixed(2)} (${((cpuSecondsOf(value, cpuBefore.instances[index]!) / INSTANCE_CPU) * 100).toFixed(0)}% of quota)`).join(', ')}; PostgreSQL ${cpuSecondsOf(cpuAfter.postgres, cpuBefore.postgres).toFixed(2)}, broker ${cpuSecondsOf(cpuAfter.broker, cpuBefore.broker).toFixed(2)} cores; stream connections ${stream.connections.length}; machine ${os.cpus().length} cores, load average ${loadavg()}`,
+    );
+  } finally {
+    await stream?.stop();
+    await installation.stop();
+    CpuGroup.leave();
+    rest.remove();
+    for (const group of groups) group.remove();
+  }
+}
+
+/** The first arrival on the stream of each (device id, status, prints left). */
+function eventsByKey(stream: StatusStreamClient): Map<string, number> {
+  const first = new Map<string, number>();
+  for (const connection of stream.connections) {
+    for (const event of connection.events) {
+      const key = `${event.id}:${event.status}:${event.printsLeft}`;
+      if (!first.has(key)) first.set(key, event.at);
+    }
+  }
+  return first;
 }
 
 main().then(

@@ -183,6 +183,28 @@ export class BoothAgent {
   }
 
   /** Status reports the broker took since the start (health reports included). */
+  get statusReportsSent(): number {
+    return this.board.reportsSent;
+  }
+
+  /**
+   * Load tests only (fleet.ts, BOOTH_FLEET_STATUS_CHANGE_MS): the status change a busy booth
+   * makes, without a session: `idle` → `processing`, and back to `idle` with a print taken from
+   * the roll (not saved). Reported as any status is; resolves with what was reported, or
+   * undefined while a job holds the booth or it is not connected.
+   */
+  async simulateStatusChange(): Promise<{ status: BoothStatus; printsLeft: number } | undefined> {
+    if (this.board.busy || !this.connection.connected) return undefined;
+    const current = this.board.current;
+    if (current !== 'idle' && current !== 'processing') return undefined;
+    if (current === 'processing') {
+      this.store.state.prints_left = Math.max(0, this.store.state.prints_left - 1);
+    }
+    const status = current === 'idle' ? 'processing' : 'idle';
+    await this.board.set(status);
+    return { status, printsLeft: this.store.state.prints_left };
+  }
+
   /** The newest settings revision applied (0: none yet). */
   get settingsRevision(): number {
     return this.store.state.settings_revision;

@@ -2,7 +2,11 @@
 // in a few of these): `BOOTH_FLEET_FILE=fleet.json node --import tsx apps/booth-agent/src/fleet.ts`.
 // The file lists the booths, `[{ "thingName": …, "secret": …, "dataDir": … }, …]`; every other
 // setting is the environment's (BOOTH_MQTT_URL, BOOTH_SERVER_URL, BOOTH_COUNTDOWN_MS, …) and the
-// same for each booth. Each booth is the agent main.ts runs, with its own broker connection,
+// same for each booth. BOOTH_FLEET_STATUS_CHANGE_MS (load tests: `npm run bench:status`) makes
+// each booth change status as a busy one does, on average once per that many milliseconds
+// (idle ↔ processing, BoothAgent.simulateStatusChange), each change printed as a JSON line
+// `{"fleet":"change",…}` with when it was sent, and every 5 s the status reports sent so far
+// (`{"fleet":"reports","sent":…}`, health reports included). Each booth is the agent main.ts runs, with its own broker connection,
 // state file, delivery queue and spool (simulated printer in <dataDir>/spool); the camera is the
 // simulated one unless BOOTH_CAMERA names another. Each log line names its booth.
 import { readFileSync } from 'node:fs';
@@ -92,6 +96,41 @@ async function main(): Promise<void> {
     await Promise.all(agents.slice(from, from + STARTING_TOGETHER).map((agent) => agent.start()));
   }
   log.info({ booths: agents.length }, 'booth fleet connected');
+  const changeMs = Number(process.env.BOOTH_FLEET_STATUS_CHANGE_MS ?? 0);
+  if (changeMs > 0) simulateBusyBooths(agents, booths, changeMs);
+}
+
+/** Each booth changes status at random times, `meanMs` apart on average (exponential). */
+function simulateBusyBooths(agents: BoothAgent[], booths: FleetBooth[], meanMs: number): void {
+  const print = (line: Record<string, unknown>) =>
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+  agents.forEach((agent, index) => {
+    const next = () => {
+      const timer = setTimeout(
+        () => {
+          const at = Date.now();
+          void agent.simulateStatusChange().then(
+            (change) => {
+              if (change) {
+                print({ fleet: 'change', booth: booths[index]!.thingName, at, ...change });
+              }
+              next();
+            },
+            () => next(),
+          );
+        },
+        -Math.log(1 - Math.random()) * meanMs,
+      );
+      timer.unref();
+    };
+    next();
+  });
+  setInterval(() => {
+    print({
+      fleet: 'reports',
+      sent: agents.reduce((sum, agent) => sum + agent.statusReportsSent, 0),
+    });
+  }, 5000).unref();
 }
 
 main().catch((error: unknown) => {

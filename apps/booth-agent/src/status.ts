@@ -41,8 +41,14 @@ export class StatusBoard {
   /** When the last report was made (performance.now()), and the one `reportSoon` scheduled. */
   private reportedAt = -Infinity;
   private soon: NodeJS.Timeout | undefined;
+  private sent = 0;
 
   constructor(private readonly options: StatusBoardOptions) {}
+
+  /** Status reports the broker took since the start (load tests count them). */
+  get reportsSent(): number {
+    return this.sent;
+  }
 
   get current(): BoothStatus {
     return this.value;
@@ -136,6 +142,7 @@ export class StatusBoard {
     this.reportedAt = performance.now();
     try {
       await withTimeout(channel.publishStatus(this.message()), STATUS_REPORT_TIMEOUT_MS);
+      this.sent += 1;
     } catch (error) {
       this.options.log.warn({ err: error }, 'status report failed');
     }

@@ -539,6 +539,8 @@ interface SimulatedBoothOptions {
   serverUrl: string;
   dir: string;
   countdownMs?: number;
+  /** More settings for the agents (e.g. a fleet's BOOTH_FLEET_STATUS_CHANGE_MS). */
+  env?: Record<string, string>;
 }
 
 /** A test booth's settings: simulated camera, short countdown and delivery retries. */
@@ -551,6 +553,7 @@ function simulatedBoothEnv(options: SimulatedBoothOptions): Record<string, strin
     BOOTH_DELIVERY_RETRY_MS: '200',
     BOOTH_DELIVERY_RETRY_MAX_MS: '1000',
     BOOTH_LOG_LEVEL: 'info',
+    ...options.env,
   };
 }
 
@@ -662,6 +665,32 @@ export function threadCpuSeconds(pid: number): Map<number, number> {
     }
   }
   return threads;
+}
+
+/**
+ * CPU seconds of a process, of its children it waited for (ended PostgreSQL backends) and of its
+ * live children: the whole of PostgreSQL from its postmaster's pid.
+ */
+export function processTreeSeconds(pid: number): number {
+  const fields = statFields(pid);
+  if (!fields) return 0;
+  let ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const child = statFields(Number(name));
+    if (child && Number(child[1]) === pid) ticks += Number(child[11]) + Number(child[12]);
+  }
+  return ticks / CLOCK_TICKS;
+}
+
+/** The fields of /proc/<pid>/stat after the command name; undefined once it has ended. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
 }
 
 /** A process's resident memory now (VmRSS, bytes), from /proc/<pid>/status. */

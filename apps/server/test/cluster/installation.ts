@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrganization, createTemplate } from '../media-fixtures.js';
-import { and, count, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
 import { captures, devices, media } from '../../src/db/schema.js';
 import { hashDeviceSecret, newDeviceSecret } from '../../src/security/device-credentials.js';
@@ -50,6 +50,8 @@ export interface InstallationOptions {
   boothsPerProcess?: number;
   /** Each instance's CPU quota (cgroup.ts), by index: instance a in the first group and so on. */
   groups?: CpuGroup[];
+  /** More settings for the booth agents (BOOTH_FLEET_STATUS_CHANGE_MS for busy fleets). */
+  fleetEnv?: Record<string, string>;
 }
 
 export class Installation {
@@ -155,6 +157,7 @@ export class Installation {
         ...(this.options.countdownMs === undefined
           ? {}
           : { countdownMs: this.options.countdownMs }),
+        ...(this.options.fleetEnv ? { env: this.options.fleetEnv } : {}),
       };
       const fleetBooths: { thingName: string; secret: string; dir: string }[] = [];
       for (let index = 0; index < this.options.booths; index += 1) {
@@ -223,6 +226,26 @@ export class Installation {
             : [],
         ),
       };
+    } finally {
+      await database.close();
+    }
+  }
+
+  /**
+   * pg_stat_statements' calls and rows so far for the statements whose text contains `like`
+   * (PostgreSQL started with shared_preload_libraries=pg_stat_statements; the extension is made
+   * on the first call).
+   */
+  async statementCounts(like: string): Promise<{ calls: number; rows: number }> {
+    const database = await this.database();
+    try {
+      await database.db.execute(sql`create extension if not exists pg_stat_statements`);
+      const result = await database.db.execute(
+        sql`select coalesce(sum(calls), 0)::bigint as calls, coalesce(sum(rows), 0)::bigint as rows
+              from pg_stat_statements where query like ${`%${like}%`}`,
+      );
+      const row = (result as unknown as { rows: { calls: string; rows: string }[] }).rows[0];
+      return { calls: Number(row?.calls ?? 0), rows: Number(row?.rows ?? 0) };
     } finally {
       await database.close();
     }

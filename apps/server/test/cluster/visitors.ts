@@ -20,6 +20,8 @@ export interface CallRecord {
   ms: number;
   status: number;
   at: number;
+  /** The method and path asked for. */
+  url: string;
 }
 
 export class ApiClient {
@@ -54,7 +56,7 @@ export class ApiClient {
       });
       const text = await response.text();
       const ms = performance.now() - started;
-      this.calls.push({ ms, status: response.status, at: Date.now() });
+      this.calls.push({ ms, status: response.status, at: Date.now(), url: `${method} ${url}` });
       let parsed: Record<string, unknown> = {};
       try {
         parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
@@ -69,7 +71,7 @@ export class ApiClient {
       };
     } catch (error) {
       const ms = performance.now() - started;
-      this.calls.push({ ms, status: 0, at: Date.now() });
+      this.calls.push({ ms, status: 0, at: Date.now(), url: `${method} ${url}` });
       return { status: 0, body: { error: (error as Error).message }, servedBy: undefined, ms };
     }
   }
@@ -257,7 +259,7 @@ export interface StreamConnection {
   servedBy: string | undefined;
   openedAt: number;
   closedAt: number | undefined;
-  events: { at: number; id: number; status: string }[];
+  events: { at: number; id: number; status: string; printsLeft: number | null }[];
 }
 
 /**
@@ -337,8 +339,17 @@ export class StatusStreamClient {
             else if (line.startsWith('data:')) data.push(line.slice(5).trim());
           }
           if (name === 'status' && data.length > 0) {
-            const event = JSON.parse(data.join('\n')) as { id: number; status: string };
-            connection.events.push({ at: Date.now(), id: event.id, status: event.status });
+            const event = JSON.parse(data.join('\n')) as {
+              id: number;
+              status: string;
+              prints_left: number | null;
+            };
+            connection.events.push({
+              at: Date.now(),
+              id: event.id,
+              status: event.status,
+              printsLeft: event.prints_left,
+            });
           }
         }
       });
