@@ -238,9 +238,14 @@ if (!signedIn && signedOutPage) {
   history.replaceState(history.state, '', signedOutPage.dataset.path);
   root.replaceChildren(signedOutPage.content.cloneNode(true));
   if (signedOutPage.dataset.title) document.title = signedOutPage.dataset.title;
-  // What the visitor types and submits before the app has started is kept for the app, which
-  // renders the page afresh (src/lib/early-input.ts replays it): fields by their place in the
-  // page, and the submit held until then.
+}
+// What the visitor types and submits before the app has started is kept for the app, which
+// renders the page afresh (src/lib/early-input.ts replays it): fields by their place in the
+// page, and the submit held until then. On the sign-in screen shown here, and on every page whose
+// app starts on use.
+const INTENT = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
+const onUse = root.dataset.appStart === 'use' && (!signedIn || root.dataset.prerendered !== 'hydrate');
+if ((!signedIn && signedOutPage) || onUse) {
   const fields = () => [...root.querySelectorAll('input, textarea, select')];
   const early = { values: [], focused: -1, submit: -1 };
   const onInput = (event) => {
@@ -281,8 +286,6 @@ const start = () => {
 // the phone has been idle a while: the HTML already shows what the app would draw, its links
 // and forms work (what is typed or tapped meanwhile is kept), so nothing runs before it is needed.
 // A signed-in visitor on a page rendered signed out needs the app's own page at once.
-const INTENT = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
-const onUse = root.dataset.appStart === 'use' && (!signedIn || root.dataset.prerendered !== 'hydrate');
 if (onUse) {
   for (const type of INTENT) addEventListener(type, start, { capture: true, passive: true });
   const whenIdle = () =>

@@ -55,8 +55,14 @@ async function start(container: HTMLElement): Promise<void> {
   );
   // A stored session or the staff banner's query render differently from the signed-out HTML,
   // so those (and the frame) are rendered afresh over it instead of hydrated.
+  // So is a page the visitor typed in or submitted before the app started: the replay puts that
+  // into the app's own fields.
+  const typed =
+    early !== undefined &&
+    (early.values.length > 0 || early.submit >= 0 || (early.focused ?? -1) >= 0);
   const hydrate =
     prerendered === 'hydrate' &&
+    !typed &&
     readStoredUser() === null &&
     !new URLSearchParams(window.location.search).has('blocked');
   // In a transition: React renders in slices and yields between them, so taking the page over
