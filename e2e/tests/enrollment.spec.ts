@@ -3,7 +3,8 @@ import { signInSeededStaff, STAFF_PHONE, uniqueTag } from './support';
 
 /*
  * Issue 22, item 5: a booth computer set up with a one-time enrollment code. The Register Device
- * dialog shows the code with its expiry and the command for the booth (the secret and env block
+ * dialog shows the code with its expiry and the one command for the booth (issue 39: install,
+ * enroll and start; the secret and env block
  * stay as "Advanced: paste settings"); the device page makes a new code on demand. The codes
  * shown are traded at the booth's own call, POST /api/device/enroll.
  */
@@ -38,8 +39,17 @@ test(
     await expect(registered.getByTestId('enrollment-expiry')).toHaveText(
       /^Works once, until \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} UTC \(30 minutes\)\.$/,
     );
-    const command = `sudo flashbooth-booth enroll ${new URL(baseURL!).origin} ${code}`;
+    // Issue 39: one line for the booth's terminal installs, enrolls and starts it.
+    const origin = new URL(baseURL!).origin;
+    const command = `curl -fsSL ${origin}/booth/install.sh | sudo sh -s -- ${code}`;
     await expect(registered.getByTestId('enrollment-command')).toHaveText(command);
+    await expect(registered.getByTestId('enrollment-installed-command')).toContainText(
+      `sudo flashbooth-booth enroll ${origin} ${code}`,
+    );
+    // The line names a script the server serves, without sign-in.
+    const script = await request.get('/booth/install.sh');
+    expect(script.status()).toBe(200);
+    expect(script.headers()['content-type']).toMatch(/^text\/x-shellscript/);
     // The advanced way is still there: the secret and the env block.
     await expect(
       registered.getByRole('heading', { name: 'Advanced: paste settings' }),

@@ -1,10 +1,15 @@
 import { BoothAgent } from './agent.js';
 import type { AgentEnv } from './env.js';
 import type { AgentLog } from './log.js';
+import type { InstalledRelease } from './updater.js';
 import { BOOTH_AGENT_VERSION } from './version.js';
 
 /** The booth agent its settings describe (main.ts runs one, fleet.ts many). */
-export function agentFromEnv(env: AgentEnv, log: AgentLog): BoothAgent {
+export function agentFromEnv(
+  env: AgentEnv,
+  log: AgentLog,
+  hooks: { onUpdated?: (release: InstalledRelease) => void } = {},
+): BoothAgent {
   return new BoothAgent({
     mqttUrl: env.mqttUrl,
     thingName: env.thingName,
@@ -21,11 +26,13 @@ export function agentFromEnv(env: AgentEnv, log: AgentLog): BoothAgent {
     timers: env.timers,
     // This process keeps running the old code: a supervisor restarts it into the new release
     // (README, "Software updates"). It does not exit by itself, so a demo booth stays up.
-    onUpdated: (release) =>
-      log.warn(
-        { version: release.version, file: release.file, releasesDir: env.releasesDir },
-        'release installed: restart the booth agent to run it',
-      ),
+    onUpdated:
+      hooks.onUpdated ??
+      ((release) =>
+        log.warn(
+          { version: release.version, file: release.file, releasesDir: env.releasesDir },
+          'release installed: restart the booth agent to run it',
+        )),
     log,
   });
 }

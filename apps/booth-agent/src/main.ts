@@ -18,7 +18,21 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = consoleLog(env.logLevel);
-  const agent = agentFromEnv(env, log);
+  const agent = agentFromEnv(env, log, {
+    onUpdated: (release) => {
+      if (!release.app) {
+        log.warn(
+          { version: release.version, file: release.file, releasesDir: env.releasesDir },
+          'release installed: restart the booth agent to run it',
+        );
+        return;
+      }
+      // Installed by install.sh: the `current` link names the new release now. This process ends
+      // (reporting offline) and systemd (Restart=always) starts the service from the link again.
+      log.info({ version: release.version, app: release.app }, 'release installed: restarting');
+      void agent.stop().finally(() => process.exit(0));
+    },
+  });
 
   exitOnSignals(log, () => agent.stop());
 

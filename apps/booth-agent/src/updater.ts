@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rename, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { DeviceUpdatePayload } from '@flashbooth/contracts';
+import { ProgramError, runProgram } from './camera/run-program.js';
 import { describeError } from './reports.js';
 import { writeFileAtomically } from './state.js';
 
@@ -19,9 +20,26 @@ export interface InstalledRelease {
   size_bytes: number;
   /** UTC ISO-8601. */
   installed_at: string;
+  /**
+   * On a booth installed by install.sh: the unpacked agent (`<releases dir>/<version>/app`, its
+   * dependencies installed) that the `current` link now names, so the service runs it once it
+   * restarts. Absent elsewhere (a demo booth keeps only the file).
+   */
+  app?: string;
 }
 
 export const CURRENT_RELEASE_FILE = 'current.json';
+
+/**
+ * `<releases dir>/current`, the link to the unpacked release the installed service runs
+ * (`ExecStart=<releases dir>/current/apps/booth-agent/bin/flashbooth-booth run`). install.sh
+ * makes it; its presence is what makes an update unpack the release and switch it.
+ */
+export const CURRENT_RELEASE_LINK = 'current';
+/** The agent's command inside an unpacked release. */
+export const RELEASE_COMMAND = 'apps/booth-agent/bin/flashbooth-booth';
+/** Unpacking and installing a release's dependencies (npm ci on a Raspberry Pi: minutes). */
+const PREPARE_TIMEOUT_MS = 15 * 60_000;
 
 /** Downloads in progress live beside the versions as `.download-*.part` until verified. */
 const PART_PREFIX = '.download-';
@@ -171,9 +189,11 @@ async function download(
 
 /**
  * Downloads, verifies and installs a release: the file ends up as
- * `<releasesDir>/<version>/<file name>` and `current.json` then names it. Nothing the running
- * booth uses changes before the file is complete and its size and SHA-256 match, so a failed
- * update leaves the old version installed. Throws UpdateError.
+ * `<releasesDir>/<version>/<file name>` and `current.json` then names it. On a booth installed by
+ * install.sh (a `current` link in the releases folder) the file is also unpacked into
+ * `<version>/app` with its dependencies, and the link switched to it before `current.json`.
+ * Nothing the running booth uses changes before the file is complete and its size and SHA-256
+ * match, so a failed update leaves the old version installed. Throws UpdateError.
  */
 export async function installRelease(options: {
   url: URL;
@@ -181,6 +201,8 @@ export async function installRelease(options: {
   releasesDir: string;
   timeoutMs: number;
   now: Date;
+  /** The programs that unpack a release on an installed booth (default: tar and npm on PATH). */
+  programs?: ReleasePrograms;
 }): Promise<InstalledRelease> {
   const { url, release, releasesDir, timeoutMs, now } = options;
   try {
@@ -209,6 +231,10 @@ export async function installRelease(options: {
       size_bytes: release.size_bytes,
       installed_at: now.toISOString(),
     };
+    if (await isLink(path.join(releasesDir, CURRENT_RELEASE_LINK))) {
+      installed.app = await unpackRelease(file, versionDir, options.programs);
+      await switchCurrentLink(releasesDir, installed.app);
+    }
     // The switch: until this rename the supervisor would still start the previous release.
     await writeFileAtomically(
       path.join(releasesDir, CURRENT_RELEASE_FILE),
@@ -217,9 +243,100 @@ export async function installRelease(options: {
     return installed;
   } catch (error) {
     await rm(temp, { force: true });
+    if (error instanceof UpdateError) throw error;
     throw new UpdateError(`the release could not be installed (${describeError(error)})`, {
       cause: error,
     });
+  }
+}
+
+async function isLink(file: string): Promise<boolean> {
+  try {
+    return (await lstat(file)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The programs an installed booth prepares a release with (tests put stand-ins on PATH). */
+export interface ReleasePrograms {
+  tar: string;
+  npm: string;
+}
+const DEFAULT_PROGRAMS: ReleasePrograms = { tar: 'tar', npm: 'npm' };
+
+/** The last lines of a program's output, for an error message. */
+function tail(output: string): string {
+  return output.trim().split('\n').slice(-3).join(' / ').slice(0, 400);
+}
+
+/**
+ * Unpacks a verified release file into `<versionDir>/app` and installs its dependencies there
+ * exactly as its lockfile says (`npm ci --omit=dev` for the agent's workspace), as install.sh
+ * does. It is prepared beside the running one (`app.next`) and renamed when complete, so a
+ * failure leaves nothing half done and the `current` link untouched. Resolves to the folder.
+ */
+export async function unpackRelease(
+  file: string,
+  versionDir: string,
+  programs: ReleasePrograms = DEFAULT_PROGRAMS,
+): Promise<string> {
+  const app = path.join(versionDir, 'app');
+  const next = path.join(versionDir, 'app.next');
+  await rm(next, { recursive: true, force: true });
+  await mkdir(next, { recursive: true });
+  const deadline = Date.now() + PREPARE_TIMEOUT_MS;
+  const run = async (what: string, command: string, args: string[]) => {
+    try {
+      await runProgram(command, args, {
+        cwd: next,
+        timeoutMs: Math.max(1000, deadline - Date.now()),
+        maxOutputBytes: 16 * 1024 * 1024,
+      });
+    } catch (error) {
+      const detail =
+        error instanceof ProgramError
+          ? `${error.message}${error.output ? `: ${tail(error.output)}` : ''}`
+          : describeError(error);
+      throw new UpdateError(`${what} failed (${detail})`, { cause: error });
+    }
+  };
+  try {
+    await run('unpacking the release', programs.tar, ['-xzf', file, '-C', next, '--no-same-owner']);
+    const command = await stat(path.join(next, RELEASE_COMMAND)).catch(() => undefined);
+    if (!command?.isFile()) {
+      throw new UpdateError(
+        `the release is not a booth agent release: ${path.basename(file)} has no ${RELEASE_COMMAND}`,
+      );
+    }
+    await run("installing the release's dependencies (npm ci)", programs.npm, [
+      'ci',
+      '--omit=dev',
+      '--workspace=@flashbooth/booth-agent',
+      '--no-audit',
+      '--no-fund',
+    ]);
+    await rm(app, { recursive: true, force: true });
+    await rename(next, app);
+    return app;
+  } catch (error) {
+    await rm(next, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Points `<releasesDir>/current` at `app` (relative, so the folder can move): a new link renamed
+ * over the old one, so the service starts either the old release or the new one, never neither.
+ */
+export async function switchCurrentLink(releasesDir: string, app: string): Promise<void> {
+  const next = path.join(releasesDir, `.${CURRENT_RELEASE_LINK}-${randomUUID()}`);
+  await symlink(path.relative(releasesDir, app), next);
+  try {
+    await rename(next, path.join(releasesDir, CURRENT_RELEASE_LINK));
+  } catch (error) {
+    await rm(next, { force: true });
+    throw error;
   }
 }
 

@@ -1,8 +1,20 @@
 import { readFileSync } from 'node:fs';
 
-/** This agent's version (its package.json), reported in every status and ping reply. */
-export const BOOTH_AGENT_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string;
+/** The `version` of a JSON file beside the agent's sources, if it has one. */
+function versionIn(relative: string): string | undefined {
+  try {
+    const json = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof json.version === 'string' && json.version !== '' ? json.version : undefined;
+  } catch {
+    return undefined;
   }
-).version;
+}
+
+/**
+ * This agent's version, reported in every status and ping reply: the release's own
+ * (`release.json`, written into every release file the server packs), else its package.json.
+ */
+export const BOOTH_AGENT_VERSION: string =
+  versionIn('../release.json') ?? versionIn('../package.json') ?? '0.0.0';

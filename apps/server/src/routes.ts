@@ -33,7 +33,7 @@ import { sandboxCheckoutRoutes } from './modules/payments/sandbox.routes.js';
 import { staffPrivacyRoutes, visitorPrivacyRoutes } from './modules/privacy/privacy.routes.js';
 import { staffRolloutsRoutes } from './modules/rollouts/rollouts.routes.js';
 import { devSmsRoutes } from './modules/sms/sms.routes.js';
-import { staffSoftwareRoutes } from './modules/software/software.routes.js';
+import { boothInstallRoutes, staffSoftwareRoutes } from './modules/software/software.routes.js';
 import { staffStatsRoutes } from './modules/stats/stats.routes.js';
 import { LocalStorage } from './modules/storage/local-storage.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
@@ -166,6 +166,8 @@ export function routeTable(
         ],
       }),
     ],
+    // A booth computer's one-command install script (no sign-in: the code in the command enrolls).
+    '/booth': [use(boothInstallRoutes, { install: s.boothInstall })],
     // Share pages of public items (HTML, no script) with their images and videos.
     '/p': [use(shareRoutes, { share: s.share })],
     // The payment provider's side: PhonePe's webhook, or the sandbox's own checkout page.

@@ -50,6 +50,7 @@ import { RolloutDriver } from './modules/rollouts/rollout-driver.js';
 import { RolloutsService } from './modules/rollouts/rollouts.service.js';
 import { SoftwareRepository } from './modules/software/software.repository.js';
 import { SoftwareService } from './modules/software/software.service.js';
+import { BoothInstallService } from './modules/software/booth-install.js';
 import { TemplatesRepository } from './modules/templates/templates.repository.js';
 import { BoothPageSource } from './modules/templates/booth-page-source.js';
 import { TemplatePreviewService } from './modules/templates/templates.preview.js';
@@ -107,6 +108,8 @@ export interface Services {
   /** Delivery times per booth and the late sweep (issue 22). */
   deliveries: DeliveryService;
   software: SoftwareService;
+  /** The booth's install script and the built-in agent release it installs (issue 39). */
+  boothInstall: BoothInstallService;
   rollouts: RolloutsService;
   rolloutDriver: RolloutDriver;
   paymentProvider: PaymentProvider;
@@ -363,6 +366,14 @@ export function createServices(
     log,
   });
 
+  const boothInstall = new BoothInstallService({
+    software: new SoftwareRepository(db),
+    storage,
+    boothAddresses,
+    now,
+    log,
+  });
+
   // Staged rollouts: the driver job sends the channel's release booth by booth (modules/rollouts).
   const rolloutsRepository = new RolloutsRepository(db);
   const rollouts = new RolloutsService({
@@ -485,6 +496,7 @@ export function createServices(
     visits,
     deliveries,
     software,
+    boothInstall,
     rollouts,
     rolloutDriver,
     paymentProvider,

@@ -45,9 +45,22 @@ export function isEnrollmentCode(input: string): boolean {
   );
 }
 
-/** The command a booth computer runs to enroll (apps/booth-agent/README.md). */
+/** The command that enrolls a booth computer where the agent is installed already. */
 export function enrollCommand(serverUrl: string, code: string): string {
   return `sudo flashbooth-booth enroll ${serverUrl} ${formatEnrollmentCode(code)}`;
+}
+
+/** Where the server hands out the booth computer's install script (no sign-in). */
+export const BOOTH_INSTALL_PATH = '/booth/install.sh';
+
+/**
+ * The one command that sets up a booth computer (issue 39): the server's install script installs
+ * what the booth needs and the agent, enrolls with the code, and starts the service
+ * (apps/booth-agent/README.md).
+ */
+export function installCommand(serverUrl: string, code: string): string {
+  const server = serverUrl.replace(/\/+$/, '');
+  return `curl -fsSL ${server}${BOOTH_INSTALL_PATH} | sudo sh -s -- ${formatEnrollmentCode(code)}`;
 }
 
 /**
@@ -61,8 +74,13 @@ export const EnrollmentCodeSchema = z.object({
   expires_at: TimestampSchema,
   /** This server's address as booths reach it (PUBLIC_URL, else the request's origin). */
   server_url: z.string(),
-  /** `sudo flashbooth-booth enroll <server_url> <code>` */
+  /**
+   * The one line to paste into the booth computer's terminal:
+   * `curl -fsSL <server_url>/booth/install.sh | sudo sh -s -- <code>` (installs, enrolls, starts).
+   */
   command: z.string(),
+  /** For a booth where the agent is installed already: `sudo flashbooth-booth enroll <server_url> <code>`. */
+  enroll_command: z.string(),
 });
 export type EnrollmentCode = z.infer<typeof EnrollmentCodeSchema>;
 

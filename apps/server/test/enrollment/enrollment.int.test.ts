@@ -54,7 +54,12 @@ describe.each(databaseTargets)('device enrollment on $name', ({ open }) => {
     const expires = Date.parse(`${code.expires_at}Z`);
     expect(expires - s.testApp.clock.now().getTime()).toBeGreaterThan(29 * 60_000);
     expect(expires - s.testApp.clock.now().getTime()).toBeLessThanOrEqual(30 * 60_000);
-    expect(code.command).toBe(`sudo flashbooth-booth enroll ${code.server_url} ${code.code}`);
+    expect(code.command).toBe(
+      `curl -fsSL ${code.server_url}/booth/install.sh | sudo sh -s -- ${code.code}`,
+    );
+    expect(code.enroll_command).toBe(
+      `sudo flashbooth-booth enroll ${code.server_url} ${code.code}`,
+    );
     await makeCode(device.id, s.productAdminToken);
 
     const status = async (token: string, id = device.id) =>

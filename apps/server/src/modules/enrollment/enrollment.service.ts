@@ -4,6 +4,7 @@ import {
   ENROLLMENT_MESSAGES,
   enrollCommand,
   type EnrollmentCode,
+  installCommand,
   type EnrollResponse,
   formatEnrollmentCode,
 } from '@flashbooth/contracts';
@@ -106,7 +107,8 @@ export class EnrollmentService {
           code: formatEnrollmentCode(code),
           expires_at: toApiTimestamp(expiresAt),
           server_url: serverUrl,
-          command: enrollCommand(serverUrl, code),
+          command: installCommand(serverUrl, code),
+          enroll_command: enrollCommand(serverUrl, code),
         };
       }
     }

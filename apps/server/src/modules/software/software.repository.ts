@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, getTableColumns } from 'drizzle-orm';
+import { asc, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { fetchPage, type Page, type PageQuery, searchAny } from '../../db/paging.js';
 import {
@@ -126,6 +126,14 @@ export class SoftwareRepository {
     return row;
   }
 
+  /** The release with this version, in any case (versions are unique regardless of case). */
+  async findReleaseByVersion(version: string): Promise<ReleaseWithNames | undefined> {
+    const [row] = await this.releases().where(
+      sql`lower(${softwareReleases.version}) = lower(${version})`,
+    );
+    return row;
+  }
+
   /** A page of releases, newest first, searching version and release notes. */
   async listReleases(page: PageQuery): Promise<Page<ReleaseWithNames>> {
     const where = searchAny(page.search, [softwareReleases.version, softwareReleases.releaseNotes]);
@@ -142,7 +150,8 @@ export class SoftwareRepository {
   async createRelease(values: {
     version: string;
     releaseNotes: string | null;
-    createdBy: number;
+    /** Null for a release the server publishes itself (the built-in booth agent). */
+    createdBy: number | null;
   }): Promise<number> {
     const [row] = await this.db
       .insert(softwareReleases)

@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Authenticate } from '../../security/authenticate.js';
+import type { BoothInstallService } from './booth-install.js';
 import type { SoftwareService } from './software.service.js';
 
 export interface SoftwareRoutesOptions {
@@ -221,5 +222,36 @@ export const staffSoftwareRoutes: FastifyPluginAsyncZod<SoftwareRoutesOptions> =
       },
     },
     (request) => software.confirmUpload(request.caller!, request.params.id, request.body.s3_key),
+  );
+};
+
+/**
+ * The booth computer's one-command install (/booth): `curl -fsSL <server>/booth/install.sh |
+ * sudo sh -s -- <code>`. No sign-in: the script is the same for everyone; the one-time code in
+ * the command is what enrolls the booth.
+ */
+export const boothInstallRoutes: FastifyPluginAsyncZod<{ install: BoothInstallService }> = async (
+  app,
+  { install },
+) => {
+  app.get(
+    '/install.sh',
+    {
+      schema: {
+        tags: ['device'],
+        summary:
+          "The booth computer's install script: installs what the booth needs and the server's booth agent release (checked against its SHA-256), enrolls with the code given to it, starts the service",
+        description:
+          'Run as `curl -fsSL <server>/booth/install.sh | sudo sh -s -- <code>` (the console shows the line with the code). The script names this server and a one-hour download link of the release.',
+        response: { 200: z.string() },
+      },
+    },
+    async (request, reply) => {
+      const script = await install.installScript(`${request.protocol}://${request.host}`);
+      return reply
+        .type('text/x-shellscript; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(script);
+    },
   );
 };

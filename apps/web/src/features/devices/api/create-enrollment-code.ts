@@ -7,7 +7,7 @@ export const ENROLLMENT_CODE_FAILED = 'Failed to make an enrollment code. Please
 
 /**
  * POST devices/{id}/enrollment-code (super users and product admins): a one-time code a booth
- * computer enrolls with (`sudo flashbooth-booth enroll <server> <code>`), valid 30 minutes. A new
+ * computer enrolls with (in the one-line install command the console shows), valid 30 minutes. A new
  * code replaces the device's earlier one.
  */
 export function createEnrollmentCode(deviceId: number): Promise<EnrollmentCode> {

@@ -5,10 +5,23 @@ import { ENROLLMENT_CODE_FAILED, useCreateEnrollmentCode } from '../api/create-e
 import { CopyButton } from './copy-button';
 import './enrollment.css';
 
+/** A command, its last word (the code) never broken at its dash where the line wraps. */
+function CommandText({ command }: { command: string }) {
+  const cut = command.lastIndexOf(' ') + 1;
+  return (
+    <>
+      {command.slice(0, cut)}
+      <span className="enrollment-nowrap">{command.slice(cut)}</span>
+    </>
+  );
+}
+
 /**
- * A booth computer's one-time enrollment code, made when this mounts: the code, big and
- * copyable, when it expires, and the exact command to run on the booth. "New code" makes another
- * (the earlier one stops working). `title`: its own heading (left out where the dialog says it).
+ * A booth computer's one-time enrollment code, made when this mounts: the one command to paste
+ * into the booth's terminal (install, enroll, start; issue 39) with the code in it, the code big
+ * and copyable, when it expires, and the shorter command for a booth already installed. "New
+ * code" makes another (the earlier one stops working). `title`: its own heading (left out where
+ * the dialog says it).
  */
 export function EnrollmentCodePanel({
   deviceId,
@@ -41,8 +54,9 @@ export function EnrollmentCodePanel({
         </h3>
       )}
       <p className="enrollment-hint">
-        Run the command on the booth computer (after <code>install.sh</code>): it fetches the
-        booth&apos;s settings, no secret to type.
+        Paste this one line into the booth computer&apos;s terminal (Debian 12 or Raspberry Pi OS
+        bookworm, with internet): it installs the booth software, enrolls the booth with the code
+        and starts it. No secret to type.
       </p>
       {create.isPending && (
         <p className="enrollment-wait" role="status">
@@ -62,6 +76,20 @@ export function EnrollmentCodePanel({
       {code && (
         <>
           <div className="enrollment-code-row">
+            <span className="enrollment-label" id={`${ids}-command`}>
+              Command
+            </span>
+            <CopyButton text={code.command} label="Copy command" />
+          </div>
+          <pre
+            className="enrollment-command"
+            aria-labelledby={`${ids}-command`}
+            tabIndex={0}
+            data-testid="enrollment-command"
+          >
+            <CommandText command={code.command} />
+          </pre>
+          <div className="enrollment-code-row">
             <span className="enrollment-label" id={`${ids}-code`}>
               Enrollment code
             </span>
@@ -77,24 +105,10 @@ export function EnrollmentCodePanel({
           <p className="enrollment-expiry" data-testid="enrollment-expiry">
             Works once, until {formatUtcTimestamp(code.expires_at)} UTC (30 minutes).
           </p>
-          <div className="enrollment-code-row">
-            <span className="enrollment-label" id={`${ids}-command`}>
-              Command
-            </span>
-            <CopyButton text={code.command} label="Copy command" />
-          </div>
-          <pre
-            className="enrollment-command"
-            aria-labelledby={`${ids}-command`}
-            tabIndex={0}
-            data-testid="enrollment-command"
-          >
-            {/* The code itself never breaks at its dash where the command wraps. */}
-            {code.command.slice(0, code.command.lastIndexOf(' ') + 1)}
-            <span className="enrollment-nowrap">
-              {code.command.slice(code.command.lastIndexOf(' ') + 1)}
-            </span>
-          </pre>
+          <p className="field-hint" data-testid="enrollment-installed-command">
+            Booth software already installed? Enroll with{' '}
+            <code className="enrollment-inline-command">{code.enroll_command}</code>
+          </p>
           <p className="field-hint">
             Enrolling gives the booth a new secret: a secret shown or pasted before stops working.
           </p>
