@@ -13,6 +13,7 @@ import {
   staffEnrollmentRoutes,
 } from './modules/enrollment/enrollment.routes.js';
 import { backgroundJobs } from './jobs.js';
+import { detailsAccess } from './modules/health/details-access.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { probeRoutes } from './modules/health/probes.routes.js';
 import { deviceMediaRoutes, visitorMediaRoutes } from './modules/media/media.routes.js';
@@ -157,6 +158,12 @@ export function routeTable(
         jobs: () => jobList,
         jobRuns: s.jobRuns,
         now: infra.now,
+        // Every job's counts: the metrics token (as /metrics) or a super user, nobody else.
+        detailsAccess: detailsAccess({
+          metricsToken: config.metrics.token,
+          authenticate: staff,
+          users: s.users,
+        }),
       }),
       // Liveness and readiness for balancers and orchestrators (deploy/).
       use(probeRoutes, {

@@ -9,7 +9,8 @@ import {
   makeJpeg,
   ScriptedLink,
 } from '../media-fixtures.js';
-import { signedIn } from '../harness.js';
+import { signedIn, signedInSuperUser } from '../harness.js';
+import { JOB_DESCRIPTIONS } from '../../src/jobs.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
 
@@ -183,6 +184,39 @@ describe.each(databaseTargets)('metrics and probes on $name', ({ name, open }) =
     await app.close();
     opened.splice(0);
     await expect(fetch(`${base}/metrics`)).rejects.toThrow();
+  });
+
+  it('health details (every job’s counts) need the metrics token or a super user; the probes stay open', async () => {
+    const testApp = await start({ METRICS_TOKEN: TOKEN });
+    const { app } = testApp;
+    const details = (headers: Record<string, string> = {}) =>
+      app.inject({ method: 'GET', url: '/api/health/details', headers });
+
+    const anonymous = await details();
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({
+      code: 'unauthorized',
+      message:
+        'The health details need the metrics token (Authorization: Bearer <METRICS_TOKEN>) or a super user’s sign-in.',
+    });
+    expect((await details({ authorization: `Bearer ${TOKEN}x` })).statusCode).toBe(401);
+    const visitor = await signedIn(app, 'regular');
+    expect((await details({ authorization: `Bearer ${visitor.token}` })).statusCode).toBe(401);
+
+    const monitor = await details({ authorization: `Bearer ${TOKEN}` });
+    expect(monitor.statusCode).toBe(200);
+    const body = monitor.json<{ status: string; jobs: { name: string }[] }>();
+    expect(body.status).toBe('ok');
+    expect(body.jobs.map((job) => job.name)).toEqual(Object.keys(JOB_DESCRIPTIONS));
+
+    const superUser = await signedInSuperUser(testApp);
+    const signedInDetails = await details({ authorization: `Bearer ${superUser.token}` });
+    expect(signedInDetails.statusCode).toBe(200);
+    expect(signedInDetails.json()).toEqual(body);
+
+    for (const url of ['/api/health', '/api/health/live', '/api/health/ready']) {
+      expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    }
   });
 
   it('readiness fails while the broker link is down or the database is closed; liveness does not', async () => {

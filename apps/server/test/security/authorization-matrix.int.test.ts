@@ -203,7 +203,8 @@ POST /api/device/enroll                                         ok   ok   ok   o
 GET /api/health                                                 ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health/live                                            ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health/ready                                           ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
-GET /api/health/details                                         ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /api/health/details                                         401  401  401  ok   403  403  403  403  403  403
+GET /api/health/details (the metrics token)                     ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /p/share.js                                                 ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /p/:publicId                                                ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /p/:publicId/image.jpg                                      ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
@@ -235,6 +236,10 @@ interface Request {
 }
 
 type Build = (f: Fixtures, caller: Caller) => Promise<Request>;
+
+/** The world's METRICS_TOKEN: the health details answer it (as /metrics does). */
+const METRICS_TOKEN = 'authorization-matrix-metrics-token';
+const metricsBearer = { authorization: `Bearer ${METRICS_TOKEN}` };
 
 const R = '/api/regular';
 const E = '/api/enterprise';
@@ -733,6 +738,9 @@ const REQUESTS: Record<string, Build> = {
   },
   'GET /api/health': async () => get('/api/health'),
   'GET /api/health/details': async () => get('/api/health/details'),
+  // A monitor's call: the metrics token instead of a person's sign-in.
+  'GET /api/health/details (the metrics token)': async () =>
+    get('/api/health/details', { withoutToken: true, headers: metricsBearer }),
   // The share page's player script (no session, the same for everyone).
   'GET /p/share.js': async () => get('/p/share.js'),
   'GET /p/:publicId': async (f) => get(`/p/${await sharedItem(f, 'image')}`),
@@ -833,7 +841,11 @@ describe('authorization matrix: every route × every kind of caller', () => {
 
   beforeAll(async () => {
     database = await openDatabase({});
-    world = await startSecurityWorld(database, { deviceLink: new AcceptingLink() });
+    world = await startSecurityWorld(
+      database,
+      { deviceLink: new AcceptingLink() },
+      { METRICS_TOKEN },
+    );
     shared = Fixtures.shared(world);
     routes = await appRoutes(world);
   });

@@ -1,4 +1,5 @@
 import { HealthDetailsSchema, HealthSchema, type JobStatus } from '@flashbooth/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.js';
 import type { Job } from '../../lib/job-runner.js';
@@ -18,6 +19,8 @@ export interface HealthRoutesOptions {
   jobs: () => readonly Job[];
   jobRuns: Pick<JobRunsRepository, 'all'>;
   now: () => Date;
+  /** Who may read the details (details-access.ts: the metrics token or a super user). */
+  detailsAccess: (request: FastifyRequest) => Promise<void>;
 }
 
 /** A job is overdue after this many intervals without a successful run. */
@@ -26,7 +29,7 @@ const OVERDUE_INTERVALS = 3;
 /** GET /api/health: ready once every check answers (DESIGN.md "Health"); and its details. */
 export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
   app,
-  { checks, jobs, jobRuns, now },
+  { checks, jobs, jobRuns, now, detailsAccess },
 ) => {
   const ready = async () => {
     for (const check of checks) {
@@ -58,10 +61,12 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
   app.get(
     '/health/details',
     {
+      onRequest: detailsAccess,
       schema: {
         tags: ['health'],
+        security: [{ bearerAuth: [] }],
         summary:
-          "Ready as GET /api/health, with each background job's last run and counts (for monitoring)",
+          "Ready as GET /api/health, with each background job's last run and counts (for monitoring; the metrics token or a super user)",
         response: { 200: HealthDetailsSchema },
       },
     },
