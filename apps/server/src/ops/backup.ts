@@ -7,8 +7,10 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
+import { DEMO_BOOTHS, demoBoothFile } from '../seed/demo-booth.js';
 import {
   BACKUP_FORMAT,
+  DEMO_BOOTHS_FOLDER,
   BACKUP_NAME,
   type BackupManifest,
   COUNTED_TABLES,
@@ -237,6 +239,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     const secretFile = path.join(config.dataDir, 'auth-secret');
     const keepSecret = !process.env.AUTH_SECRET && existsSync(secretFile);
     if (keepSecret) await copyFile(secretFile, path.join(partial, 'auth-secret'));
+    const demoBoothFiles = await copyDemoBoothLogins(config.dataDir, partial);
 
     log('checksumming…');
     const files = await describeFiles(partial);
@@ -253,6 +256,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
       database: { kind, file: databaseFile, ...facts },
       storage,
       auth_secret_file: keepSecret,
+      demo_booth_files: demoBoothFiles,
       files,
     };
     await writeFile(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, {
@@ -265,6 +269,23 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     await rm(partial, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The demo booths' login files (their serial and secret: the database holds only the secret's
+ * hash) into `<backup>/demo-booths/`; the names copied.
+ */
+async function copyDemoBoothLogins(dataDir: string, backupDir: string): Promise<string[]> {
+  const copied: string[] = [];
+  for (const spec of DEMO_BOOTHS) {
+    const file = demoBoothFile(dataDir, spec);
+    if (!existsSync(file)) continue;
+    await mkdir(path.join(backupDir, DEMO_BOOTHS_FOLDER), { recursive: true, mode: 0o700 });
+    const name = path.basename(file);
+    await copyFile(file, path.join(backupDir, DEMO_BOOTHS_FOLDER, name));
+    copied.push(name);
+  }
+  return copied;
 }
 
 /** Deletes all but the `keep` newest backups in `outDir` (by their names' timestamps). */

@@ -9,6 +9,9 @@ export const BACKUP_FORMAT = 'flashbooth-backup';
 /** Folders made by `npm run backup` are named flashbooth-backup-YYYYMMDDTHHMMSSZ. */
 export const BACKUP_NAME = /^flashbooth-backup-\d{8}T\d{6}Z$/;
 
+/** Where a backup keeps the demo booths' login files. */
+export const DEMO_BOOTHS_FOLDER = 'demo-booths';
+
 /** Tables whose row counts are kept, so a restore can show it has the same data. */
 export const COUNTED_TABLES = [
   'users',
@@ -42,6 +45,12 @@ export interface BackupManifest {
     | { driver: 's3'; bucket: string; key_list: 's3-keys.txt'; objects: number; bytes: number };
   /** DATA_DIR/auth-secret, kept when AUTH_SECRET is not set (it keys sessions and local URLs). */
   auth_secret_file: boolean;
+  /**
+   * The demo booths' logins (DATA_DIR/demo-booth*.json, demo data only), kept under
+   * demo-booths/: a restore puts them back so the restored demo booths log in again instead of
+   * new ones being registered. Absent in backups made before they were kept.
+   */
+  demo_booth_files?: string[];
   /** Every file in the folder but this manifest, with its size and SHA-256. */
   files: { path: string; bytes: number; sha256: string }[];
 }

@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, readFile, rename, rm, copyFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, rename, rm, copyFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -12,7 +12,13 @@ import { lockDataDir } from '../db/data-dir-lock.js';
 import { migrate } from '../db/migrate.js';
 import type { DeviceLink } from '../modules/mqtt/device-link.js';
 import { createStorage } from '../modules/storage/create-storage.js';
-import { type BackupManifest, COUNTED_TABLES, readManifest, verifyFiles } from './manifest.js';
+import {
+  type BackupManifest,
+  COUNTED_TABLES,
+  DEMO_BOOTHS_FOLDER,
+  readManifest,
+  verifyFiles,
+} from './manifest.js';
 import { libpqEnvironment, runPgTool } from './pg-tools.js';
 
 export interface RestoreOptions {
@@ -255,6 +261,16 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     }
     if (manifest.auth_secret_file && !process.env.AUTH_SECRET) {
       await copyFile(path.join(from, 'auth-secret'), path.join(config.dataDir, 'auth-secret'));
+    }
+    // The demo booths' logins with the rows they match: the restored booths log in again, and
+    // the next start's seed finds them instead of registering new ones.
+    if (manifest.demo_booth_files?.length) await mkdir(config.dataDir, { recursive: true });
+    for (const name of manifest.demo_booth_files ?? []) {
+      const target = path.join(config.dataDir, name);
+      if (existsSync(target)) rollbacks.push(await setAside(target, stamp));
+      written.push(() => rm(target, { force: true }));
+      await copyFile(path.join(from, DEMO_BOOTHS_FOLDER, name), target);
+      await chmod(target, 0o600);
     }
 
     log('running the migrations and checking the data…');
