@@ -24,6 +24,7 @@ interface ComposeService {
   volumes?: string[];
   environment?: Record<string, string>;
   entrypoint?: string[];
+  env_file?: string;
 }
 const compose = parse(read(deploy, 'compose.yaml'), { merge: true }) as {
   services: Record<string, ComposeService>;
@@ -106,6 +107,54 @@ describe('deploy/compose.yaml', () => {
     // The servers wait for the database, the broker and the store.
     expect(Object.keys(services['flashbooth-1']!.depends_on!)).toEqual(
       expect.arrayContaining(['postgres', 'mosquitto', 'garage-init']),
+    );
+  });
+
+  it('pins every image to a version', () => {
+    const values = envFile(path.join(deploy, '.env.example'));
+    for (const [name, service] of Object.entries(services)) {
+      // deploy/.env's values put in, as compose does.
+      const image = (service.image ?? '').replace(
+        /\$\{([A-Z][A-Z0-9_]*)(?::\?[^}]*)?\}/g,
+        (_, variable: string) => values[variable] ?? '',
+      );
+      const tag = /:([^/:]+)$/.exec(image)?.[1];
+      expect(tag, `${name}: ${image}`).toBeDefined();
+      expect(tag, `${name}: ${image}`).not.toBe('latest');
+    }
+    expect(services['flashbooth-1']!.image).toBe(
+      'flashbooth:${FLASHBOOTH_VERSION:?set FLASHBOOTH_VERSION in deploy/.env}',
+    );
+    expect(values.FLASHBOOTH_VERSION).toMatch(/^[\w.-]+$/);
+  });
+
+  it('keeps the hook secret in deploy/.env: Mosquitto renders its tracked template at start', () => {
+    const mosquitto = services.mosquitto!;
+    const secret = '${MQTT_HOOK_SECRET:?set MQTT_HOOK_SECRET in deploy/.env}';
+    expect(mosquitto.environment?.MQTT_HOOK_SECRET).toBe(secret);
+    expect(services['flashbooth-1']!.environment?.MQTT_HOOK_SECRET).toBe(secret);
+    expect(mosquitto.volumes).toEqual(
+      expect.arrayContaining([
+        './mosquitto/mosquitto.conf.template:/etc/mosquitto/mosquitto.conf.template:ro',
+      ]),
+    );
+    const script = mosquitto.entrypoint!.join(' ');
+    expect(script).toContain(
+      'sed "s/CHANGE_ME_HOOK_SECRET/$${MQTT_HOOK_SECRET}/g" /etc/mosquitto/mosquitto.conf.template',
+    );
+    expect(script).toMatch(
+      /> \/tmp\/mosquitto\.conf && exec \S+mosquitto -c \/tmp\/mosquitto\.conf$/,
+    );
+    // No secret in a tracked file nor a step that edits one; the env files stay untracked.
+    expect(read(deploy, 'mosquitto', 'mosquitto.conf.template')).toContain('CHANGE_ME_HOOK_SECRET');
+    expect(existsSync(path.join(deploy, 'mosquitto', 'mosquitto.conf'))).toBe(false);
+    expect(read(deploy, 'compose.yaml')).not.toMatch(/sed -i/);
+    expect(read(root, 'docs/operations.md')).not.toMatch(/sed -i[^\n]*CHANGE_ME_HOOK_SECRET/);
+    expect(envFile(path.join(deploy, 'flashbooth.env.example'))).not.toHaveProperty(
+      'MQTT_HOOK_SECRET',
+    );
+    expect(read(deploy, '.gitignore').split('\n')).toEqual(
+      expect.arrayContaining(['.env', 'flashbooth.env']),
     );
   });
 
@@ -258,6 +307,20 @@ describe('deploy/systemd', () => {
     expect(debianCaddy).not.toMatch(/^\s*encode\b/m);
   });
 
+  it('states one owner and mode for the env file: the example, the guide and the unit', () => {
+    const stated = 'mode 0640, owner root:flashbooth';
+    expect(read(dir, 'flashbooth.env.example').split('\n')[0]).toContain(stated);
+    const guide = read(root, 'docs/operations.md');
+    expect(guide).toContain(`\`/etc/flashbooth/flashbooth.env\` (${stated})`);
+    expect(guide).toContain(
+      'sudo install -m 0640 -o root -g flashbooth deploy/systemd/flashbooth.env.example /etc/flashbooth/flashbooth.env',
+    );
+    expect(read(dir, 'flashbooth@.service')).toContain('mode 0640, owner\n# root:flashbooth');
+    for (const text of [read(dir, 'flashbooth.env.example'), guide]) {
+      expect(text).not.toMatch(/flashbooth\.env[^\n]*0600/);
+    }
+  });
+
   it('gives the Debian instances settings the server accepts in production', () => {
     const env = envFile(path.join(dir, 'flashbooth.env.example'));
     const config = loadConfig({ ...env, PORT: '8081', DATA_DIR: '/var/lib/flashbooth/8081' });
@@ -269,7 +332,11 @@ describe('deploy/systemd', () => {
 
 describe("Mosquitto's go-auth configuration", () => {
   const configurations = [
-    { file: path.join(deploy, 'mosquitto', 'mosquitto.conf'), caddy: caddyfile, host: 'caddy' },
+    {
+      file: path.join(deploy, 'mosquitto', 'mosquitto.conf.template'),
+      caddy: caddyfile,
+      host: 'caddy',
+    },
     {
       file: path.join(deploy, 'systemd', 'mosquitto-flashbooth.conf'),
       caddy: read(deploy, 'systemd', 'Caddyfile'),
