@@ -200,6 +200,8 @@ GET /api/enterprise/users/:id/credits/ledger                    401  401  401  o
 POST /api/device/media/:id/uploaded                             401  401  401  401  401  401  401  401  401  401
 POST /api/device/media/:id/upload-url                           401  401  401  401  401  401  401  401  401  401
 POST /api/device/enroll                                         ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
+GET /api/device/whoami                                          401  401  401  401  401  401  401  401  401  401
+GET /booth/install.sh                                           ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health                                                 ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health/live                                            ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
 GET /api/health/ready                                           ok   ok   ok   ok   ok   ok   ok   ok   ok   ok
@@ -736,6 +738,10 @@ const REQUESTS: Record<string, Build> = {
     const { code } = await f.admin<{ code: string }>('POST', `devices/${id}/enrollment-code`);
     return post('/api/device/enroll', { code });
   },
+  // A booth's own check of its credentials (doctor): a person's token is not a booth's secret.
+  'GET /api/device/whoami': async () => get('/api/device/whoami'),
+  // The booth computer's install script: no sign-in (the code in the command enrolls).
+  'GET /booth/install.sh': async () => get('/booth/install.sh'),
   'GET /api/health': async () => get('/api/health'),
   'GET /api/health/details': async () => get('/api/health/details'),
   // A monitor's call: the metrics token instead of a person's sign-in.
