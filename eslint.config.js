@@ -18,6 +18,7 @@ export default tseslint.config(
     ignores: [
       '**/dist/**',
       '**/node_modules/**',
+      '.tools/**',
       'data/**',
       '**/test-results/**',
       '**/playwright-report/**',
