@@ -278,3 +278,102 @@ test.describe('landing before its script', () => {
     },
   );
 });
+
+test.describe('taps before the script on the landing and the wall', () => {
+  test(
+    'the slideshow’s Next tapped before the script moves it once the app has taken over',
+    { tag: '@flow' },
+    async ({ page }) => {
+      // No slideshow running on its own: only the tap moves it.
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/(?!app-loader-)[\w-]+\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto('/');
+      const first = page.getByRole('button', { name: /^Show template 1 of 4/ });
+      const second = page.getByRole('button', { name: /^Show template 2 of 4/ });
+      await expect(first).toHaveAttribute('aria-current', 'true');
+      await page.getByRole('button', { name: 'Next template' }).click();
+      expect(await page.locator('html').getAttribute('data-interactive')).toBeNull();
+
+      release();
+      await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+      await expect(second).toHaveAttribute('aria-current', 'true');
+      await expect(first).not.toHaveAttribute('aria-current', 'true');
+    },
+  );
+
+  test(
+    'a search typed and sent on the wall before the script is kept for a signed-in visitor',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await signInThroughUi(page, 'regular', newMobile(), 'Early Wall Searcher');
+      await expect(page).toHaveURL('/');
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/(?!app-loader-)[\w-]+\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto('/regular/wall');
+      const term = `nothing-${uniqueTag()}`;
+      const box = page.getByRole('searchbox', { name: 'Search the wall' });
+      await box.fill(term);
+      await box.press('Enter');
+      await expect(page).toHaveURL('/regular/wall');
+      release();
+      // The app checks the stored session first (a spinner), then shows the wall: the search
+      // goes into its box and is sent.
+      await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+      await expect(page.getByText('No public media found.')).toBeVisible();
+      await expect(box).toHaveValue(term);
+      await expect(box).toBeFocused();
+    },
+  );
+
+  test(
+    'the wall’s Sign in tapped before the script comes back to the wall',
+    { tag: '@flow' },
+    async ({ page }) => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/(?!app-loader-)[\w-]+\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto('/regular/wall');
+      await page.getByRole('link', { name: /^Sign in/ }).click();
+      await expect(page).toHaveURL(/\/regular\/login$/);
+      await page.waitForLoadState();
+      release();
+      await signInThroughUi(page, 'regular', newMobile(), 'Early Wall Visitor');
+      await expect(page).toHaveURL(/\/regular\/wall$/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Wall' })).toBeVisible();
+    },
+  );
+
+  test(
+    'a number typed on the sign-in screen before even its loader has run is kept',
+    { tag: '@flow' },
+    async ({ page }) => {
+      // Every script held, the loader too: the visitor types into the bare HTML.
+      const release = await holdScripts(page);
+      await page.goto('/regular/login', { waitUntil: 'commit' });
+      const mobile = newMobile();
+      const field = page.getByLabel('Mobile number');
+      await field.fill(mobile);
+      release();
+      // The loader finds the visitor in a field with a number typed: the app starts at once and
+      // keeps both.
+      await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
+      await expect(field).toHaveValue(mobile);
+      await expect(field).toBeFocused();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByLabel('Full name')).toBeVisible();
+      await expect(page.getByText(`+91${mobile}`)).toBeVisible();
+    },
+  );
+});

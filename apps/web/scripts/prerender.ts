@@ -241,36 +241,74 @@ if (!signedIn && signedOutPage) {
 }
 // What the visitor types and submits before the app has started is kept for the app, which
 // renders the page afresh (src/lib/early-input.ts replays it): fields by their place in the
-// page, and the submit held until then. On the sign-in screen shown here, and on every page whose
-// app starts on use.
+// page, and the submit held until then. On every page this loader starts: the sign-in screen
+// shown here, the pages whose app starts on use, and those whose app starts at once (the wall's
+// search box is in its HTML: a search typed and sent in that moment would reload the page).
 const INTENT = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
 const onUse = root.dataset.appStart === 'use' && (!signedIn || root.dataset.prerendered !== 'hydrate');
-if ((!signedIn && signedOutPage) || onUse) {
-  const fields = () => [...root.querySelectorAll('input, textarea, select')];
-  const early = { values: [], focused: -1, submit: -1 };
-  const onInput = (event) => {
-    const index = fields().indexOf(event.target);
-    if (index >= 0) early.values[index] = event.target.value;
-  };
-  // The field the visitor is in: the app puts them back there (its page focuses its first).
-  const onFocus = (event) => {
-    const index = fields().indexOf(event.target);
-    if (index >= 0) early.focused = index;
-  };
-  const onSubmit = (event) => {
-    event.preventDefault();
-    early.submit = [...root.querySelectorAll('form')].indexOf(event.target);
-  };
-  root.addEventListener('input', onInput, true);
-  root.addEventListener('focusin', onFocus, true);
-  root.addEventListener('submit', onSubmit, true);
-  early.stop = () => {
-    root.removeEventListener('input', onInput, true);
-    root.removeEventListener('focusin', onFocus, true);
-    root.removeEventListener('submit', onSubmit, true);
-  };
-  window.flashboothEarlyInput = early;
-}
+const fields = () => [...root.querySelectorAll('input, textarea, select')];
+const early = { values: [], kinds: [], focused: -1, submit: -1, click: -1 };
+const kindOf = (field) => (field.tagName + ':' + field.type).toLowerCase();
+const onInput = (event) => {
+  const index = fields().indexOf(event.target);
+  if (index >= 0) {
+    early.values[index] = event.target.value;
+    early.kinds[index] = kindOf(event.target);
+  }
+};
+// The field the visitor is in: the app puts them back there (its page focuses its first).
+const onFocus = (event) => {
+  const index = fields().indexOf(event.target);
+  if (index >= 0) {
+    early.focused = index;
+    early.kinds[index] = kindOf(event.target);
+  }
+};
+const onSubmit = (event) => {
+  event.preventDefault();
+  early.submit = [...root.querySelectorAll('form')].indexOf(event.target);
+};
+// A tap on a button that only the app works (a slideshow's arrows): the app taps it again once
+// it has taken over. A link that signs in and comes back (data-sign-in-returns) remembers the page
+// as the app's own link would.
+const buttons = () => [...root.querySelectorAll('button:not([type="submit"])')];
+const onClick = (event) => {
+  const button = event.target.closest?.('button:not([type="submit"])');
+  const index = button ? buttons().indexOf(button) : -1;
+  if (index >= 0) {
+    early.click = index;
+    early.clickLabel = button.getAttribute('aria-label') ?? button.textContent;
+  }
+  if (event.target.closest?.('a[data-sign-in-returns]')) {
+    try {
+      sessionStorage.setItem('redirectAfterLogin', location.pathname + location.search);
+    } catch {}
+  }
+};
+root.addEventListener('input', onInput, true);
+root.addEventListener('focusin', onFocus, true);
+root.addEventListener('submit', onSubmit, true);
+root.addEventListener('click', onClick, true);
+early.stop = () => {
+  root.removeEventListener('input', onInput, true);
+  root.removeEventListener('focusin', onFocus, true);
+  root.removeEventListener('submit', onSubmit, true);
+  root.removeEventListener('click', onClick, true);
+};
+// What was typed before this script ran (it runs once the HTML is parsed, and a visitor may be
+// quicker): the fields' values as they stand, and the field the visitor is in.
+fields().forEach((field, index) => {
+  const changed =
+    field.tagName === 'SELECT'
+      ? [...field.options].some((option) => option.selected !== option.defaultSelected)
+      : field.value !== field.defaultValue;
+  if (changed) {
+    early.values[index] = field.value;
+    early.kinds[index] = kindOf(field);
+  }
+});
+onFocus({ target: document.activeElement });
+window.flashboothEarlyInput = early;
 let started = false;
 const start = () => {
   if (started) return;
@@ -300,6 +338,8 @@ if (onUse) {
   // A tab opened in the background paints no frame until it is shown.
   setTimeout(start, 1000);
 }
+// A visitor already in a field (or done typing in one) before this script ran needs the app now.
+if (early.values.length > 0 || early.focused >= 0) start();
 `;
 
 /** The loader as a hashed asset (cached like the others); its address. */

@@ -68,8 +68,12 @@ async function start(container: HTMLElement): Promise<void> {
   // In a transition: React renders in slices and yields between them, so taking the page over
   // is no long task that holds a tap back (what the HTML shows stays until the commit).
   startTransition(() => {
-    if (hydrate) hydrateRoot(container, app);
-    else createRoot(container).render(app);
+    if (hydrate) {
+      // From here React handles the page's events itself (an event on the markup it is hydrating
+      // hurries the hydration, then reaches the app): recorded as well, it would happen twice.
+      early?.stop();
+      hydrateRoot(container, app);
+    } else createRoot(container).render(app);
   });
 }
 

@@ -1,16 +1,26 @@
 /**
- * What a visitor typed and submitted on a page painted before the app had started (the sign-in
- * screen the booth page carries for a signed-out browser, scripts/prerender.ts): the page's
- * loader records it, the app renders the page afresh, then this puts it back: each field's value
- * through the input event React listens to, then the held submit.
+ * What a visitor typed, submitted and tapped on a page painted before the app had started (any
+ * prerendered page the loader of scripts/prerender.ts starts, such as the sign-in screen the booth
+ * page carries for a signed-out browser): the page's loader records it, the app takes the page
+ * over (afresh when something was typed), then this puts it back: each field's value through the
+ * input event React listens to, then the tapped button's click and the held submit.
  */
 interface EarlyInput {
   /** Values by the field's place among the page's inputs, textareas and selects. */
   values: (string | undefined)[];
+  /** Each recorded field's kind by its place (`input:tel`): put back only into its like. */
+  kinds?: (string | undefined)[];
   /** The place of the field the visitor last went into, or -1 (older loaders: absent). */
   focused?: number;
   /** The place among the page's forms of the form submitted, or -1. */
   submit: number;
+  /**
+   * The place among the page's buttons (other than submit buttons) of the one last tapped, or -1
+   * (older loaders: absent): such a button works only once the app runs, which taps it again.
+   */
+  click?: number;
+  /** That button's name (its aria-label, or else its text): tapped again only if it matches. */
+  clickLabel?: string | null;
   /**
    * Removes the loader's listeners. They stay until the replay: what is typed while the app
    * renders is still recorded, and a submit in that moment is held and replayed like the others.
@@ -46,31 +56,86 @@ function typeInto(
   );
 }
 
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/** A field's kind as the loader records it (`input:tel`, `select:select-one`). */
+const kindOf = (field: Field) => `${field.tagName}:${field.type}`.toLowerCase();
+
+/** A button's name as the loader records it: its aria-label, or else its text. */
+const nameOf = (button: HTMLButtonElement) =>
+  button.getAttribute('aria-label') ?? button.textContent;
+
 /**
- * Puts the recorded input into the app's page (in the commit of its first render), puts the
- * visitor back in the field they were in (the caret at the end), then submits what was
- * submitted.
+ * Puts the recorded input into `container` if the page there is the one it was recorded on
+ * (each field recorded in its place and of its kind, the form submitted, the button tapped):
+ * answers false, doing nothing, while it is not.
  */
-export function replayEarlyInput(container: HTMLElement, early: EarlyInput | undefined): void {
-  if (!early) return;
-  early.stop();
-  const fields = [
-    ...container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(
-      'input, textarea, select',
-    ),
-  ];
+function apply(container: HTMLElement, early: EarlyInput): boolean {
+  const fields = [...container.querySelectorAll<Field>('input, textarea, select')];
+  const recorded = early.values.flatMap((value, index) => (value === undefined ? [] : [index]));
+  const focusedIndex = early.focused ?? -1;
+  if (focusedIndex >= 0) recorded.push(focusedIndex);
+  const sameField = (index: number) => {
+    const field = fields[index];
+    const kind = early.kinds?.[index];
+    return field !== undefined && (kind === undefined || kindOf(field) === kind);
+  };
+  if (!recorded.every(sameField)) return false;
+  const form = early.submit >= 0 ? container.querySelectorAll('form')[early.submit] : undefined;
+  if (early.submit >= 0 && !form) return false;
+  const clickIndex = early.click ?? -1;
+  const button =
+    clickIndex >= 0
+      ? container.querySelectorAll<HTMLButtonElement>('button:not([type="submit"])')[clickIndex]
+      : undefined;
+  if (clickIndex >= 0 && (!button || nameOf(button) !== early.clickLabel)) return false;
+
   early.values.forEach((value, index) => {
     const field = fields[index];
     if (value !== undefined && field && field.value !== value) typeInto(field, value);
   });
-  const focused = fields[early.focused ?? -1];
+  const focused = fields[focusedIndex];
   if (focused) {
     focused.focus();
     if (focused instanceof HTMLInputElement && CARET_TYPES.has(focused.type)) {
       focused.setSelectionRange(focused.value.length, focused.value.length);
     }
   }
-  const form = container.querySelectorAll('form')[early.submit];
   // After React has applied the values (its updates from the input events).
-  if (form) setTimeout(() => form.requestSubmit(), 0);
+  if (button || form) {
+    setTimeout(() => {
+      button?.click();
+      form?.requestSubmit();
+    }, 0);
+  }
+  return true;
+}
+
+/** How long the replay waits for the page the input was recorded on. */
+const REPLAY_WAIT_MS = 10_000;
+
+/**
+ * Puts the recorded input into the app's page, called in the commit of its first render: puts
+ * the visitor back in the field they were in (the caret at the end), then taps the button tapped
+ * and submits what was submitted. When that first render is not yet the page (a stored session
+ * is checked first, behind a spinner), it waits for the page, up to REPLAY_WAIT_MS.
+ */
+export function replayEarlyInput(container: HTMLElement, early: EarlyInput | undefined): void {
+  if (!early) return;
+  early.stop();
+  const nothing =
+    early.values.every((value) => value === undefined) &&
+    (early.focused ?? -1) < 0 &&
+    early.submit < 0 &&
+    (early.click ?? -1) < 0;
+  if (nothing || apply(container, early)) return;
+  const observer = new MutationObserver(() => {
+    if (apply(container, early)) done();
+  });
+  const timer = setTimeout(done, REPLAY_WAIT_MS);
+  function done() {
+    observer.disconnect();
+    clearTimeout(timer);
+  }
+  observer.observe(container, { childList: true, subtree: true });
 }

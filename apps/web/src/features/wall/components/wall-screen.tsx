@@ -115,6 +115,8 @@ export function WallScreen() {
           <Link
             className="btn btn-secondary wall-sign-in"
             to={paths.regular.login.path}
+            // Tapped before the app has started, the page's loader remembers the wall instead.
+            data-sign-in-returns=""
             onClick={() => rememberRedirect(`${paths.regular.wall.path}${location.search}`)}
           >
             Sign in<span className="visually-hidden"> to like and comment</span>
