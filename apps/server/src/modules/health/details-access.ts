@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { Authenticate } from '../../security/authenticate.js';
+import { bearerMatches } from '../../security/bearer.js';
 import type { UsersService } from '../users/users.service.js';
-import { bearerMatches } from '../metrics/metrics.routes.js';
 
 const SIGN_IN =
   'The health details need the metrics token (Authorization: Bearer <METRICS_TOKEN>) or a super user’s sign-in.';

@@ -1,19 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.js';
+import { bearerMatches } from '../../security/bearer.js';
 import type { PrometheusMetrics } from './metrics.js';
-
-/** True when `header` is `Bearer <token>` (compared in constant time). */
-export function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = /^Bearer (.+)$/.exec(header ?? '')?.[1];
-  if (!given) return false;
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(token, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 const UNAUTHORIZED = 'The metrics need the token: send Authorization: Bearer <METRICS_TOKEN>.';
 
