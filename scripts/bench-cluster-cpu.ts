@@ -48,6 +48,7 @@ import {
   percentile,
   signIn,
 } from '../apps/server/test/cluster/visitors.js';
+import { clusterBenchEnv } from './cluster-env.js';
 
 const VISITORS = Number(process.env.BENCH_CLUSTER_VISITORS ?? 40);
 const INTERVAL_MS = Number(process.env.BENCH_CLUSTER_INTERVAL_MS ?? 500);
@@ -76,25 +77,7 @@ if (COUNT) {
  * BENCH_CLUSTER_ENV (space-separated NAME=value; an empty value unsets the installation's, e.g.
  * `MQTT_SHARE_GROUP=` for every instance recording every booth report).
  */
-const ENV: Record<string, string> = {
-  CAPTURE_SWEEP_INTERVAL_MS: '60000',
-  MEDIA_PREVIEW_SWEEP_INTERVAL_MS: '30000',
-  MEDIA_PREVIEW_LEASE_SECONDS: '120',
-  PAYMENT_RECONCILE_INTERVAL_SECONDS: '60',
-  ROLLOUT_TICK_MS: '2000',
-  ROLLOUT_RETRY_MS: '30000',
-  CAPTURE_DELIVERY_MARGIN_SECONDS: '900',
-  DEVICE_COMMAND_TIMEOUT_MS: '5000',
-  ...Object.fromEntries(
-    (process.env.BENCH_CLUSTER_ENV ?? '')
-      .split(' ')
-      .filter((setting) => setting.includes('='))
-      .map((setting) => [
-        setting.slice(0, setting.indexOf('=')),
-        setting.slice(setting.indexOf('=') + 1),
-      ]),
-  ),
-};
+const ENV = clusterBenchEnv();
 
 interface RunResult {
   label: string;

@@ -46,6 +46,7 @@ import {
   percentile,
   signIn,
 } from '../apps/server/test/cluster/visitors.js';
+import { clusterBenchEnv } from './cluster-env.js';
 
 const num = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -83,28 +84,9 @@ const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 12);
  */
 const SHARES = num('BENCH_CLUSTER_CPU_SHARES', 4096);
 
-/** Production's job intervals; then BENCH_CLUSTER_ENV's settings (an empty value unsets one). */
-const ENV: Record<string, string> = {
-  CAPTURE_SWEEP_INTERVAL_MS: '60000',
-  MEDIA_PREVIEW_SWEEP_INTERVAL_MS: '30000',
-  MEDIA_PREVIEW_LEASE_SECONDS: '120',
-  PAYMENT_RECONCILE_INTERVAL_SECONDS: '60',
-  ROLLOUT_TICK_MS: '2000',
-  ROLLOUT_RETRY_MS: '30000',
-  CAPTURE_DELIVERY_MARGIN_SECONDS: '900',
-  DEVICE_COMMAND_TIMEOUT_MS: '5000',
-  // The request log costs each instance a line per request: production logs at info too.
-  LOG_LEVEL: 'info',
-  ...Object.fromEntries(
-    (process.env.BENCH_CLUSTER_ENV ?? '')
-      .split(' ')
-      .filter((setting) => setting.includes('='))
-      .map((setting) => [
-        setting.slice(0, setting.indexOf('=')),
-        setting.slice(setting.indexOf('=') + 1),
-      ]),
-  ),
-};
+/** Production's job intervals and log level; then BENCH_CLUSTER_ENV's settings. */
+// The request log costs each instance a line per request: production logs at info too.
+const ENV = clusterBenchEnv({ LOG_LEVEL: 'info' });
 
 let phoneCounter = 0;
 const phone = () => {

@@ -36,6 +36,7 @@ import {
   signIn,
   StatusStreamClient,
 } from '../apps/server/test/cluster/visitors.js';
+import { clusterBenchEnv } from './cluster-env.js';
 
 const BOOTHS = Number(process.env.BENCH_BOOTHS ?? 5000);
 const PER_PROCESS = Number(process.env.BENCH_BOOTHS_PER_PROCESS ?? 500);
@@ -102,14 +103,7 @@ async function main(): Promise<void> {
     boothsPerProcess: PER_PROCESS,
     checkIntervalMs: 5000,
     groups,
-    env: {
-      ...(INSTANCES === 1 ? { MQTT_SHARE_GROUP: '' } : {}),
-      CAPTURE_SWEEP_INTERVAL_MS: '60000',
-      MEDIA_PREVIEW_SWEEP_INTERVAL_MS: '30000',
-      PAYMENT_RECONCILE_INTERVAL_SECONDS: '60',
-      ROLLOUT_TICK_MS: '2000',
-      ROLLOUT_RETRY_MS: '30000',
-    },
+    env: clusterBenchEnv(INSTANCES === 1 ? { MQTT_SHARE_GROUP: '' } : {}),
     fleetEnv: { BOOTH_FLEET_STATUS_CHANGE_MS: String(CHANGE_SECONDS * 1000) },
   });
   const console_ = (...parts: string[]) => console.log(parts.join(''));
