@@ -42,16 +42,9 @@ export async function loginCheck(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const why =
-      error instanceof Error && error.name === 'TimeoutError'
-        ? `no answer within ${timeoutMs} ms`
-        : cause instanceof Error
-          ? cause.message
-          : String(cause);
     return {
       status: 'fail',
-      detail: `the credentials were not checked: ${url}: ${why}`,
+      detail: `the credentials were not checked: ${url}: ${whyFetchFailed(error, timeoutMs)}`,
       fix: "check BOOTH_SERVER_URL and the booth's internet connection",
     };
   }
@@ -100,4 +93,12 @@ export async function loginCheck(
           ? `check BOOTH_THING_NAME and BOOTH_SECRET, or ${ENROLL_AGAIN}`
           : 'the server is up but not ready: tell its operator',
   };
+}
+
+/** Why a fetch to the server failed, in words: its timeout, or the network error underneath. */
+export function whyFetchFailed(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `no answer within ${timeoutMs} ms`;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
 }

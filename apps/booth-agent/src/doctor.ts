@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import mqtt from 'mqtt';
 import type { Camera } from './camera/camera.js';
 import { ProgramError, runProgram } from './camera/run-program.js';
-import { loginCheck } from './doctor-login.js';
+import { loginCheck, whyFetchFailed } from './doctor-login.js';
 import { AgentEnvError, loadAgentEnv } from './env.js';
 import type { Printer } from './printer/printer.js';
 import { runAsServiceUser, SERVICE_USER } from './service-user.js';
@@ -358,16 +358,9 @@ export async function checkServer(
     try {
       response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-      const why =
-        error instanceof Error && error.name === 'TimeoutError'
-          ? `no answer within ${timeoutMs} ms`
-          : cause instanceof Error
-            ? cause.message
-            : String(cause);
       return {
         status: 'fail',
-        detail: `${url}: ${why}`,
+        detail: `${url}: ${whyFetchFailed(error, timeoutMs)}`,
         fix: "check BOOTH_SERVER_URL and the booth's internet connection",
       };
     }
