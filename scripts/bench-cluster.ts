@@ -26,6 +26,13 @@
  * BENCH_CLUSTER_QUOTA_REACHED (0.85) of its quota: otherwise the limit was elsewhere, and the bench
  * says where. Then the efficiency capacity(N) / (N × capacity(1)).
  *
+ * The booths: BENCH_CLUSTER_BOOTHS simulated booths share, per fleet process, one photo per shot
+ * and one composed print per template (BOOTH_FLEET_REUSE_PRINT, apps/booth-agent/src/fleet-reuse.ts;
+ * BENCH_CLUSTER_REUSE_PRINT=false draws and composes every capture as a booth does). The server's
+ * work per capture is unchanged — it is sent a full-size print of the same size and format and
+ * makes its preview from it — but the booths' CPU per capture falls from about 0.3 s to a few
+ * tens of ms (printed per step), so the booths no longer take the machine the instances need.
+ *
  * Needs root and a writable cgroup hierarchy with the cpu controller; without one it says so and
  * exits with status 2. BENCH_CLUSTER_ENV (space-separated NAME=value) adds server settings.
  */
@@ -76,6 +83,7 @@ const QUOTA_REACHED = num('BENCH_CLUSTER_QUOTA_REACHED', 0.85);
 const DRAIN_SECONDS = num('BENCH_CLUSTER_DRAIN_SECONDS', 20);
 const PRICE_PAISE = Number(process.env.BENCH_CLUSTER_PRICE_PAISE ?? 0);
 const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 12);
+const REUSE_PRINT = !['0', 'false'].includes(process.env.BENCH_CLUSTER_REUSE_PRINT ?? 'true');
 /**
  * The installation's weight on a busy machine (cgroup cpu.shares, 1024 = everyone else's): the
  * instances' groups and one group for the rest of the installation (this process, PostgreSQL,
@@ -279,7 +287,7 @@ function describe(result: Step, quota: number): string {
     `    ${result.capturesPerMinute.toFixed(0)} captures/min, ${result.requestsPerSecond.toFixed(1)} API req/s, p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms, failed ${result.failed}`,
     `    instances ${cpu.instances.map((used) => `${cores(used)} (${pct(used / quota)} of quota)`).join(', ')}; throttled periods ${cpu.throttled.join(', ')}`,
     `    slowest p99: ${result.slowest.map(([route, n, p99]) => `${route} ${p99.toFixed(0)} ms (${n})`).join(', ')}`,
-    `    PostgreSQL ${cores(cpu.postgres)}, broker ${cores(cpu.broker)}, booths ${cores(cpu.booths)}, haproxy ${cores(cpu.haproxy)}, load generator ${cores(cpu.loadGenerator)}; machine ${cores(cpu.machine)} of ${os.cpus().length} cores busy; load average ${result.load}`,
+    `    PostgreSQL ${cores(cpu.postgres)}, broker ${cores(cpu.broker)}, booths ${cores(cpu.booths)} (${result.capturesPerMinute > 0 ? ((cpu.booths / (result.capturesPerMinute / 60)) * 1000).toFixed(0) : '–'} ms a capture), haproxy ${cores(cpu.haproxy)}, load generator ${cores(cpu.loadGenerator)}; machine ${cores(cpu.machine)} of ${os.cpus().length} cores busy; load average ${result.load}`,
   ].join('\n');
 }
 
@@ -321,6 +329,7 @@ async function capacity(instances: number, startRate: number): Promise<Capacity>
     env: { ...(instances === 1 ? { MQTT_SHARE_GROUP: '' } : {}), ...ENV },
     checkIntervalMs: 5000,
     boothsPerProcess: BOOTHS_PER_PROCESS,
+    fleetEnv: { BOOTH_FLEET_REUSE_PRINT: String(REUSE_PRINT) },
     groups,
   });
   try {
@@ -405,7 +414,7 @@ const leaveRest = () => {
   rest.remove();
 };
 console.log(
-  `bench:cluster: capacity per capped instance (${INSTANCE_CPU} core each, period ${PERIOD_US / 1000} ms), ${BOOTHS} booths, visitor = sign-in, booth page, ${PRICE_PAISE > 0 ? 'payment, ' : ''}capture, My Media, wall; held = p99 < ${P99_MS} ms, no failed answer, every preview in; ${STEP_SECONDS} s a step; weight ${SHARES} (cpu.shares); machine ${os.cpus().length} cores, load average ${loadavg()}${process.env.BENCH_CLUSTER_ENV ? `; settings ${process.env.BENCH_CLUSTER_ENV}` : ''}`,
+  `bench:cluster: capacity per capped instance (${INSTANCE_CPU} core each, period ${PERIOD_US / 1000} ms), ${BOOTHS} booths (${REUSE_PRINT ? 'one photo and print per fleet, reused' : 'each capture drawn and composed'}), visitor = sign-in, booth page, ${PRICE_PAISE > 0 ? 'payment, ' : ''}capture, My Media, wall; held = p99 < ${P99_MS} ms, no failed answer, every preview in; ${STEP_SECONDS} s a step; weight ${SHARES} (cpu.shares); machine ${os.cpus().length} cores, load average ${loadavg()}${process.env.BENCH_CLUSTER_ENV ? `; settings ${process.env.BENCH_CLUSTER_ENV}` : ''}`,
 );
 const results: Capacity[] = [];
 try {

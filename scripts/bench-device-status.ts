@@ -15,9 +15,16 @@
  *   with that (booth, status, prints_left) is parsed; p50/p99/max;
  * - lost: changes sent in the window that never reached the stream (BENCH_STATUS_GRACE_SECONDS,
  *   10, after the window);
- * - recorded once: the rows the status-report UPDATE wrote (pg_stat_statements, loaded in the
- *   private PostgreSQL) against the reports the booths sent (each fleet counts its broker-acked
- *   status reports, health included);
+ * - recorded once, counted exactly: at each edge of the window every fleet holds its booths'
+ *   reports (SIGUSR2: nothing leaves, those on their way are waited for and counted; fleet.ts),
+ *   the bench waits until the instances and PostgreSQL are quiet, then reads the reports the
+ *   booths sent (broker-acked, health included), the status messages the instances received
+ *   (flashbooth_mqtt_messages_total{direction="in",kind="status"}, summed over the instances) and
+ *   the rows the status-report UPDATE wrote (pg_stat_statements, loaded in the private
+ *   PostgreSQL), and releases the booths. Received = sent: none lost or delivered twice between
+ *   booth and server; rows = received: each recorded once (fewer: reports superseded in a write
+ *   batch by the same booth's newer one, or older than the one recorded, by design);
+ * - each lost change is shown with its booth's reports and stream events around it;
  * - each instance's CPU against its quota, PostgreSQL's and the broker's CPU, the load average.
  */
 import os from 'node:os';
@@ -49,6 +56,7 @@ const INSTANCE_CPU = Number(process.env.CLUSTER_INSTANCE_CPU ?? 0.3);
 const PERIOD_US = Number(process.env.CLUSTER_INSTANCE_CPU_PERIOD_US ?? 10_000);
 const SHARES = Number(process.env.BENCH_CLUSTER_CPU_SHARES ?? 4096);
 const HEALTH_SECONDS = 300;
+const METRICS_TOKEN = 'bench-status-metrics-token-0123456789';
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
@@ -103,7 +111,11 @@ async function main(): Promise<void> {
     boothsPerProcess: PER_PROCESS,
     checkIntervalMs: 5000,
     groups,
-    env: clusterBenchEnv(INSTANCES === 1 ? { MQTT_SHARE_GROUP: '' } : {}),
+    env: clusterBenchEnv({
+      ...(INSTANCES === 1 ? { MQTT_SHARE_GROUP: '' } : {}),
+      // The instances' counts of status messages received, read from each one's /metrics.
+      METRICS_TOKEN,
+    }),
     fleetEnv: { BOOTH_FLEET_STATUS_CHANGE_MS: String(CHANGE_SECONDS * 1000) },
   });
   const console_ = (...parts: string[]) => console.log(parts.join(''));
@@ -125,57 +137,123 @@ async function main(): Promise<void> {
     await statusWrites();
     await sleep(WARMUP_SECONDS * 1000);
 
-    const sentNow = () =>
-      installation.fleets.reduce((sum, fleet) => sum + fleetOutput(fleet.process.lines).sent, 0);
     const cpuNow = () => ({
       instances: groups.map((group) => group.usageSeconds()),
       postgres: processTreeSeconds(installation.postgres.process.pid!),
       broker: cpuSeconds(installation.mosquitto.process.pid!),
       at: Date.now(),
     });
+    /** Status messages the instances received so far (their metrics, summed). */
+    const receivedNow = async () => {
+      let sum = 0;
+      for (const instance of installation.instances) {
+        const response = await fetch(`${instance.url}/metrics`, {
+          headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+        });
+        const match =
+          /^flashbooth_mqtt_messages_total\{direction="in",kind="status"\} (\d+)$/m.exec(
+            await response.text(),
+          );
+        sum += Number(match?.[1] ?? 0);
+      }
+      return sum;
+    };
+    const linesOf = (kind: string) =>
+      installation.fleets.map(
+        (fleet) => parseJsonLines(fleet.process.lines).filter((entry) => entry.fleet === kind).length,
+      );
+    /** Sends SIGUSR2 to every fleet and waits for each one's next `kind` line. */
+    const signalFleets = async (kind: 'held' | 'released') => {
+      const before = linesOf(kind);
+      for (const fleet of installation.fleets) process.kill(fleet.process.pid!, 'SIGUSR2');
+      const deadline = Date.now() + 30_000;
+      while (linesOf(kind).some((n, index) => n <= before[index]!)) {
+        if (Date.now() > deadline) throw new Error(`the fleets did not say ${kind} within 30 s`);
+        await sleep(50);
+      }
+    };
+    /**
+     * An edge of the window: the booths held, the instances and PostgreSQL quiet (no status
+     * message received and no row written for 1.5 s), then the three counts; the booths go on.
+     */
+    const edge = async () => {
+      const heldAt = Date.now();
+      await signalFleets('held');
+      const sent = installation.fleets.reduce((sum, fleet) => {
+        const held = parseJsonLines(fleet.process.lines).filter((entry) => entry.fleet === 'held');
+        return sum + (held.at(-1)!.sent as number);
+      }, 0);
+      let last = { received: -1, rows: -1 };
+      for (;;) {
+        const now = { received: await receivedNow(), rows: (await statusWrites()).rows };
+        if (now.received === last.received && now.rows === last.rows) break;
+        last = now;
+        await sleep(1500);
+      }
+      const writes = await statusWrites();
+      await signalFleets('released');
+      return { heldAt, releasedAt: Date.now(), sent, received: last.received, writes };
+    };
 
-    // The window: the counts are read at its edges (the fleets print theirs every 5 s, so the
-    // reports' window is the fleets' last count before each edge).
-    await sleep(5500);
-    const windowStart = Date.now();
-    const writesBefore = await statusWrites();
-    const sentBefore = sentNow();
+    const before = await edge();
+    const windowStart = before.releasedAt;
     const cpuBefore = cpuNow();
     await sleep(SECONDS * 1000);
     const cpuAfter = cpuNow();
-    const windowEnd = Date.now();
-    await sleep(5500);
-    const sentAfter = sentNow();
-    // The writes of the reports sent up to the fleets' last count: a few seconds for the last.
-    await sleep(3000);
-    const writesAfter = await statusWrites();
-    await sleep(Math.max(0, GRACE_SECONDS * 1000 - 8500));
+    const after = await edge();
+    console_(
+      `edges: the booths held ${((before.releasedAt - before.heldAt) / 1000).toFixed(1)} s and ${((after.releasedAt - after.heldAt) / 1000).toFixed(1)} s to count (reports sent, messages received and rows written read while nothing moved)`,
+    );
+    await sleep(GRACE_SECONDS * 1000);
 
     const changes = installation.fleets
       .flatMap((fleet) => fleetOutput(fleet.process.lines).changes)
-      .filter((change) => change.at >= windowStart && change.at < windowEnd);
+      .filter((change) => change.at >= windowStart && change.at < after.heldAt);
     const latencies: number[] = [];
     let lost = 0;
     const byKey = eventsByKey(stream);
+    const lostChanges: Change[] = [];
     for (const change of changes) {
       const id = idByThing.get(change.booth);
       const at = byKey.get(`${id}:${change.status}:${change.printsLeft}`);
-      if (at === undefined) lost += 1;
-      else latencies.push(at - change.at);
+      if (at === undefined) {
+        lost += 1;
+        lostChanges.push(change);
+      } else latencies.push(at - change.at);
     }
-    const seconds = (windowEnd - windowStart) / 1000;
-    const sent = sentAfter - sentBefore;
-    const writes = writesAfter.rows - writesBefore.rows;
+    const seconds = (after.heldAt - windowStart) / 1000;
+    const sent = after.sent - before.sent;
+    const received = after.received - before.received;
+    const writes = after.writes.rows - before.writes.rows;
+    const statements = after.writes.calls - before.writes.calls;
     const cpuSecondsOf = (a: number, b: number) => (a - b) / ((cpuAfter.at - cpuBefore.at) / 1000);
     console_(
-      `measured ${seconds.toFixed(0)} s: ${changes.length} status changes (${(changes.length / seconds).toFixed(1)}/s), ${sent} status reports sent by the booths in the fleets' counting window (${(sent / seconds).toFixed(1)}/s, health included)`,
+      `measured ${seconds.toFixed(0)} s: ${changes.length} status changes (${(changes.length / seconds).toFixed(1)}/s), ${sent} status reports sent by the booths (${(sent / seconds).toFixed(1)}/s, health included), ${received} received by the instances`,
     );
     console_(
       `change → console stream: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(0, ...latencies).toFixed(0)} ms; lost ${lost} of ${changes.length}`,
     );
     console_(
-      `recorded: ${writes} rows written by ${writesAfter.calls - writesBefore.calls} status UPDATE statements for ${sent} reports sent (${sent === 0 ? '-' : (writes / sent).toFixed(3)} writes per report; 1.000 = each recorded once)`,
+      `recorded: ${writes} rows written by ${statements} status UPDATE statements for ${received} reports received of ${sent} sent (${received === sent ? 'none lost or doubled on the way' : `${sent - received} not received`}; ${received === 0 ? '-' : (writes / received).toFixed(4)} rows per report received: ${writes === received ? 'each recorded once' : writes > received ? `${writes - received} written more than once` : `${received - writes} superseded or older than the recorded one`})`,
     );
+    // Each lost change beside its booth's other changes and what the stream said about it.
+    const allChanges = installation.fleets.flatMap(
+      (fleet) => fleetOutput(fleet.process.lines).changes,
+    );
+    const streamEvents = stream.events();
+    for (const change of lostChanges.slice(0, 10)) {
+      const id = idByThing.get(change.booth);
+      const near = (at: number) => Math.abs(at - change.at) <= 10_000;
+      const others = allChanges
+        .filter((other) => other.booth === change.booth && other !== change && near(other.at))
+        .map((other) => `${other.status}/${other.printsLeft} at ${other.at - change.at} ms`);
+      const events = streamEvents
+        .filter((event) => event.id === id && near(event.at))
+        .map((event) => `${event.status}/${event.printsLeft} at ${event.at - change.at} ms`);
+      console_(
+        `lost: booth ${change.booth} (id ${id}) → ${change.status}/${change.printsLeft} at ${new Date(change.at).toISOString()}, ${((change.at - windowStart) / 1000).toFixed(1)} s into the window; its other changes within 10 s: ${others.join(', ') || 'none'}; the stream's events for it within 10 s: ${events.join(', ') || 'none'}`,
+      );
+    }
     console_(
       `CPU: instances ${cpuAfter.instances.map((value, index) => `${cpuSecondsOf(value, cpuBefore.instances[index]!).toFixed(2)} (${((cpuSecondsOf(value, cpuBefore.instances[index]!) / INSTANCE_CPU) * 100).toFixed(0)}% of quota)`).join(', ')}; PostgreSQL ${cpuSecondsOf(cpuAfter.postgres, cpuBefore.postgres).toFixed(2)}, broker ${cpuSecondsOf(cpuAfter.broker, cpuBefore.broker).toFixed(2)} cores; stream connections ${stream.connections.length}; machine ${os.cpus().length} cores, load average ${loadavg()}`,
     );

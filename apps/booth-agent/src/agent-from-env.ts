@@ -1,4 +1,5 @@
 import { BoothAgent } from './agent.js';
+import type { BoothAgentOptions } from './agent-options.js';
 import type { AgentEnv } from './env.js';
 import type { AgentLog } from './log.js';
 import type { InstalledRelease } from './updater.js';
@@ -8,7 +9,11 @@ import { BOOTH_AGENT_VERSION } from './version.js';
 export function agentFromEnv(
   env: AgentEnv,
   log: AgentLog,
-  hooks: { onUpdated?: (release: InstalledRelease) => void } = {},
+  hooks: {
+    onUpdated?: (release: InstalledRelease) => void;
+    /** A load test's fleet: a print composed once (fleet-reuse.ts). */
+    compose?: BoothAgentOptions['compose'];
+  } = {},
 ): BoothAgent {
   return new BoothAgent({
     mqttUrl: env.mqttUrl,
@@ -17,6 +22,7 @@ export function agentFromEnv(
     serverUrl: env.serverUrl,
     camera: env.camera,
     printer: env.printer,
+    ...(hooks.compose ? { compose: hooks.compose } : {}),
     softwareVersion: BOOTH_AGENT_VERSION,
     stateFile: env.stateFile,
     releasesDir: env.releasesDir,

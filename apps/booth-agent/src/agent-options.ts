@@ -1,4 +1,5 @@
 // The booth agent's options and timers (agent.ts puts the agent together from them).
+import type { composePrint } from '@flashbooth/print-composition';
 import type { Camera } from './camera/camera.js';
 import { DEFAULT_DELIVERY_RETRY } from './delivery/delivery-worker.js';
 import type { AgentLog } from './log.js';
@@ -16,6 +17,11 @@ export interface BoothAgentOptions {
   secret: string;
   camera: Camera;
   printer: Printer;
+  /**
+   * Composes a capture's print from its photos (default: composePrint). Load tests' fleets
+   * (fleet.ts, BOOTH_FLEET_REUSE_PRINT) pass one that composes once and hands out the same print.
+   */
+  compose?: typeof composePrint;
   /**
    * Makes a motion capture's MP4, poster, animated preview and .gif from its frames, in the
    * background before they are uploaded (default: Debian's ffmpeg with sharp).

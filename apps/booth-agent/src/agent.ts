@@ -150,6 +150,7 @@ export class BoothAgent {
       thingName,
       camera,
       printer,
+      ...(options.compose ? { compose: options.compose } : {}),
       countdownMs: timers.countdownMs,
       transfers,
       queue,
@@ -203,6 +204,18 @@ export class BoothAgent {
     const status = current === 'idle' ? 'processing' : 'idle';
     await this.board.set(status);
     return { status, printsLeft: this.store.state.prints_left };
+  }
+
+  /**
+   * Load tests only (fleet.ts): holds the status reports (StatusBoard.hold) until
+   * `releaseReports`; resolves once those on their way are counted in `statusReportsSent`.
+   */
+  holdReports(): Promise<void> {
+    return this.board.hold();
+  }
+
+  releaseReports(): void {
+    this.board.release();
   }
 
   /** The newest settings revision applied (0: none yet). */

@@ -31,6 +31,8 @@ export interface CaptureSessionOptions {
   thingName: string;
   camera: Camera;
   printer: Printer;
+  /** Composes the print (default composePrint; a load test's fleet may reuse one print). */
+  compose?: typeof composePrint;
   /** The visitor's countdown before each photo (DESIGN 2b: 10 s). */
   countdownMs: number;
   board: StatusBoard;
@@ -259,7 +261,8 @@ export class CaptureSession {
     // A motion capture says `processing` as soon as its frames are taken.
     if (board.current !== 'processing') await board.set('processing');
     const template: Template = { ...payload.template, foreground };
-    const image = await composePrint(template, photos, {
+    const compose = this.options.compose ?? composePrint;
+    const image = await compose(template, photos, {
       onWarning: (message) => log.warn({ captureId, template: template.id }, message),
     });
     progress.stage = 'queue';

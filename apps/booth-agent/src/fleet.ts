@@ -6,13 +6,24 @@
 // each booth change status as a busy one does, on average once per that many milliseconds
 // (idle ↔ processing, BoothAgent.simulateStatusChange), each change printed as a JSON line
 // `{"fleet":"change",…}` with when it was sent, and every 5 s the status reports sent so far
-// (`{"fleet":"reports","sent":…}`, health reports included). Each booth is the agent main.ts runs, with its own broker connection,
+// (`{"fleet":"reports","sent":…}`, health reports included). SIGUSR2 holds every booth's reports
+// (no change, no health report leaves; those on their way are waited for) and prints
+// `{"fleet":"held","sent":…}`: an exact count to compare with the server's writes; the next
+// SIGUSR2 releases them (`{"fleet":"released"}`), each booth then sending its latest state if it
+// had a report to make. Each booth is the agent main.ts runs, with its own broker connection,
 // state file, delivery queue and spool (simulated printer in <dataDir>/spool); the camera is the
 // simulated one unless BOOTH_CAMERA names another. Each log line names its booth.
+// BOOTH_FLEET_REUSE_PRINT=true (`npm run bench:cluster`): the fleet's booths share one photo per
+// shot number and one composed print per template, each made once (fleet-reuse.ts), so the
+// fleet's CPU per capture is the messages, files and uploads, not drawing photos and composing
+// full-size prints; the server gets a full-size print as before.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { composePrint } from '@flashbooth/print-composition';
 import type { BoothAgent } from './agent.js';
 import { agentFromEnv } from './agent-from-env.js';
+import type { Camera } from './camera/camera.js';
+import { reusedPhotoCamera, reusedPrint } from './fleet-reuse.js';
 import { AgentEnvError, loadAgentEnv } from './env.js';
 import { exitOnSignals } from './exit-on-signals.js';
 import { type AgentLog, consoleLog, isLogLevel } from './log.js';
@@ -68,6 +79,9 @@ async function main(): Promise<void> {
   const level = process.env.BOOTH_LOG_LEVEL ?? 'info';
   const log = consoleLog(isLogLevel(level) ? level : 'info');
   const agents: BoothAgent[] = [];
+  const reuse = ['1', 'true'].includes(process.env.BOOTH_FLEET_REUSE_PRINT ?? '');
+  const compose = reuse ? reusedPrint(composePrint) : undefined;
+  let camera: Camera | undefined;
   for (const booth of booths) {
     const dataDir = path.resolve(booth.dataDir);
     try {
@@ -79,7 +93,12 @@ async function main(): Promise<void> {
         BOOTH_DATA_DIR: dataDir,
         BOOTH_PRINTER: `simulated:${path.join(dataDir, 'spool')}`,
       });
-      agents.push(agentFromEnv(env, boothLog(log, booth.thingName)));
+      if (reuse) camera ??= reusedPhotoCamera(env.camera);
+      agents.push(
+        agentFromEnv(camera ? { ...env, camera } : env, boothLog(log, booth.thingName), {
+          ...(compose ? { compose } : {}),
+        }),
+      );
     } catch (error) {
       if (!(error instanceof AgentEnvError)) throw error;
       console.error(`${booth.thingName}: ${error.message}`);
@@ -91,7 +110,7 @@ async function main(): Promise<void> {
     booths: agents.length,
   });
 
-  log.info({ booths: agents.length }, 'booth fleet starting');
+  log.info({ booths: agents.length, reusePrint: reuse }, 'booth fleet starting');
   for (let from = 0; from < agents.length; from += STARTING_TOGETHER) {
     await Promise.all(agents.slice(from, from + STARTING_TOGETHER).map((agent) => agent.start()));
   }
@@ -104,10 +123,31 @@ async function main(): Promise<void> {
 function simulateBusyBooths(agents: BoothAgent[], booths: FleetBooth[], meanMs: number): void {
   const print = (line: Record<string, unknown>) =>
     process.stdout.write(`${JSON.stringify(line)}\n`);
+  const sent = () => agents.reduce((sum, agent) => sum + agent.statusReportsSent, 0);
+  let held = false;
+  let turning = Promise.resolve();
+  process.on('SIGUSR2', () => {
+    turning = turning.then(async () => {
+      if (!held) {
+        held = true;
+        await Promise.all(agents.map((agent) => agent.holdReports()));
+        print({ fleet: 'held', sent: sent(), at: Date.now() });
+      } else {
+        held = false;
+        for (const agent of agents) agent.releaseReports();
+        print({ fleet: 'released', at: Date.now() });
+      }
+    });
+  });
   agents.forEach((agent, index) => {
     const next = () => {
       const timer = setTimeout(
         () => {
+          // Held: this change is not made (the booth stays as it is until its next one).
+          if (held) {
+            next();
+            return;
+          }
           const at = Date.now();
           void agent.simulateStatusChange().then(
             (change) => {
@@ -126,10 +166,7 @@ function simulateBusyBooths(agents: BoothAgent[], booths: FleetBooth[], meanMs: 
     next();
   });
   setInterval(() => {
-    print({
-      fleet: 'reports',
-      sent: agents.reduce((sum, agent) => sum + agent.statusReportsSent, 0),
-    });
+    print({ fleet: 'reports', sent: sent() });
   }, 5000).unref();
 }
 

@@ -114,6 +114,40 @@ describe('StatusBoard', () => {
     status.offline();
   });
 
+  it('holds reports for a load test: those on their way counted first, the latest state sent on release', async () => {
+    const { board: status, channel } = board();
+    status.online();
+    let open!: () => void;
+    channel!.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const first = status.set('processing');
+    let held = false;
+    const holding = status.hold().then(() => {
+      held = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The report on its way is not yet taken by the broker: hold waits for it.
+    expect(held).toBe(false);
+    open();
+    await Promise.all([first, holding]);
+    expect(status.reportsSent).toBe(1);
+    // Held: nothing leaves, however often the status changes.
+    await status.set('idle');
+    await status.publishQuietly();
+    expect(channel!.started).toBe(1);
+    expect(status.reportsSent).toBe(1);
+    status.release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(channel!.statuses.map((message) => message.status)).toEqual(['processing', 'idle']);
+    expect(status.reportsSent).toBe(2);
+    // Nothing asked for during the next hold: nothing sent on its release.
+    await status.hold();
+    status.release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(status.reportsSent).toBe(2);
+  });
+
   it('sends the health with the status when it has one', () => {
     const store = memoryStore({ prints_left: 1, settings_revision: 0, software_version: '1' });
     const health = { queue: { items: 3, bytes: 10, oldest_at: null, over_limit: false } };

@@ -42,6 +42,10 @@ export class StatusBoard {
   private reportedAt = -Infinity;
   private soon: NodeJS.Timeout | undefined;
   private sent = 0;
+  /** Load tests' hold (`hold`): reports wait; one made meanwhile goes out on `release`. */
+  private held = false;
+  private deferred = false;
+  private readonly onTheWay = new Set<Promise<void>>();
 
   constructor(private readonly options: StatusBoardOptions) {}
 
@@ -139,12 +143,42 @@ export class StatusBoard {
     // The polled parts of the health (printer, disk) are brought up to date for the next one.
     void this.options.health?.refresh();
     if (!channel?.connected) return;
-    this.reportedAt = performance.now();
-    try {
-      await withTimeout(channel.publishStatus(this.message()), STATUS_REPORT_TIMEOUT_MS);
-      this.sent += 1;
-    } catch (error) {
-      this.options.log.warn({ err: error }, 'status report failed');
+    if (this.held) {
+      this.deferred = true;
+      return;
     }
+    this.reportedAt = performance.now();
+    const report = (async () => {
+      try {
+        await withTimeout(channel.publishStatus(this.message()), STATUS_REPORT_TIMEOUT_MS);
+        this.sent += 1;
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'status report failed');
+      }
+    })();
+    this.onTheWay.add(report);
+    try {
+      await report;
+    } finally {
+      this.onTheWay.delete(report);
+    }
+  }
+
+  /**
+   * Load tests only (fleet.ts, `npm run bench:status`'s exact count): no report leaves until
+   * `release`; resolves once the reports already on their way have been taken by the broker (or
+   * failed), so `reportsSent` then counts every report the server will get.
+   */
+  async hold(): Promise<void> {
+    this.held = true;
+    await Promise.all([...this.onTheWay]);
+  }
+
+  /** Ends `hold`: a report asked for meanwhile (the latest state) goes out now. */
+  release(): void {
+    this.held = false;
+    if (!this.deferred) return;
+    this.deferred = false;
+    void this.publishQuietly();
   }
 }
