@@ -156,4 +156,54 @@ test.describe('sign-in', () => {
       ).toHaveAttribute('target', '_blank');
     }
   });
+
+  test(
+    'a reload while reading the SMS opens on the code step for the same number',
+    { tag: '@flow' },
+    async ({ page }) => {
+      // The booth page's QR code, signed out: the loader shows the sign-in screen.
+      await page.goto('/b/1');
+      await expect(page).toHaveURL(/\/regular\/login$/);
+      const mobile = newMobile();
+      await page.getByLabel('Mobile number').fill(mobile);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Full name').fill('Meera Iyer');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await expect(page.getByLabel('One-time code')).toBeVisible();
+      const code = await latestCode(page.request, `+91${mobile}`);
+
+      // The phone discards the tab while the visitor reads the SMS, and reloads it on return.
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Enter OTP' })).toBeVisible();
+      await expect(page.getByText(`+91${mobile}`)).toBeVisible();
+      await expect(page.getByLabel('Mobile number')).toHaveCount(0);
+      await page.getByLabel('One-time code').fill(code);
+      // Signed in, back at the booth the QR code named; the step is forgotten.
+      await expect(page).toHaveURL(/\/b\/1$/);
+      expect(await page.evaluate(() => sessionStorage.getItem('signInProgress'))).toBeNull();
+    },
+  );
+
+  test(
+    'a reload on Create Your Account keeps the number; Change number starts afresh',
+    { tag: '@flow' },
+    async ({ page }) => {
+      await page.goto('/regular/login');
+      const mobile = newMobile();
+      await page.getByLabel('Mobile number').fill(mobile);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByLabel('Full name')).toBeVisible();
+
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+      await expect(page.getByLabel('Full name')).toBeFocused();
+      await page.getByRole('button', { name: /change number/i }).click();
+      await expect(page.getByLabel('Mobile number')).toHaveValue(mobile);
+
+      // Back at phone entry nothing is kept: a reload shows phone entry from the HTML.
+      await page.reload();
+      await expect(page.getByLabel('Mobile number')).toBeVisible();
+      await expect(page.getByLabel('Full name')).toHaveCount(0);
+    },
+  );
 });

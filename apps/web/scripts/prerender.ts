@@ -20,6 +20,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import {
+  SIGN_IN_PROGRESS_KEY,
+  SIGN_IN_PROGRESS_MS,
+} from '../src/features/auth/sign-in-progress.js';
 
 const webRoot = path.resolve(import.meta.dirname, '..');
 const dist = path.join(webRoot, 'dist');
@@ -239,13 +243,31 @@ if (!signedIn && signedOutPage) {
   root.replaceChildren(signedOutPage.content.cloneNode(true));
   if (signedOutPage.dataset.title) document.title = signedOutPage.dataset.title;
 }
+// A sign-in this tab left at Create Your Account or Enter OTP (a phone discarded the tab while
+// its visitor read the SMS; src/features/auth/sign-in-progress.ts): the app opens on that step,
+// so it starts now, and the phone entry painted from the HTML is hidden meanwhile (#root's
+// data-resuming, which the app removes), as nothing typed into it would be wanted.
+let resuming = false;
+try {
+  const progress = JSON.parse(sessionStorage.getItem('${SIGN_IN_PROGRESS_KEY}') || 'null');
+  resuming =
+    !signedIn &&
+    location.pathname === '/regular/login' &&
+    progress?.pool === 'regular' &&
+    progress.step !== 'phone' &&
+    Math.abs(Date.now() - progress.at) < ${SIGN_IN_PROGRESS_MS};
+} catch {}
+if (resuming) root.dataset.resuming = 'sign-in';
 // What the visitor types and submits before the app has started is kept for the app, which
 // renders the page afresh (src/lib/early-input.ts replays it): fields by their place in the
 // page, and the submit held until then. On every page this loader starts: the sign-in screen
 // shown here, the pages whose app starts on use, and those whose app starts at once (the wall's
 // search box is in its HTML: a search typed and sent in that moment would reload the page).
 const INTENT = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
-const onUse = root.dataset.appStart === 'use' && (!signedIn || root.dataset.prerendered !== 'hydrate');
+const onUse =
+  !resuming &&
+  root.dataset.appStart === 'use' &&
+  (!signedIn || root.dataset.prerendered !== 'hydrate');
 const fields = () => [...root.querySelectorAll('input, textarea, select')];
 const early = { values: [], kinds: [], focused: -1, submit: -1, click: -1 };
 const kindOf = (field) => (field.tagName + ':' + field.type).toLowerCase();

@@ -43,6 +43,8 @@ async function start(container: HTMLElement): Promise<void> {
   const takenOver = () => {
     if (replayed) return;
     replayed = true;
+    // The loader hid the HTML's phone entry for a sign-in resumed at a later step.
+    delete container.dataset.resuming;
     replayEarlyInput(container, early);
   };
   const app = (
@@ -64,6 +66,8 @@ async function start(container: HTMLElement): Promise<void> {
     prerendered === 'hydrate' &&
     !typed &&
     readStoredUser() === null &&
+    // A sign-in resumed at Create Your Account or Enter OTP renders another step than the HTML's.
+    container.dataset.resuming === undefined &&
     !new URLSearchParams(window.location.search).has('blocked');
   // In a transition: React renders in slices and yields between them, so taking the page over
   // is no long task that holds a tap back (what the HTML shows stays until the commit).

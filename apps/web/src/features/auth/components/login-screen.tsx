@@ -23,6 +23,7 @@ import {
   phoneToSend,
   returnPathToSend,
 } from '../login-model';
+import { clearSignInProgress, readSignInProgress, writeSignInProgress } from '../sign-in-progress';
 import { OtpStep, PhoneStep, SignUpStep } from './login-steps';
 import { PasskeySignIn } from './passkey-sign-in';
 import { BudgetSpentNotice, LinkFailedNotice } from './sign-in-link-notices';
@@ -48,10 +49,12 @@ export function LoginScreen({ pool }: { pool: Pool }) {
   const navigate = useNavigate();
   const { status, show, clear } = useTimedStatus(STATUS_MS);
 
-  const [step, setStep] = useState<Step>('phone');
-  const [countryCode, setCountryCode] = useState(DEFAULT_COUNTRY_CODE);
-  const [number, setNumber] = useState('');
-  const [phone, setPhone] = useState('');
+  // A tab the phone discarded while its visitor read the SMS opens on the step it was on.
+  const [resumed] = useState(() => readSignInProgress(pool));
+  const [step, setStep] = useState<Step>(resumed?.step ?? 'phone');
+  const [countryCode, setCountryCode] = useState(resumed?.countryCode ?? DEFAULT_COUNTRY_CODE);
+  const [number, setNumber] = useState(resumed?.number ?? '');
+  const [phone, setPhone] = useState(resumed?.phone ?? '');
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -72,10 +75,16 @@ export function LoginScreen({ pool }: { pool: Pool }) {
   const signedInPool = session.auth.status === 'authenticated' ? session.auth.userType : pool;
   const checking = session.auth.status === 'checking';
 
+  /** Signed in: the sign-in's progress is over. */
+  const establish = (response: VerifyResponse) => {
+    clearSignInProgress();
+    session.establish(pool, response);
+  };
+
   // Opened from the one-tap link of a sign-in SMS: sign in with it (also over another session).
   const link = useSignInLink(pool, !checking, async (response, next) => {
     setCompleting(true);
-    session.establish(pool, response);
+    establish(response);
     const stored = takeRedirect();
     await navigate(homeAfterSignIn(pool, next ?? stored), { replace: true });
   });
@@ -85,9 +94,13 @@ export function LoginScreen({ pool }: { pool: Pool }) {
   const finishWithPasskey = async (response: VerifyResponse) => {
     clear();
     setCompleting(true);
-    session.establish(pool, response);
+    establish(response);
     await navigate(homeAfterSignIn(pool, takeRedirect()), { replace: true });
   };
+  // Signed in (here, or in another tab by the SMS's link): a later sign-out starts afresh.
+  useEffect(() => {
+    if (authenticated) clearSignInProgress();
+  }, [authenticated]);
   const showForm = !completing && !authenticated && !checking && !linkSigningIn;
 
   // Each step starts with its first field focused (also after returning to phone entry), unless
@@ -102,12 +115,16 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     first.focus();
   }, [step, showForm]);
 
-  const goToStep = (next: Step) => {
+  /** `target`: the phone the next step is for (state set in the same event is not read yet). */
+  const goToStep = (next: Step, target = phone) => {
     setFieldError(null);
     if (next !== 'phone') setBudget(null);
     if (next !== 'signup') setName('');
     setCode('');
     setStep(next);
+    if (next === 'phone') clearSignInProgress();
+    else
+      writeSignInProgress({ pool, step: next, countryCode, number, phone: target, at: Date.now() });
   };
 
   /** Sends a code (and sign-in link) with the page the link should return to. */
@@ -156,10 +173,10 @@ export function LoginScreen({ pool }: { pool: Pool }) {
     setPhone(target);
     try {
       await sendCode(target);
-      goToStep('otp');
+      goToStep('otp', target);
     } catch (error) {
       if (showBudget(error)) return;
-      if (hasErrorCode(error, AUTH_CODES.userNotFound)) goToStep('signup');
+      if (hasErrorCode(error, AUTH_CODES.userNotFound)) goToStep('signup', target);
       else show('error', errorText(error, LOGIN_MESSAGES.sendFailed));
     }
   };
@@ -232,7 +249,7 @@ export function LoginScreen({ pool }: { pool: Pool }) {
       return;
     }
     setCompleting(true);
-    session.establish(pool, response);
+    establish(response);
     await navigate(homeAfterSignIn(pool, takeRedirect()), { replace: true });
   };
 
