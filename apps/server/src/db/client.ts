@@ -41,6 +41,8 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
   /** PostgreSQL's pool right now (the metrics); absent on PGlite, one in-process session. */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /** PGlite only: the database's files as a tarball, for `loadDataDir` (the tests' migrated snapshot). */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 export interface DatabaseOptions {
@@ -48,6 +50,11 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data folder; absent = in memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * PGlite: start from these files (a `dumpDataDir` tarball) instead of an empty database. The
+   * integration tests open each in-memory database from one migrated snapshot (test/databases.ts).
+   */
+  loadDataDir?: Blob | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -95,7 +102,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     unlock = lockDataDir(dataDir);
   }
   // pg_trgm: the wall's search indexes (migration 0014); PostgreSQL has it as a contrib module.
-  const client = new PGlite({ dataDir, extensions: { pg_trgm } });
+  const client = new PGlite({
+    dataDir,
+    extensions: { pg_trgm },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   try {
     await client.waitReady;
   } catch (error) {
@@ -123,5 +134,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         unlock();
       }
     },
+    dumpDataDir: () => client.dumpDataDir('none'),
   };
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { DEMO_ADMIN_PHONE } from '../../src/seed/seed.js';
 import {
   latestCode,
@@ -18,7 +19,7 @@ import {
 describe('application', () => {
   let database: DatabaseHandle;
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
   });
   afterAll(() => database.close());
 
@@ -132,7 +133,7 @@ describe('web app serving', () => {
       '<html><head><!--app-config--></head><body></body></html>',
     );
     writeFileSync(path.join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
-    const database = await openDatabase({});
+    const database = await openPglite();
     const { app } = await startApp(database, {
       WEB_DIST_DIR: dist,
       SUPPORT_EMAIL: 'help@venue.example',

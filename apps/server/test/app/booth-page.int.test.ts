@@ -11,7 +11,8 @@ import path from 'node:path';
 import { BOOTH_TEMPLATES_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { BOOTH_PAGE_TTL_SECONDS } from '../../src/plugins/web-app.js';
 import {
   bearer,
@@ -88,7 +89,7 @@ describe('booth page', () => {
   const venueName = 'Café & "Co" <b>bold</b>';
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     testApp = await startApp(database, {
       WEB_DIST_DIR: makeDist(),
       SUPPORT_EMAIL: 'help@venue.example',

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { WALL_PAGE_SIZE } from '@flashbooth/contracts/rules';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { devices, media } from '../../src/db/schema.js';
 import { createOrg, signedIn, startApp, type TestApp } from '../harness.js';
 
@@ -68,7 +69,7 @@ describe('wall page', () => {
   const hostileCaption = 'Night "out" <b>bold</b> & </p><script>alert(1)</script>';
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     testApp = await startApp(database, {
       WEB_DIST_DIR: makeDist(),
       SUPPORT_EMAIL: 'help@venue.example',

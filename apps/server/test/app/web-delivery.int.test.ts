@@ -11,7 +11,8 @@ import { Readable } from 'node:stream';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { createStorage } from '../../src/modules/storage/create-storage.js';
 import { COMPRESSION_THRESHOLD_BYTES, registerCompression } from '../../src/plugins/compression.js';
 import { bearer, registerDevice, signedInSuperUser, startApp, type TestApp } from '../harness.js';
@@ -87,7 +88,7 @@ describe('web app delivery', () => {
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     testApp = await startApp(database, {
       WEB_DIST_DIR: makeDist(),
       SUPPORT_EMAIL: 'help@venue.example',

@@ -391,12 +391,13 @@ const schemaTables = (Object.values(schema) as unknown[]).filter((value): value 
   is(value, PgTable),
 );
 
-describe.each(databaseTargets)('db/schema.ts against the migrations on $name', ({ open }) => {
+describe.each(databaseTargets)('db/schema.ts against the migrations on $name', ({ openEmpty }) => {
   let database: DatabaseHandle;
   let differences: string[];
 
   beforeAll(async () => {
-    database = await open();
+    // An empty database, migrated here: the other tests copy a migrated one (databases.ts).
+    database = await openEmpty();
     await migrate(database.db);
     differences = await drift(database.db, schemaTables, 'public', MIRROR_SCHEMA);
   });

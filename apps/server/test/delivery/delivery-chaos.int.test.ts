@@ -23,7 +23,8 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import {
   captures,
   creditLedger,
@@ -165,7 +166,7 @@ describe('the delivery queue under chaos (booth agent as its own process)', () =
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-chaos-'));
-    database = await openDatabase({});
+    database = await openPglite();
     const config = testConfig({
       OTP_SEND_LIMIT_PER_IP: '1000',
       MQTT_HOST: '127.0.0.1',

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { BoothFleet } from '../cluster/cluster.js';
 import {
   bearer,
@@ -24,7 +24,7 @@ describe('a booth fleet (several booths in one process)', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-fleet-'));
 
   beforeAll(async () => {
-    running = await startApp(await openDatabase({}));
+    running = await startApp(await openPglite());
     serverUrl = await running.app.listen({ port: 0, host: '127.0.0.1' });
     ({ token } = await signedInSuperUser(running));
   });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { registerDevice, signedInSuperUser, startApp, type TestApp } from '../harness.js';
 
 const BOOTH_COMMAND = fileURLToPath(
@@ -52,7 +52,7 @@ describe('flashbooth-booth doctor against a running server', () => {
   const elsewhere = path.join(dir, 'elsewhere');
 
   beforeAll(async () => {
-    running = await startApp(await openDatabase({}));
+    running = await startApp(await openPglite());
     serverUrl = await running.app.listen({ port: 0, host: '127.0.0.1' });
     const { token } = await signedInSuperUser(running);
     device = await registerDevice(running.app, token, { name: 'Doctor booth' });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { bearer, signedInSuperUser, startApp, type TestApp, testConfig } from '../harness.js';
 import { connectAsBooth } from '../mqtt-fixtures.js';
 
@@ -32,7 +32,7 @@ describe('devices API: the env block of a registered booth', () => {
   };
 
   it('gives the embedded broker’s bound port on the host the request came to, and it works', async () => {
-    running = await startApp(await openDatabase({}));
+    running = await startApp(await openPglite());
     const port = new URL(running.app.deviceBrokerUrl!).port;
     const device = await register(running, '127.0.0.1:8141');
     expect(device.booth_env).toEqual({
@@ -64,7 +64,7 @@ describe('devices API: the env block of a registered booth', () => {
   });
 
   it('prefers BOOTH_MQTT_PUBLIC_URL and PUBLIC_URL when they are set', async () => {
-    running = await startApp(await openDatabase({}), {
+    running = await startApp(await openPglite(), {
       BOOTH_MQTT_PUBLIC_URL: 'mqtts://mqtt.flashbooth.example:8883',
       PUBLIC_URL: 'https://photos.flashbooth.example/',
     });
@@ -76,7 +76,7 @@ describe('devices API: the env block of a registered booth', () => {
   });
 
   it('uses PUBLIC_URL’s host for the embedded broker when only PUBLIC_URL is set', async () => {
-    running = await startApp(await openDatabase({}), {
+    running = await startApp(await openPglite(), {
       PUBLIC_URL: 'https://photos.flashbooth.example',
     });
     const port = new URL(running.app.deviceBrokerUrl!).port;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import {
   bearer,
   createOrg,
@@ -18,7 +18,7 @@ describe('GET /api/device/whoami', () => {
   let running: TestApp;
   let token: string;
   beforeAll(async () => {
-    running = await startApp(await openDatabase({}));
+    running = await startApp(await openPglite());
     ({ token } = await signedInSuperUser(running));
   });
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type EnrollmentCode, ENROLLMENT_MESSAGES } from '@flashbooth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { bearer, registerDevice, signedInSuperUser, startApp, type TestApp } from '../harness.js';
 import { connectAsBooth } from '../mqtt-fixtures.js';
 
@@ -47,7 +47,7 @@ describe('flashbooth-booth enroll against a running server', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'flashbooth-enroll-'));
 
   beforeAll(async () => {
-    running = await startApp(await openDatabase({}));
+    running = await startApp(await openPglite());
     serverUrl = await running.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

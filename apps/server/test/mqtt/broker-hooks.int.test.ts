@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { bearer, signedIn, startApp } from '../harness.js';
 import { ScriptedLink } from '../media-fixtures.js';
 
@@ -13,7 +14,7 @@ describe('MQTT auth and ACL hooks for an external broker', () => {
   let other: { thing_name: string };
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     // The embedded broker still runs (MQTT_URL absent); the hooks share its rules.
     ({ app } = await startApp(database, {
       SUPER_USER_PHONES: '+919999922222',

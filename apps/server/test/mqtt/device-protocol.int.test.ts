@@ -10,7 +10,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { deviceErrors, devices } from '../../src/db/schema.js';
 import { AppError } from '../../src/errors.js';
 import { DevicesRepository } from '../../src/modules/devices/devices.repository.js';
@@ -78,7 +79,7 @@ describe('device protocol on the embedded broker', () => {
   const booths: FakeDevice[] = [];
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     const superPhone = '+919999911111';
     const repository = new DevicesRepository(database.db);
     const config = testConfig({ MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { bearer, signedIn, startApp } from '../harness.js';
 import { ScriptedLink } from '../media-fixtures.js';
 
@@ -14,7 +15,7 @@ describe("MQTT hooks in the shape of Mosquitto's go-auth plugin", () => {
   let other: { thing_name: string };
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     // An external broker (never connected: the test stands in for the line to the booths).
     ({ app } = await startApp(
       database,

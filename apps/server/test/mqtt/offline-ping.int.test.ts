@@ -10,7 +10,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { devices } from '../../src/db/schema.js';
 import { DevicesRepository } from '../../src/modules/devices/devices.repository.js';
 import { createDeviceLink } from '../../src/modules/mqtt/create-device-link.js';
@@ -60,7 +61,7 @@ describe('ping of a booth that is away, on the embedded broker', () => {
   const clients: MqttClient[] = [];
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     const superPhone = '+919999922222';
     const repository = new DevicesRepository(database.db);
     const config = testConfig({ MQTT_PORT: '0', MQTT_HOST: '127.0.0.1' });

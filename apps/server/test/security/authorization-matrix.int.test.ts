@@ -3,7 +3,7 @@ import type { Pool } from '@flashbooth/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
-import { openDatabase } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { media, mediaComments, users } from '../../src/db/schema.js';
 import { latestCode, newPhone } from '../harness.js';
 import {
@@ -846,7 +846,7 @@ describe('authorization matrix: every route × every kind of caller', () => {
   let routes: AppRoute[];
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     world = await startSecurityWorld(
       database,
       { deviceLink: new AcceptingLink() },

@@ -2,7 +2,8 @@ import { DEVICE_MESSAGES, MEDIA_MESSAGES } from '@flashbooth/contracts';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema.js';
 import {
@@ -149,7 +150,7 @@ describe('fuzz: no request gets a 5xx', () => {
   const started = Date.now();
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     world = await startSecurityWorld(database);
     operations = operationsOf(world.app.swagger() as OpenApiDocument);
     console.log(`fuzz: seed ${SEED}, about ${TOTAL_RUNS} requests (FUZZ_SEED=${SEED} replays)`);

@@ -5,7 +5,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { devices, organizations } from '../../src/db/schema.js';
 import { hashDeviceSecret } from '../../src/security/device-credentials.js';
 import { UsersRepository } from '../../src/modules/users/users.repository.js';
@@ -30,7 +31,7 @@ describe('the demo booths on the embedded defaults', () => {
   let config: Config;
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     ({ app, config } = await startApp(database, { DEMO_DATA: 'true', MQTT_PORT: '0' }));
   });
 

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Device, EnrollmentCode, Rollout } from '@flashbooth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { packBoothRelease } from '../../src/modules/software/booth-release.js';
 import {
   apiCall,
@@ -202,7 +202,7 @@ describe('the one-command install of a booth computer, then a rollout to it', ()
     (await apiCall(running.app, 'GET', `devices/${device.id}`, token)).json<Device>();
 
   beforeAll(async () => {
-    running = await startApp(await openDatabase({}), {
+    running = await startApp(await openPglite(), {
       OTP_SEND_LIMIT_PER_IP: '1000',
       DEVICE_UPDATE_TIMEOUT_MS: '120000',
       ROLLOUT_TICK_MS: '100',

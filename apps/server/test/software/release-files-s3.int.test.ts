@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { users } from '../../src/db/schema.js';
 import { createStorage } from '../../src/modules/storage/create-storage.js';
 import type { S3Storage } from '../../src/modules/storage/s3-storage.js';
@@ -59,7 +60,7 @@ describe('software releases on the S3 driver (s3rver)', () => {
     s3 = await startS3rver(bucket, 'flashbooth-s3-software-');
     ({ endpoint, storage } = s3);
     restoreCredentials = useS3rverCredentials();
-    database = await openDatabase({});
+    database = await openPglite();
     ({ app } = await startApp(database, {
       STORAGE_DRIVER: 's3',
       S3_BUCKET: bucket,

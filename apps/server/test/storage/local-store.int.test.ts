@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { type DatabaseHandle } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import { createStorage } from '../../src/modules/storage/create-storage.js';
 import type { LocalStorage } from '../../src/modules/storage/local-storage.js';
 import {
@@ -32,7 +33,7 @@ describe('local object store', () => {
   let storage: LocalStorage;
 
   beforeAll(async () => {
-    database = await openDatabase({});
+    database = await openPglite();
     ({ app, clock, config } = await startApp(database));
     storage = (await createStorage(config, clock.now)) as LocalStorage;
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/client.js';
+import { openPglite } from '../databases.js';
 import type { S3Storage } from '../../src/modules/storage/s3-storage.js';
 import { extensionFor, newObjectKey } from '../../src/modules/storage/storage.js';
 import { startApp } from '../harness.js';
@@ -83,7 +83,7 @@ describe('S3 object store (s3rver)', () => {
 
   it('is chosen by configuration, checked by the health check, and serves no local routes', async () => {
     const restoreCredentials = useS3rverCredentials();
-    const database = await openDatabase({});
+    const database = await openPglite();
     try {
       const { app } = await startApp(database, {
         STORAGE_DRIVER: 's3',
