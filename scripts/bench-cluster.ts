@@ -19,6 +19,10 @@
  * the rate by 1.5 while a step passes, then halves the interval between the last pass and the
  * first failure (BENCH_CLUSTER_STEPS steps in all per setup).
  *
+ * Before the steps each setup is measured BENCH_CLUSTER_IDLE_SECONDS (30; 0: not) with no
+ * visitors: each instance's CPU with nothing but its job ticks, the balancer's checks and the
+ * booths' health reports to do — a cost every instance adds, whatever the load.
+ *
  * Each step prints captures/min, API requests/s, p99, each instance's CPU use against its quota
  * (the group's cpuacct usage) and how often it was throttled, and PostgreSQL's, the broker's,
  * the booths', haproxy's and this process's CPU, and the machine's. A capacity figure is only
@@ -83,6 +87,8 @@ const QUOTA_REACHED = num('BENCH_CLUSTER_QUOTA_REACHED', 0.85);
 const DRAIN_SECONDS = num('BENCH_CLUSTER_DRAIN_SECONDS', 20);
 const PRICE_PAISE = Number(process.env.BENCH_CLUSTER_PRICE_PAISE ?? 0);
 const WARM_UP = Number(process.env.BENCH_CLUSTER_WARM_UP ?? 12);
+/** Seconds of no visitors measured before the steps: each instance's CPU with nothing to do. */
+const IDLE_SECONDS = Number(process.env.BENCH_CLUSTER_IDLE_SECONDS ?? 30);
 const REUSE_PRINT = !['0', 'false'].includes(process.env.BENCH_CLUSTER_REUSE_PRINT ?? 'true');
 /**
  * The installation's weight on a busy machine (cgroup cpu.shares, 1024 = everyone else's): the
@@ -352,6 +358,15 @@ async function capacity(instances: number, startRate: number): Promise<Capacity>
     }
     await sleep(2000);
     console.log(`${instances} instance(s), each capped at ${quota} core:`);
+    if (IDLE_SECONDS > 0) {
+      // What an instance costs with no visitors: job ticks, balancer checks, booths' health reports.
+      const meter = cpuMeter(installation, groups);
+      await sleep(IDLE_SECONDS * 1000);
+      const idle = meter();
+      console.log(
+        `  idle (${IDLE_SECONDS} s, no visitors): instances ${idle.instances.map((used) => `${(used * 1000).toFixed(1)} ms/s (${pct(used / quota)} of quota)`).join(', ')}; PostgreSQL ${cores(idle.postgres)}, booths ${cores(idle.booths)}; machine ${cores(idle.machine)} busy; load average ${loadavg()}`,
+      );
+    }
     let held: Step | undefined;
     let failedAt: Step | undefined;
     let rate = startRate;

@@ -212,14 +212,32 @@ async function main(): Promise<void> {
     const latencies: number[] = [];
     let lost = 0;
     const byKey = eventsByKey(stream);
+    // A change not on the stream is superseded when the booth's next change was written in its
+    // place (the status writer keeps the newest of a booth's reports waiting together, by
+    // design) and that one reached the stream; lost otherwise.
+    const allChanges = installation.fleets.flatMap(
+      (fleet) => fleetOutput(fleet.process.lines).changes,
+    );
+    const nextOf = (change: Change) =>
+      allChanges
+        .filter((other) => other.booth === change.booth && other.at > change.at)
+        .sort((a, b) => a.at - b.at)[0];
+    const keyOf = (change: Change) =>
+      `${idByThing.get(change.booth)}:${change.status}:${change.printsLeft}`;
     const lostChanges: Change[] = [];
+    const superseded: { change: Change; afterMs: number }[] = [];
     for (const change of changes) {
-      const id = idByThing.get(change.booth);
-      const at = byKey.get(`${id}:${change.status}:${change.printsLeft}`);
-      if (at === undefined) {
+      const at = byKey.get(keyOf(change));
+      if (at !== undefined) {
+        latencies.push(at - change.at);
+        continue;
+      }
+      const next = nextOf(change);
+      if (next && byKey.has(keyOf(next))) superseded.push({ change, afterMs: next.at - change.at });
+      else {
         lost += 1;
         lostChanges.push(change);
-      } else latencies.push(at - change.at);
+      }
     }
     const seconds = (after.heldAt - windowStart) / 1000;
     const sent = after.sent - before.sent;
@@ -231,27 +249,29 @@ async function main(): Promise<void> {
       `measured ${seconds.toFixed(0)} s: ${changes.length} status changes (${(changes.length / seconds).toFixed(1)}/s), ${sent} status reports sent by the booths (${(sent / seconds).toFixed(1)}/s, health included), ${received} received by the instances`,
     );
     console_(
-      `change → console stream: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(0, ...latencies).toFixed(0)} ms; lost ${lost} of ${changes.length}`,
+      `change → console stream: p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(0, ...latencies).toFixed(0)} ms; lost ${lost} of ${changes.length}${superseded.length > 0 ? `; ${superseded.length} more not streamed themselves, superseded by the same booth's next change ${Math.min(...superseded.map((one) => one.afterMs))}–${Math.max(...superseded.map((one) => one.afterMs))} ms later, which was` : ''}`,
     );
     console_(
       `recorded: ${writes} rows written by ${statements} status UPDATE statements for ${received} reports received of ${sent} sent (${received === sent ? 'none lost or doubled on the way' : `${sent - received} not received`}; ${received === 0 ? '-' : (writes / received).toFixed(4)} rows per report received: ${writes === received ? 'each recorded once' : writes > received ? `${writes - received} written more than once` : `${received - writes} superseded or older than the recorded one`})`,
     );
-    // Each lost change beside its booth's other changes and what the stream said about it.
-    const allChanges = installation.fleets.flatMap(
-      (fleet) => fleetOutput(fleet.process.lines).changes,
-    );
+    // Each change not streamed beside its booth's other changes and the stream's events for it.
     const streamEvents = stream.events();
-    for (const change of lostChanges.slice(0, 10)) {
+    for (const change of [...lostChanges, ...superseded.map((one) => one.change)].slice(0, 10)) {
       const id = idByThing.get(change.booth);
       const near = (at: number) => Math.abs(at - change.at) <= 10_000;
       const others = allChanges
-        .filter((other) => other.booth === change.booth && other !== change && near(other.at))
+        .filter(
+          (other) =>
+            other.booth === change.booth &&
+            (other.at !== change.at || other.status !== change.status) &&
+            near(other.at),
+        )
         .map((other) => `${other.status}/${other.printsLeft} at ${other.at - change.at} ms`);
       const events = streamEvents
         .filter((event) => event.id === id && near(event.at))
         .map((event) => `${event.status}/${event.printsLeft} at ${event.at - change.at} ms`);
       console_(
-        `lost: booth ${change.booth} (id ${id}) → ${change.status}/${change.printsLeft} at ${new Date(change.at).toISOString()}, ${((change.at - windowStart) / 1000).toFixed(1)} s into the window; its other changes within 10 s: ${others.join(', ') || 'none'}; the stream's events for it within 10 s: ${events.join(', ') || 'none'}`,
+        `${lostChanges.includes(change) ? 'lost' : 'superseded'}: booth ${change.booth} (id ${id}) → ${change.status}/${change.printsLeft} at ${new Date(change.at).toISOString()}, ${((change.at - windowStart) / 1000).toFixed(1)} s into the window; its other changes within 10 s: ${others.join(', ') || 'none'}; the stream's events for it within 10 s: ${events.join(', ') || 'none'}`,
       );
     }
     console_(
