@@ -389,13 +389,18 @@ const MODULEPRELOAD = /<link rel="modulepreload" crossorigin href="(\/[^"]+\.js)
 
 /**
  * A hydrated page starts the app through the loader, after its first paint; `signedOutScripts`
- * are what the loader fetches besides for a browser with no stored session.
+ * are what the loader fetches besides for a browser with no stored session. On a page whose app
+ * starts on use the loader is fetched at low priority: nothing of the first paint waits for it (a
+ * module script never blocks rendering), so it does not share a slow line with the page's image,
+ * and Lighthouse's simulation, which counts any high-priority script that arrived before the
+ * first paint as blocking it, no longer puts a second round trip on the first paint's path.
  */
 function loadAfterPaint(
   html: string,
   routeModules: string[],
   loader: string,
   signedOutScripts?: string[],
+  lowPriority = false,
 ): string {
   const entryScript = ENTRY_SCRIPT.exec(html);
   if (!entryScript) throw new Error('prerender: index.html has no entry script');
@@ -413,7 +418,9 @@ function loadAfterPaint(
             signedOutScripts.filter((href) => !modules.includes(href)),
           )}</script>`
         : '') +
-      `<script type="module" crossorigin src="${loader}"></script></head>`,
+      `<script type="module" crossorigin src="${loader}"${
+        lowPriority ? ' fetchpriority="low"' : ''
+      }></script></head>`,
   );
 }
 
@@ -507,6 +514,7 @@ async function prerender(): Promise<void> {
               routeModules.map((file) => `/${file}`),
               loader,
               signedOutScripts,
+              page.start === 'use',
             )
           : withRoute,
       );
