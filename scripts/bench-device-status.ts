@@ -160,7 +160,8 @@ async function main(): Promise<void> {
     };
     const linesOf = (kind: string) =>
       installation.fleets.map(
-        (fleet) => parseJsonLines(fleet.process.lines).filter((entry) => entry.fleet === kind).length,
+        (fleet) =>
+          parseJsonLines(fleet.process.lines).filter((entry) => entry.fleet === kind).length,
       );
     /** Sends SIGUSR2 to every fleet and waits for each one's next `kind` line. */
     const signalFleets = async (kind: 'held' | 'released') => {
