@@ -25,11 +25,12 @@
  * Usage: npm run build && npm run bench:lighthouse
  * (WEB_DIST_DIR sizes another build folder; BENCH_PAGES=/,/b/1,/p measures only those;
  * BENCH_VERBOSE=1 prints every run, the audits below full marks and the largest contentful paint
- * element.)
+ * element; BENCH_REPORT_DIR=folder keeps every run's full JSON report there, named by mode, page
+ * and run, for its critical request chain, main-thread breakdown, long tasks and network requests.)
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,7 @@ const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu'];
 const LIGHTHOUSE_CLI = createRequire(import.meta.url).resolve('lighthouse/cli/index.js');
 const MAX_LOAD = Number(process.env.BENCH_MAX_LOAD ?? 2.5);
 const LOAD_WAIT_S = Number(process.env.BENCH_LOAD_WAIT_S ?? 300);
+const REPORT_DIR = process.env.BENCH_REPORT_DIR ? path.resolve(process.env.BENCH_REPORT_DIR) : '';
 interface Session {
   /** The refresh cookie as set by verify. */
   cookie: { name: string; value: string; path: string };
@@ -197,7 +199,12 @@ interface LighthouseResult {
 }
 
 /** The CLI's JSON report of one page, on the Chromium listening at `port`. */
-async function runCli(url: string, port: number, keepStorage: boolean): Promise<LighthouseResult> {
+async function runCli(
+  url: string,
+  port: number,
+  keepStorage: boolean,
+  reportFile?: string,
+): Promise<LighthouseResult> {
   const args = [
     LIGHTHOUSE_CLI,
     url,
@@ -211,10 +218,19 @@ async function runCli(url: string, port: number, keepStorage: boolean): Promise<
   const { stdout } = await promisify(execFile)(process.execPath, args, {
     maxBuffer: 256 * 1024 * 1024,
   });
+  if (reportFile) {
+    mkdirSync(path.dirname(reportFile), { recursive: true });
+    writeFileSync(reportFile, stdout);
+  }
   return JSON.parse(stdout) as LighthouseResult;
 }
 
-async function measure(base: string, page: Page, session?: Session): Promise<Figures> {
+async function measure(
+  base: string,
+  page: Page,
+  session?: Session,
+  reportFile?: string,
+): Promise<Figures> {
   const chrome: LaunchedChrome = await launchChrome({
     chromePath: CHROMIUM,
     chromeFlags: CHROME_FLAGS,
@@ -247,6 +263,7 @@ async function measure(base: string, page: Page, session?: Session): Promise<Fig
       `${base}${page.path}`,
       chrome.port,
       session !== undefined,
+      reportFile,
     );
     // A lost trace (NO_NAVSTART, NO_FCP, …) is the run's failure, never a number.
     if (runtimeError) throw new Error(`${page.path}: ${runtimeError.code} ${runtimeError.message}`);
@@ -316,7 +333,13 @@ async function measureAll(
       loads.push(loadavg());
       const session = page.signedIn ? await sessions() : undefined;
       try {
-        runs.push(await measure(base, page, session));
+        const reportFile = REPORT_DIR
+          ? path.join(
+              REPORT_DIR,
+              `${title.split(' ')[0]!.replace(/\W/g, '')}-${page.label.replace(/\W+/g, '_')}-${run + 1}.json`,
+            )
+          : undefined;
+        runs.push(await measure(base, page, session, reportFile));
       } catch (error) {
         throw new Error(
           `${title}, ${page.label}, run ${run + 1} of ${RUNS}: ${(error as Error).message}`,
