@@ -34,8 +34,8 @@
  * and one composed print per template (BOOTH_FLEET_REUSE_PRINT, apps/booth-agent/src/fleet-reuse.ts;
  * BENCH_CLUSTER_REUSE_PRINT=false draws and composes every capture as a booth does). The server's
  * work per capture is unchanged — it is sent a full-size print of the same size and format and
- * makes its preview from it — but the booths' CPU per capture falls from about 0.3 s to a few
- * tens of ms (printed per step), so the booths no longer take the machine the instances need.
+ * makes its preview from it — but the booths' CPU per capture falls from about 310 ms to 50–100
+ * ms (printed per step), so the booths no longer take the machine the instances need.
  *
  * Needs root and a writable cgroup hierarchy with the cpu controller; without one it says so and
  * exits with status 2. BENCH_CLUSTER_ENV (space-separated NAME=value) adds server settings.
