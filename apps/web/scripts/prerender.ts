@@ -24,6 +24,7 @@ import {
   SIGN_IN_PROGRESS_KEY,
   SIGN_IN_PROGRESS_MS,
 } from '../src/features/auth/sign-in-progress.js';
+import { HERE_HINT_KEY } from '../src/features/booth/here-hint.js';
 
 const webRoot = path.resolve(import.meta.dirname, '..');
 const dist = path.join(webRoot, 'dist');
@@ -260,6 +261,16 @@ try {
     Math.abs(Date.now() - progress.at) < ${SIGN_IN_PROGRESS_MS};
 } catch {}
 if (resuming) root.dataset.resuming = 'sign-in';
+// A signed-in visitor who answered Yes, I'm Here at this booth in this tab (back from the payment
+// app in a reloaded tab; src/features/booth/here-hint.ts): the dialog the HTML shows is hidden and
+// the app starts now, to show the booth as the visit has it.
+if (signedIn && !resuming) {
+  try {
+    const booth = new RegExp('^/(?:b|regular/photobooths)/([^/]+)/?$').exec(location.pathname);
+    resuming = booth !== null && sessionStorage.getItem('${HERE_HINT_KEY}') === booth[1];
+  } catch {}
+  if (resuming) root.dataset.resuming = 'booth';
+}
 // What the visitor types and submits before the app has started is kept for the app, which
 // renders the page afresh (src/lib/early-input.ts replays it): fields by their place in the
 // page, and the submit held until then. On every page this loader starts: the sign-in screen

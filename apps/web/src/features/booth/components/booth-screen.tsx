@@ -24,6 +24,7 @@ import {
   priceBadge,
   visitNotice,
 } from '../booth-model';
+import { forgetHere, hintedHere, rememberHere } from '../here-hint';
 import { CONFIRMED_FRAGMENT, LocationDialog } from './location-dialog';
 import { PaymentOverlay } from './payment-overlay';
 import { ScrollHint } from './scroll-hint';
@@ -165,6 +166,13 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
     () => typeof window !== 'undefined' && window.location.hash === CONFIRMED_FRAGMENT,
   );
   const confirmed = tapped || visit.data?.location_confirmed === true;
+  // Answered in this tab lately (here-hint.ts): the dialog waits for the visit to say so.
+  const [hinted] = useState(() => hintedHere(deviceId));
+  const askHere = !confirmed && !(hinted && visit.isPending);
+  useEffect(() => {
+    if (tapped || visit.data?.location_confirmed === true) rememberHere(deviceId);
+    else if (visit.data) forgetHere();
+  }, [visit.data, tapped, deviceId]);
   const confirm = useCallback(() => {
     setTapped(true);
     // Remembered on the visit; a failure only means the dialog is asked again next time.
@@ -396,7 +404,7 @@ function BoothSelection({ deviceId }: { deviceId: number }) {
           </>
         )}
 
-        <LocationDialog open={!confirmed} device={device.data} onConfirm={confirm} />
+        <LocationDialog open={askHere} device={device.data} onConfirm={confirm} />
       </main>
       <PaymentOverlay open={payment.processing || leaving} />
     </>
