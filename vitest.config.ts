@@ -87,6 +87,8 @@ export default defineConfig({
           // of loading them again per file: about 2 s of CPU per file. A file must therefore
           // restore any global it changes (process.env, vi.spyOn) and mock no modules.
           isolate: false,
+          // The migrated databases every test database is copied from (apps/server/test/databases.ts).
+          globalSetup: ['./apps/server/test/global-setup.ts'],
         },
       },
     ],

@@ -1,6 +1,16 @@
+import { readFileSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { openTemporaryPostgres, postgresReachable } from './temporary-postgres.js';
+import {
+  migratedTemplate,
+  migratedTemplateName,
+  openTemporaryPostgres,
+  postgresReachable,
+} from './temporary-postgres.js';
 
 /** The PostgreSQL server the integration tests use (trust auth on the dev and CI machines). */
 export const TEST_POSTGRES_URL =
@@ -23,28 +33,71 @@ export interface DatabaseTarget {
   openEmpty: () => Promise<DatabaseHandle>;
 }
 
+/** PGlite's version (its package.json, beside its dist/ folder, which it does not export). */
+const PGLITE_VERSION = (
+  JSON.parse(
+    readFileSync(
+      path.join(
+        path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')),
+        '..',
+        'package.json',
+      ),
+      'utf8',
+    ),
+  ) as { version: string }
+).version;
 /**
- * The files of an in-memory PGlite with every migration applied, made once per test worker (the
+ * Where the migrated PGlite snapshot is kept between runs: named by the migrations' hash and
+ * PGlite's version, so a snapshot of other migrations (or another PGlite's files) is never loaded.
+ */
+const SNAPSHOT_FILE = path.join(
+  os.tmpdir(),
+  `${migratedTemplateName()}-pglite-${PGLITE_VERSION}.tar`,
+);
+
+/** Migrates an empty in-memory PGlite and writes its files (written whole, then renamed). */
+async function writePgliteSnapshot(): Promise<Blob> {
+  const handle = await openDatabase({});
+  let snapshot: Blob;
+  try {
+    await migrate(handle.db);
+    snapshot = await handle.dumpDataDir!();
+  } finally {
+    await handle.close();
+  }
+  const partial = `${SNAPSHOT_FILE}.${process.pid}`;
+  await writeFile(partial, Buffer.from(await snapshot.arrayBuffer()));
+  await rename(partial, SNAPSHOT_FILE);
+  return snapshot;
+}
+
+/**
+ * The files of an in-memory PGlite with every migration applied, read once per test worker (the
  * integration tier runs without isolation, so a worker's files share it) and loaded by each
  * `openPglite`: loading skips the migrations (about 1 s of CPU per database, some 40% of opening
- * one), and the app's `migrate` then finds nothing to do.
+ * one), and the app's `migrate` then finds nothing to do. Made before the tests start
+ * (`prepareMigratedDatabases`, the tier's global setup), or here when missing.
  */
 let pgliteSnapshot: Promise<Blob> | undefined;
 function migratedPgliteSnapshot(): Promise<Blob> {
   if (!pgliteSnapshot) {
-    pgliteSnapshot = (async () => {
-      const handle = await openDatabase({});
-      try {
-        await migrate(handle.db);
-        return await handle.dumpDataDir!();
-      } finally {
-        await handle.close();
-      }
-    })();
+    pgliteSnapshot = readFile(SNAPSHOT_FILE).then(
+      (bytes) => new Blob([bytes]),
+      () => writePgliteSnapshot(),
+    );
     // A failed snapshot is made again by the next caller instead of failing every later file.
     pgliteSnapshot.catch(() => (pgliteSnapshot = undefined));
   }
   return pgliteSnapshot;
+}
+
+/**
+ * Makes the migrated PGlite snapshot and PostgreSQL template when they are not there yet: run once
+ * before the integration tests (vitest.config.ts, globalSetup), so no test's hook pays for it.
+ */
+export async function prepareMigratedDatabases(): Promise<void> {
+  await readFile(SNAPSHOT_FILE).catch(() => writePgliteSnapshot());
+  if (postgresAvailable) await migratedTemplate(TEST_POSTGRES_URL);
 }
 
 /**

@@ -49,7 +49,7 @@ function databaseUrl(adminUrl: string, name: string): string {
  * copies a template only while no session is connected to it).
  */
 const templates = new Map<string, Promise<string>>();
-function migratedTemplate(adminUrl: string): Promise<string> {
+export function migratedTemplate(adminUrl: string): Promise<string> {
   let template = templates.get(adminUrl);
   if (!template) {
     template = buildMigratedTemplate(adminUrl);
