@@ -9,6 +9,7 @@ import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import {
   latestCode,
   newMobile,
+  signInNewVisitor,
   signInThroughUi,
   staffApi,
   uniqueTag,
@@ -106,8 +107,7 @@ test.describe('booth page first paint', () => {
     'a signed-in visitor’s app takes over the painted booth without a request, a shift or a warning',
     { tag: '@flow' },
     async ({ page }) => {
-      await signInThroughUi(page, 'regular', newMobile(), 'First Paint Visitor');
-      await expect(page).toHaveURL('/');
+      await signInNewVisitor(page, 'First Paint Visitor');
       const problems = watchConsole(page);
       const boothRequests: string[] = [];
       page.on('request', (request) => {
@@ -152,8 +152,7 @@ test.describe('booth page first paint', () => {
     'Yes, I’m Here tapped before the script is kept: the app opens on the templates',
     { tag: '@flow' },
     async ({ page }) => {
-      await signInThroughUi(page, 'regular', newMobile(), 'Early Tapper');
-      await expect(page).toHaveURL('/');
+      await signInNewVisitor(page, 'Early Tapper');
       const release = await holdScripts(page);
       await page.goto(`/b/${booth.id}`, { waitUntil: 'commit' });
       const dialog = page.getByRole('dialog', { name: 'Confirm Your Location' });
@@ -172,8 +171,7 @@ test.describe('booth page first paint', () => {
     'back in a reloaded tab after answering, the visitor never sees the location dialog again; the visit decides',
     { tag: '@flow' },
     async ({ page }) => {
-      await signInThroughUi(page, 'regular', newMobile(), 'Returning Visitor');
-      await expect(page).toHaveURL('/');
+      await signInNewVisitor(page, 'Returning Visitor');
       await page.goto(`/b/${booth.id}`);
       const dialog = page.getByRole('dialog', { name: 'Confirm Your Location' });
       await dialog.getByRole('button', { name: "Yes, I'm Here" }).click();
@@ -215,8 +213,7 @@ test.describe('booth page first paint', () => {
         localStorage.removeItem('user');
       });
       await page.context().clearCookies();
-      await signInThroughUi(page, 'regular', newMobile(), 'Second Visitor');
-      await expect(page).toHaveURL('/');
+      await signInNewVisitor(page, 'Second Visitor');
       expect(await page.evaluate(() => sessionStorage.getItem('boothHere'))).toBe(String(booth.id));
       await page.goto(`/b/${booth.id}`);
       await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
@@ -298,8 +295,7 @@ test.describe('booth page first paint', () => {
     'a signed-in visitor’s browser does not fetch the sign-in screen',
     { tag: '@flow' },
     async ({ page }) => {
-      await signInThroughUi(page, 'regular', newMobile(), 'First Paint Visitor');
-      await expect(page).toHaveURL('/');
+      await signInNewVisitor(page, 'First Paint Visitor');
       await page.goto(`/b/${booth.id}`);
       await expect(page.locator('html')).toHaveAttribute('data-interactive', 'true');
       await expect(page.getByRole('dialog', { name: 'Confirm Your Location' })).toBeVisible();
@@ -373,8 +369,7 @@ test.describe('taps before the script on the landing and the wall', () => {
     'a search typed and sent on the wall before the script is kept for a signed-in visitor',
     { tag: '@flow' },
     async ({ page }) => {
-      await signInThroughUi(page, 'regular', newMobile(), 'Early Wall Searcher');
-      await expect(page).toHaveURL('/');
+      await signInNewVisitor(page, 'Early Wall Searcher');
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/assets\/(?!app-loader-)[\w-]+\.js$/, async (route) => {

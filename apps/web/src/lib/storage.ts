@@ -39,3 +39,33 @@ export function takeRedirect(): string | null {
   // Only same-site paths: never follow a stored absolute URL.
   return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
 }
+
+/**
+ * The tab's session storage, tolerant of a browser that refuses it (private mode, full storage,
+ * blocked cookies): a value kept here is a convenience for a reloaded tab, never the only record.
+ */
+export function sessionValue(key: string): string | null {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a value in the tab's session storage; false when the browser refused it. */
+export function setSessionValue(key: string, value: string): boolean {
+  try {
+    sessionStorage.setItem(key, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function removeSessionValue(key: string): void {
+  try {
+    sessionStorage.removeItem(key);
+  } catch {
+    // Nothing kept.
+  }
+}

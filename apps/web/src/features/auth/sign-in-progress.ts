@@ -1,4 +1,5 @@
 import type { Pool } from '@flashbooth/contracts';
+import { removeSessionValue, sessionValue, setSessionValue } from '../../lib/storage';
 
 /**
  * Where a sign-in stands, kept in the tab's session storage: a phone discards a tab while its
@@ -48,10 +49,10 @@ function isProgress(value: unknown): value is SignInProgress {
  * unavailable). A step past phone entry without its phone falls back to phone entry.
  */
 export function readSignInProgress(pool: Pool, now = Date.now()): SignInProgress | null {
+  const raw = sessionValue(SIGN_IN_PROGRESS_KEY);
+  if (!raw) return null;
   let value: unknown;
   try {
-    const raw = sessionStorage.getItem(SIGN_IN_PROGRESS_KEY);
-    if (!raw) return null;
     value = JSON.parse(raw);
   } catch {
     return null;
@@ -63,17 +64,10 @@ export function readSignInProgress(pool: Pool, now = Date.now()): SignInProgress
 }
 
 export function writeSignInProgress(progress: SignInProgress): void {
-  try {
-    sessionStorage.setItem(SIGN_IN_PROGRESS_KEY, JSON.stringify(progress));
-  } catch {
-    // Private mode or full storage: the step lives only in the page, as before.
-  }
+  // Refused (private mode, full storage): the step lives only in the page, as before.
+  setSessionValue(SIGN_IN_PROGRESS_KEY, JSON.stringify(progress));
 }
 
 export function clearSignInProgress(): void {
-  try {
-    sessionStorage.removeItem(SIGN_IN_PROGRESS_KEY);
-  } catch {
-    // Nothing kept.
-  }
+  removeSessionValue(SIGN_IN_PROGRESS_KEY);
 }

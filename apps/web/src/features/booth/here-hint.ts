@@ -1,3 +1,5 @@
+import { removeSessionValue, sessionValue, setSessionValue } from '../../lib/storage';
+
 /**
  * "Yes, I'm Here" answered at this booth, remembered in the tab for the page's first paint only.
  * The visit on the server is what decides whether the Confirm Your Location dialog is asked
@@ -11,26 +13,15 @@
 export const HERE_HINT_KEY = 'boothHere';
 
 export function rememberHere(deviceId: number): void {
-  try {
-    sessionStorage.setItem(HERE_HINT_KEY, String(deviceId));
-  } catch {
-    // Storage refused: the dialog shows from the HTML until the visit is read.
-  }
+  // Refused storage: the dialog shows from the HTML until the visit is read.
+  setSessionValue(HERE_HINT_KEY, String(deviceId));
 }
 
 export function forgetHere(): void {
-  try {
-    sessionStorage.removeItem(HERE_HINT_KEY);
-  } catch {
-    // Nothing kept.
-  }
+  removeSessionValue(HERE_HINT_KEY);
 }
 
 /** Whether this tab answered the dialog at this booth lately (a hint, not the answer). */
 export function hintedHere(deviceId: number): boolean {
-  try {
-    return sessionStorage.getItem(HERE_HINT_KEY) === String(deviceId);
-  } catch {
-    return false;
-  }
+  return sessionValue(HERE_HINT_KEY) === String(deviceId);
 }
