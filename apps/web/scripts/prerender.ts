@@ -19,7 +19,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { build } from 'vite';
+import { build, transformWithEsbuild } from 'vite';
 import {
   SIGN_IN_PROGRESS_KEY,
   SIGN_IN_PROGRESS_MS,
@@ -48,6 +48,10 @@ const BOOTH_PLACEHOLDERS = {
 
 /** The booth page's addresses. */
 const BOOTH_PATHS = ['/b/:deviceId', '/regular/photobooths/:deviceId'];
+/** The same as a pattern for the loader (in the page, no router): the booth's id is group 1. */
+const BOOTH_PATH_PATTERN = `^(?:${BOOTH_PATHS.map((p) => p.replace('/:deviceId', '')).join('|')})/([^/]+)/?$`;
+/** The visitor's sign-in screen, where a booth page sends a signed-out browser. */
+const VISITOR_LOGIN = { pool: 'regular', path: '/regular/login' } as const;
 
 interface PageSpec {
   /** The address the page answers (a route pattern for the booth frame). */
@@ -87,8 +91,8 @@ const PAGES: PageSpec[] = [
     start: 'use',
   },
   {
-    path: '/regular/login',
-    url: '/regular/login',
+    path: VISITOR_LOGIN.path,
+    url: VISITOR_LOGIN.path,
     module: 'src/app/routes/regular/login.tsx',
     mode: 'hydrate',
     start: 'use',
@@ -126,7 +130,7 @@ const PAGES: PageSpec[] = [
     module: 'src/app/routes/regular/booth.tsx',
     mode: 'booth',
     start: 'use',
-    signedOut: { url: '/regular/login', module: 'src/app/routes/regular/login.tsx' },
+    signedOut: { url: VISITOR_LOGIN.path, module: 'src/app/routes/regular/login.tsx' },
   },
 ];
 
@@ -253,8 +257,8 @@ try {
   const progress = JSON.parse(sessionStorage.getItem('${SIGN_IN_PROGRESS_KEY}') || 'null');
   resuming =
     !signedIn &&
-    location.pathname === '/regular/login' &&
-    progress?.pool === 'regular' &&
+    location.pathname === '${VISITOR_LOGIN.path}' &&
+    progress?.pool === '${VISITOR_LOGIN.pool}' &&
     progress.step !== 'phone' &&
     Math.abs(Date.now() - progress.at) < ${SIGN_IN_PROGRESS_MS};
 } catch {}
@@ -264,7 +268,7 @@ if (resuming) root.dataset.resuming = 'sign-in';
 // the app starts now, to show the booth as the visit has it.
 if (signedIn && !resuming) {
   try {
-    const booth = new RegExp('^/(?:b|regular/photobooths)/([^/]+)/?$').exec(location.pathname);
+    const booth = new RegExp('${BOOTH_PATH_PATTERN}').exec(location.pathname);
     resuming = booth !== null && sessionStorage.getItem('${HERE_HINT_KEY}') === booth[1];
   } catch {}
   if (resuming) root.dataset.resuming = 'booth';
@@ -376,10 +380,16 @@ if (early.values.length > 0 || early.focused >= 0) start();
 `;
 
 /** The loader as a hashed asset (cached like the others); its address. */
-function writeAppLoader(): string {
-  const hash = createHash('sha256').update(APP_LOADER).digest('base64url').slice(0, 8);
+async function writeAppLoader(): Promise<string> {
+  // Minified as the app's own chunks are: its comments are for whoever reads this file.
+  const { code } = await transformWithEsbuild(APP_LOADER, 'app-loader.js', {
+    minify: true,
+    format: 'esm',
+    target: 'es2020',
+  });
+  const hash = createHash('sha256').update(code).digest('base64url').slice(0, 8);
   const file = `assets/app-loader-${hash}.js`;
-  writeFileSync(path.join(dist, file), APP_LOADER);
+  writeFileSync(path.join(dist, file), code);
   return `/${file}`;
 }
 
@@ -455,7 +465,7 @@ async function prerender(): Promise<void> {
       throw new Error('prerender: index.html has no empty #root or no <title>');
     }
 
-    const loader = writeAppLoader();
+    const loader = await writeAppLoader();
     mkdirSync(path.join(dist, PRERENDERED_DIR), { recursive: true });
     const pages: { path: string; file: string }[] = [];
     const written = new Map<string, string>();
