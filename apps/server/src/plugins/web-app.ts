@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { BoothPageData } from '../modules/templates/booth-page-source.js';
 import { escapeHtml } from '../lib/html.js';
+import { openableFromOutside } from '../lib/opener-policy.js';
 
 /**
  * Escapes a JSON text for a <script> element: no value can close the tag or open a comment
@@ -81,8 +82,14 @@ class HtmlPage {
   send(
     request: FastifyRequest,
     reply: FastifyReply,
-    options: { cacheControl?: string; status?: number } = {},
+    options: {
+      cacheControl?: string;
+      status?: number;
+      /** A page a visitor opens from outside the app (lib/opener-policy.ts). */
+      entry?: boolean;
+    } = {},
   ): FastifyReply {
+    if (options.entry) openableFromOutside(reply);
     const encoding = negotiateEncoding(request.headers['accept-encoding']);
     const etag = this.etag(encoding);
     reply
@@ -346,18 +353,21 @@ export async function registerWebApp(
             } catch (error) {
               // The app loads the booth itself (and says what went wrong if it cannot).
               request.log.error({ err: error, deviceId }, 'booth page: could not read the booth');
-              return html.send(request, reply);
+              return html.send(request, reply, { entry: true });
             }
             // An unknown booth: the frame, whose app shows the not-found panel.
-            if (!filled) return html.send(request, reply, { status: 404 });
+            if (!filled) return html.send(request, reply, { status: 404, entry: true });
             return filled.send(request, reply, {
               cacheControl: `public, max-age=${BOOTH_PAGE_TTL_SECONDS}`,
+              entry: true,
             });
           },
         );
         continue;
       }
-      app.get(route, { schema: { hide: true } }, (request, reply) => html.send(request, reply));
+      app.get(route, { schema: { hide: true } }, (request, reply) =>
+        html.send(request, reply, { entry: true }),
+      );
     }
   }
 

@@ -179,6 +179,25 @@ describe('web app delivery', () => {
     expect(identity.body).toContain('Instant prints.');
   });
 
+  it('sends the pages a visitor opens from outside without an opener policy, and every other page with same-origin', async () => {
+    // The landing, its brochure address and the booth page (an unknown booth's too): no
+    // browsing context group switch for the phone's new tab (lib/opener-policy.ts).
+    for (const url of ['/', '/brochure', '/b/42']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cross-origin-opener-policy'], url).toBeUndefined();
+      expect(response.headers['content-security-policy'], url).toContain("default-src 'self'");
+    }
+    const etag = (await get('/')).headers.etag as string;
+    const revalidated = await get('/', { 'if-none-match': etag });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers['cross-origin-opener-policy']).toBeUndefined();
+    // The app's shell (the console, the visitor's own pages) and the API keep helmet's policy.
+    for (const url of ['/enterprise/devices/3', '/regular/media', '/api/health']) {
+      expect((await get(url)).headers['cross-origin-opener-policy'], url).toBe('same-origin');
+    }
+  });
+
   it('answers every other page address with the app, filled in and compressed, never a template as built', async () => {
     for (const url of [
       '/regular/login',

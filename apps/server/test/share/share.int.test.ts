@@ -165,6 +165,8 @@ describe.each(databaseTargets)('share pages and the public wall on $name', ({ op
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.headers['cache-control']).toBe('no-cache');
+      // Opened from a shared link: no browsing context group switch (lib/opener-policy.ts).
+      expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
       const html = response.body;
       expect(meta(html, 'og:title')).toBe('Asha at Sunrise Mall');
       expect(meta(html, 'og:description')).toBe('Best night');
@@ -209,6 +211,7 @@ describe.each(databaseTargets)('share pages and the public wall on $name', ({ op
       const gone = await page(shown.publicId);
       expect(gone.statusCode).toBe(404);
       expect(gone.headers['content-type']).toMatch(/^text\/html/);
+      expect(gone.headers['cross-origin-opener-policy']).toBeUndefined();
       expect(gone.body).toContain('This photo is not shared');
       expect(gone.body).not.toContain('og:image');
       expect((await image(shown.publicId)).statusCode).toBe(404);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { openableFromOutside } from '../../lib/opener-policy.js';
 import { renderShareNotFound, SHARE_SCRIPT } from './share-page.js';
 import type { ShareService } from './share.service.js';
 
@@ -18,7 +19,7 @@ const ImageQuerySchema = z.object({
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 function notFoundPage(reply: FastifyReply): FastifyReply {
-  return reply
+  return openableFromOutside(reply)
     .status(404)
     .type('text/html; charset=utf-8')
     .header('Cache-Control', 'no-cache')
@@ -68,7 +69,10 @@ export const shareRoutes: FastifyPluginAsyncZod<{ share: ShareService }> = async
       const page = await share.page(request.params.publicId, originOf(request));
       if (page === null) return notFoundPage(reply);
       // Revalidated on every view: a page made private must not be served from a cache.
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(page);
+      return openableFromOutside(reply)
+        .type('text/html; charset=utf-8')
+        .header('Cache-Control', 'no-cache')
+        .send(page);
     },
   );
 
