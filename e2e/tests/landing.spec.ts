@@ -46,6 +46,43 @@ test.describe('landing page', () => {
     expect(broken).toBe(0);
   });
 
+  test('a section link lands its section just under the header', async ({ page }) => {
+    await openPage(page, '/');
+    /** The section's top once the smooth scroll has come to rest. */
+    const restingTop = async (id: string) => {
+      let last = Number.NaN;
+      await expect
+        .poll(async () => {
+          const top = await page
+            .locator(`#${id}`)
+            .evaluate((section) => Math.round(section.getBoundingClientRect().top));
+          const resting = top === last;
+          last = top;
+          return resting;
+        })
+        .toBe(true);
+      return last;
+    };
+    const header = await page
+      .locator('.lp-header')
+      .evaluate((element) => element.getBoundingClientRect().height);
+    await page
+      .locator('#hero')
+      .getByRole('link', { name: /Book a Demo/ })
+      .click();
+    const contactTop = await restingTop('contact');
+    // Under the sticky header (the sections' scroll margin), not past or short of it.
+    expect(contactTop).toBeGreaterThanOrEqual(header - 2);
+    expect(contactTop).toBeLessThanOrEqual(header + 120);
+    await page
+      .getByRole('navigation', { name: 'Page sections' })
+      .getByRole('link', { name: 'Benefits' })
+      .click();
+    const benefitsTop = await restingTop('benefits');
+    expect(benefitsTop).toBeGreaterThanOrEqual(header - 2);
+    expect(benefitsTop).toBeLessThanOrEqual(header + 120);
+  });
+
   test('advances the template carousel every 3.5 seconds', { tag: '@flow' }, async ({ page }) => {
     await openPage(page, '/');
     const current = page.locator('[aria-current="true"][aria-label^="Show template"]');
