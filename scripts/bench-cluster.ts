@@ -431,35 +431,25 @@ async function capacity(instances: number, startRate: number): Promise<Capacity>
       // step, the uploads and previews it left would otherwise count against the next).
       await settle(groups, quota);
     }
-    if (!held)
-      return {
-        instances,
-        rate: undefined,
-        held,
-        failedAt,
-        cpuPerVisitor,
-        note: 'no rate was held',
-      };
+    const noFigure = (note: string): Capacity => ({
+      instances,
+      rate: undefined,
+      held,
+      failedAt,
+      cpuPerVisitor,
+      note,
+    });
+    if (!held) return noFigure('no rate was held');
     if (!failedAt) {
-      return {
-        instances,
-        rate: undefined,
-        held,
-        failedAt,
-        cpuPerVisitor,
-        note: `every rate up to ${held.rate.toFixed(2)} visitors/s was held: more steps (BENCH_CLUSTER_STEPS) or a higher start (BENCH_CLUSTER_START_RATE) needed`,
-      };
+      return noFigure(
+        `every rate up to ${held.rate.toFixed(2)} visitors/s was held: more steps (BENCH_CLUSTER_STEPS) or a higher start (BENCH_CLUSTER_START_RATE) needed`,
+      );
     }
     const reached = failedAt.cpu.instances.every((used) => used >= QUOTA_REACHED * quota);
     if (!reached) {
-      return {
-        instances,
-        rate: undefined,
-        held,
-        failedAt,
-        cpuPerVisitor,
-        note: `the instances did not reach their quota at ${failedAt.rate.toFixed(2)} visitors/s (${failedAt.cpu.instances.map((used) => pct(used / quota)).join(', ')}): the limit was elsewhere — ${elsewhere(failedAt)}`,
-      };
+      return noFigure(
+        `the instances did not reach their quota at ${failedAt.rate.toFixed(2)} visitors/s (${failedAt.cpu.instances.map((used) => pct(used / quota)).join(', ')}): the limit was elsewhere — ${elsewhere(failedAt)}`,
+      );
     }
     return { instances, rate: held.rate, held, failedAt, cpuPerVisitor, note: '' };
   } finally {
