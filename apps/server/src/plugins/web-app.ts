@@ -49,7 +49,14 @@ class HtmlPage {
   private readonly bodies = new Map<Encoding, Buffer>();
   private readonly hash: string;
 
-  constructor(html: string) {
+  /**
+   * `entry`: a page a visitor opens from outside the app (a prerendered visitor page, a booth
+   * page), sent without the opener policy (lib/opener-policy.ts); the app's shell keeps it.
+   */
+  constructor(
+    html: string,
+    private readonly entry = false,
+  ) {
     const body = Buffer.from(html);
     this.bodies.set('identity', body);
     this.hash = createHash('sha256').update(body).digest('base64url').slice(0, 22);
@@ -82,14 +89,9 @@ class HtmlPage {
   send(
     request: FastifyRequest,
     reply: FastifyReply,
-    options: {
-      cacheControl?: string;
-      status?: number;
-      /** A page a visitor opens from outside the app (lib/opener-policy.ts). */
-      entry?: boolean;
-    } = {},
+    options: { cacheControl?: string; status?: number } = {},
   ): FastifyReply {
-    if (options.entry) openableFromOutside(reply);
+    if (this.entry) openableFromOutside(reply);
     const encoding = negotiateEncoding(request.headers['accept-encoding']);
     const etag = this.etag(encoding);
     reply
@@ -317,7 +319,7 @@ export async function registerWebApp(
               pages: new BoothPageCache(async (deviceId) => {
                 const data = await source.boothPage(deviceId);
                 return data
-                  ? new HtmlPage(fillBoothFrame(template, placeholders, data, Date.now()))
+                  ? new HtmlPage(fillBoothFrame(template, placeholders, data, Date.now()), true)
                   : null;
               }),
             };
@@ -337,6 +339,7 @@ export async function registerWebApp(
         }
         page = new HtmlPage(
           fillIn(readFileSync(filePath, 'utf8'), runtimeConfig, manifest!.placeholders),
+          true,
         );
         pages.set(file, page);
       }
@@ -353,21 +356,18 @@ export async function registerWebApp(
             } catch (error) {
               // The app loads the booth itself (and says what went wrong if it cannot).
               request.log.error({ err: error, deviceId }, 'booth page: could not read the booth');
-              return html.send(request, reply, { entry: true });
+              return html.send(request, reply);
             }
             // An unknown booth: the frame, whose app shows the not-found panel.
-            if (!filled) return html.send(request, reply, { status: 404, entry: true });
+            if (!filled) return html.send(request, reply, { status: 404 });
             return filled.send(request, reply, {
               cacheControl: `public, max-age=${BOOTH_PAGE_TTL_SECONDS}`,
-              entry: true,
             });
           },
         );
         continue;
       }
-      app.get(route, { schema: { hide: true } }, (request, reply) =>
-        html.send(request, reply, { entry: true }),
-      );
+      app.get(route, { schema: { hide: true } }, (request, reply) => html.send(request, reply));
     }
   }
 

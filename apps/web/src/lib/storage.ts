@@ -20,7 +20,7 @@ export function writeStoredUser(user: User | null): void {
 }
 
 export function rememberRedirect(path: string): void {
-  sessionStorage.setItem(REDIRECT_STORAGE_KEY, path);
+  setSessionValue(REDIRECT_STORAGE_KEY, path);
 }
 
 /**
@@ -28,14 +28,14 @@ export function rememberRedirect(path: string): void {
  * sends it along, so the SMS's sign-in link returns there even when it opens in another tab.
  */
 export function peekRedirect(): string | null {
-  const value = sessionStorage.getItem(REDIRECT_STORAGE_KEY);
+  const value = sessionValue(REDIRECT_STORAGE_KEY);
   return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
 }
 
 /** Returns and forgets the stored redirect-after-login path. */
 export function takeRedirect(): string | null {
-  const value = sessionStorage.getItem(REDIRECT_STORAGE_KEY);
-  sessionStorage.removeItem(REDIRECT_STORAGE_KEY);
+  const value = sessionValue(REDIRECT_STORAGE_KEY);
+  removeSessionValue(REDIRECT_STORAGE_KEY);
   // Only same-site paths: never follow a stored absolute URL.
   return value && value.startsWith('/') && !value.startsWith('//') ? value : null;
 }
