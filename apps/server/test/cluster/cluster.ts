@@ -454,7 +454,8 @@ export function parseJsonLines(lines: string[]): Record<string, unknown>[] {
 }
 
 /**
- * Debian's haproxy balancing HTTP over `servers` round robin, each checked on
+ * Debian's haproxy balancing HTTP over `servers` by least connections (as the Caddyfiles'
+ * `lb_policy least_conn`: round robin among servers equally busy), each checked on
  * GET /api/health/ready every `checkIntervalMs` (300 ms: a test notices a dead instance at once). A request whose connection is refused is sent to another
  * server (redispatch); an answer names the server that gave it in X-Served-By.
  */
@@ -504,7 +505,9 @@ export class Haproxy {
         `  bind 127.0.0.1:${listen}`,
         '  default_backend servers',
         'backend servers',
-        '  balance roundrobin',
+        // Not round robin: a visitor's requests come in a fixed order, so strict rotation sends
+        // the costly ones (the upload whose preview is made where it lands) to the same instance.
+        '  balance leastconn',
         '  option httpchk GET /api/health/ready',
         '  http-check expect status 200',
         '  http-response set-header X-Served-By %[srv_name]',
