@@ -454,8 +454,15 @@ export function parseJsonLines(lines: string[]): Record<string, unknown>[] {
 }
 
 /**
- * Debian's haproxy balancing HTTP over `servers` by least connections (as the Caddyfiles'
- * `lb_policy least_conn`: round robin among servers equally busy), each checked on
+ * How haproxy picks a server. `leastconn`, the default, is production's (the Caddyfiles'
+ * `lb_policy least_conn`; round robin among servers equally busy): a visitor's requests come in a
+ * fixed order, so strict rotation (`roundrobin`) tends to send the costly ones (the upload whose
+ * preview is made where it lands) to the same instance (docs/benchmarks.md, runs D and E).
+ */
+export type Balance = 'leastconn' | 'roundrobin';
+
+/**
+ * Debian's haproxy balancing HTTP over `servers` (`balance`), each checked on
  * GET /api/health/ready every `checkIntervalMs` (300 ms: a test notices a dead instance at once). A request whose connection is refused is sent to another
  * server (redispatch); an answer names the server that gave it in X-Served-By.
  */
@@ -482,6 +489,7 @@ export class Haproxy {
     /** `backup`: sent requests only while every other server is down. */
     servers: { name: string; port: number; backup?: boolean }[],
     checkIntervalMs = 300,
+    balance: Balance = 'leastconn',
   ): Promise<Haproxy> {
     const listen = await freePort();
     const config = path.join(dir, 'haproxy.cfg');
@@ -505,9 +513,7 @@ export class Haproxy {
         `  bind 127.0.0.1:${listen}`,
         '  default_backend servers',
         'backend servers',
-        // Not round robin: a visitor's requests come in a fixed order, so strict rotation sends
-        // the costly ones (the upload whose preview is made where it lands) to the same instance.
-        '  balance leastconn',
+        `  balance ${balance}`,
         '  option httpchk GET /api/health/ready',
         '  http-check expect status 200',
         '  http-response set-header X-Served-By %[srv_name]',

@@ -15,6 +15,7 @@ import { captures, devices, media } from '../../src/db/schema.js';
 import { hashDeviceSecret, newDeviceSecret } from '../../src/security/device-credentials.js';
 import type { CpuGroup } from './cgroup.js';
 import {
+  type Balance,
   BoothAgent,
   BoothFleet,
   freePort,
@@ -52,6 +53,8 @@ export interface InstallationOptions {
   groups?: CpuGroup[];
   /** More settings for the booth agents (BOOTH_FLEET_STATUS_CHANGE_MS for busy fleets). */
   fleetEnv?: Record<string, string>;
+  /** How haproxy picks an instance (default `leastconn`, as production's Caddyfiles). */
+  balance?: Balance;
 }
 
 export class Installation {
@@ -136,6 +139,7 @@ export class Installation {
         backup: index >= (options.serving ?? this.instances.length),
       })),
       options.checkIntervalMs,
+      options.balance,
     );
     await this.seed();
     await Promise.all([
