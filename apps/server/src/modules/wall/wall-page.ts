@@ -89,23 +89,24 @@ export function pageSlots(current: number, total: number): (number | null)[] {
   });
 }
 
-// --- Markup ---
+// --- Markup (each template on lines of its own, no whitespace between tags: the app has none) ---
 
 /** LineIcon (apps/web/src/components/ui/line-icon.tsx). */
 function lineIcon(
   size: number,
   paths: SafeHtml,
   options: { className?: string; strokeWidth?: number } = {},
-) {
-  return html`<svg${options.className ? html` class="${options.className}"` : ''} viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="currentColor" stroke-width="${options.strokeWidth ?? 2}" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${paths}</svg>`;
+): SafeHtml {
+  const className = options.className ? html` class="${options.className}"` : '';
+  // prettier-ignore
+  return html`<svg${className} viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="currentColor" stroke-width="${options.strokeWidth ?? 2}" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false">${paths}</svg>`;
 }
 
-const LIKE_PATH = html`<path
-  d="M12 20.5s-7.5-4.6-9.3-9.4C1.5 7.9 3.6 4.5 7 4.5c2.1 0 3.6 1.2 5 3 1.4-1.8 2.9-3 5-3 3.4 0 5.5 3.4 4.3 6.6-1.8 4.8-9.3 9.4-9.3 9.4z"
-></path>`;
+// prettier-ignore
+const LIKE_PATH = html`<path d="M12 20.5s-7.5-4.6-9.3-9.4C1.5 7.9 3.6 4.5 7 4.5c2.1 0 3.6 1.2 5 3 1.4-1.8 2.9-3 5-3 3.4 0 5.5 3.4 4.3 6.6-1.8 4.8-9.3 9.4-9.3 9.4z"></path>`;
 const COMMENTS_PATH = html`<path d="M4 5.5h16v10H9l-5 4z"></path>`;
-const EMPTY_PATHS = html`<rect x="3" y="4" width="18" height="16" rx="3"></rect
-  ><circle cx="9" cy="10" r="2"></circle><path d="m21 16-5-5-9 9"></path>`;
+// prettier-ignore
+const EMPTY_PATHS = html`<rect x="3" y="4" width="18" height="16" rx="3"></rect><circle cx="9" cy="10" r="2"></circle><path d="m21 16-5-5-9 9"></path>`;
 
 /** An empty message spot under a card's control (Toast with nothing to say). */
 const TOAST_REGION = html`<div class="toast-region" role="status" aria-live="polite"></div>`;
@@ -120,157 +121,63 @@ function preview(media: Media, where: string, first: boolean): SafeHtml {
   const url = media.is_uploaded ? (media.lowres_s3_url ?? media.s3_url) : null;
   const motion = media.media_type === 'video' && media.is_uploaded && media.s3_url !== null;
   const when = formatUtcTimestamp(media.created_at);
-  const portrait = media.orientation === 'portrait';
+  const shape = media.orientation === 'portrait' ? 'portrait' : 'landscape';
+  const ratio = shape === 'portrait' ? '2 / 3' : '3 / 2';
+  const poster = media.lowres_s3_url ? html` poster="${media.lowres_s3_url}"` : '';
+  const alt = media.caption ? `Photo: ${media.caption}` : `Photo from ${where}, ${when}`;
+  const fetching = first ? html` fetchpriority="high"` : html` loading="lazy"`;
+  // prettier-ignore
   const content = !url
-    ? html`<div class="media-card-processing">
-        <span class="spinner spinner-sm" aria-hidden="true"></span
-        ><span>On its way from the booth</span
-        ><span class="media-card-processing-note"
-          >It appears here by itself as soon as the booth sends it.</span
-        >
-      </div>`
+    ? html`<div class="media-card-processing"><span class="spinner spinner-sm" aria-hidden="true"></span><span>On its way from the booth</span><span class="media-card-processing-note">It appears here by itself as soon as the booth sends it.</span></div>`
     : motion
-      ? html`<video
-            class="motion-video"
-            ${media.lowres_s3_url ? html` poster="${media.lowres_s3_url}"` : ''}
-            preload="none"
-            autoplay=""
-            muted=""
-            loop=""
-            playsinline=""
-            aria-label="${`Video from ${where}, ${when}`}"
-            data-testid="motion-video"
-          ></video
-          ><button type="button" class="media-video-toggle" aria-label="Play video">
-            <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-              <path d="M8 5v14l11-7z" fill="currentColor"></path>
-            </svg>
-          </button>`
-      : html`<img
-          src="${url}"
-          alt="${media.caption ? `Photo: ${media.caption}` : `Photo from ${where}, ${when}`}"
-          ${first ? html` fetchpriority="high"` : html` loading="lazy"`}
-          decoding="async"
-        />`;
-  return html`<div class="media-card-stage">
-    <div
-      class="media-card-preview media-card-preview-${portrait ? 'portrait' : 'landscape'}"
-      style="aspect-ratio:${portrait ? '2 / 3' : '3 / 2'}"
-      data-testid="media-preview-box"
-    >
-      ${content}
-    </div>
-  </div>`;
+      ? html`<video class="motion-video"${poster} preload="none" autoplay="" muted="" loop="" playsinline="" aria-label="${`Video from ${where}, ${when}`}" data-testid="motion-video"></video><button type="button" class="media-video-toggle" aria-label="Play video"><svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false"><path d="M8 5v14l11-7z" fill="currentColor"></path></svg></button>`
+      : html`<img src="${url}" alt="${alt}"${fetching} decoding="async"/>`;
+  // prettier-ignore
+  return html`<div class="media-card-stage"><div class="media-card-preview media-card-preview-${shape}" style="aspect-ratio:${ratio}" data-testid="media-preview-box">${content}</div></div>`;
 }
 
 /** One card as a signed-out visitor's app draws it (WallCard, comments closed). */
 export function wallCard(media: Media, first = false): SafeHtml {
   const where = mediaWhere(media);
   const heading = `wall-item-${media.id}-heading`;
-  return html`<article
-    class="card wall-card"
-    data-testid="wall-card"
-    data-media-id="${media.id}"
-    id="wall-item-${media.id}"
-    tabindex="-1"
-    aria-labelledby="${heading}"
-  >
-    ${preview(media, where, first)}
-    <div class="wall-card-body">
-      <div id="${heading}">
-        <h2 class="wall-card-user">${displayName(media.user_name)}</h2>
-        <p class="wall-card-meta">
-          <span class="wall-card-where">${where}</span
-          ><time datetime="${`${media.created_at}Z`}"
-            >${formatUtcTimestamp(media.created_at)}<span class="visually-hidden"> UTC</span></time
-          >
-        </p>
-      </div>
-      ${media.caption && html`<p class="wall-card-caption">${media.caption}</p>`}
-      <div class="wall-card-actions">
-        <button
-          type="button"
-          class="wall-action wall-like"
-          aria-pressed="${String(media.is_liked_by_caller)}"
-          aria-label="${`${likeLabel(media.likes_count)}. Sign in to like`}"
-          aria-describedby="${heading}"
-        >
-          ${lineIcon(22, LIKE_PATH, { className: 'wall-like-icon' })}<span
-            class="wall-like-count"
-            data-testid="like-count"
-            >${media.likes_count}</span
-          ></button
-        ><button
-          type="button"
-          class="wall-action wall-comments-toggle"
-          aria-expanded="false"
-          aria-describedby="${heading}"
-        >
-          ${lineIcon(22, COMMENTS_PATH)}<span>Comments</span>
-        </button>
-      </div>
-      ${TOAST_REGION}${TOAST_REGION}
-    </div>
-  </article>`;
+  const like = `${likeLabel(media.likes_count)}. Sign in to like`;
+  const caption = media.caption && html`<p class="wall-card-caption">${media.caption}</p>`;
+  // prettier-ignore
+  const who = html`<div id="${heading}"><h2 class="wall-card-user">${displayName(media.user_name)}</h2><p class="wall-card-meta"><span class="wall-card-where">${where}</span><time datetime="${`${media.created_at}Z`}">${formatUtcTimestamp(media.created_at)}<span class="visually-hidden"> UTC</span></time></p></div>`;
+  // prettier-ignore
+  const actions = html`<div class="wall-card-actions"><button type="button" class="wall-action wall-like" aria-pressed="${String(media.is_liked_by_caller)}" aria-label="${like}" aria-describedby="${heading}">${lineIcon(22, LIKE_PATH, { className: 'wall-like-icon' })}<span class="wall-like-count" data-testid="like-count">${media.likes_count}</span></button><button type="button" class="wall-action wall-comments-toggle" aria-expanded="false" aria-describedby="${heading}">${lineIcon(22, COMMENTS_PATH)}<span>Comments</span></button></div>`;
+  // prettier-ignore
+  return html`<article class="card wall-card" data-testid="wall-card" data-media-id="${media.id}" id="wall-item-${media.id}" tabindex="-1" aria-labelledby="${heading}">${preview(media, where, first)}<div class="wall-card-body">${who}${caption}${actions}${TOAST_REGION}${TOAST_REGION}</div></article>`;
 }
 
 /** Previous, the page numbers and Next (Pagination); nothing for a single page. */
 function pagination(page: number, totalPages: number): SafeHtml | '' {
   if (totalPages <= 1) return '';
-  const slots = pageSlots(page, totalPages).map((slot) =>
-    slot === null
-      ? html`<li class="pagination-gap" aria-hidden="true">…</li>`
-      : html`<li>
-          <button
-            type="button"
-            class="pagination-button"
-            ${slot === page ? html` aria-current="page"` : ''}
-            aria-label="Page ${slot}"
-          >
-            ${slot}
-          </button>
-        </li>`,
-  );
-  return html`<nav class="pagination" aria-label="Wall pages">
-    <button
-      type="button"
-      class="pagination-button pagination-step"
-      ${page <= 1 ? html` disabled=""` : ''}
-      aria-label="Previous page"
-    >
-      ‹
-    </button>
-    <ul class="pagination-list">
-      ${slots}
-    </ul>
-    <button
-      type="button"
-      class="pagination-button pagination-step"
-      ${page >= totalPages ? html` disabled=""` : ''}
-      aria-label="Next page"
-    >
-      ›
-    </button>
-  </nav>`;
+  const slots = pageSlots(page, totalPages).map((slot) => {
+    if (slot === null) return html`<li class="pagination-gap" aria-hidden="true">…</li>`;
+    const current = slot === page ? html` aria-current="page"` : '';
+    // prettier-ignore
+    return html`<li><button type="button" class="pagination-button"${current} aria-label="Page ${slot}">${slot}</button></li>`;
+  });
+  const first = page <= 1 ? html` disabled=""` : '';
+  const last = page >= totalPages ? html` disabled=""` : '';
+  // prettier-ignore
+  return html`<nav class="pagination" aria-label="Wall pages"><button type="button" class="pagination-button pagination-step"${first} aria-label="Previous page">‹</button><ul class="pagination-list">${slots}</ul><button type="button" class="pagination-button pagination-step"${last} aria-label="Next page">›</button></nav>`;
 }
 
 /** The list of one wall page and its page numbers, or the wall's empty state (ListBody). */
 export function wallList(data: WallPage, page = 1): SafeHtml {
   if (data.items.length === 0) {
-    return html`<div class="media-empty" role="status">
-      <span class="media-empty-icon" aria-hidden="true"
-        >${lineIcon(26, EMPTY_PATHS, { strokeWidth: 1.8 })}</span
-      >
-      <p>${WALL_MESSAGES.empty}</p>
-    </div>`;
+    const icon = lineIcon(26, EMPTY_PATHS, { strokeWidth: 1.8 });
+    // prettier-ignore
+    return html`<div class="media-empty" role="status"><span class="media-empty-icon" aria-hidden="true">${icon}</span><p>${WALL_MESSAGES.empty}</p></div>`;
   }
   const cards = data.items.map(
     (media, index) => html`<li class="card-grid-item">${wallCard(media, index === 0)}</li>`,
   );
-  return html`<ul class="card-grid wall-grid" aria-label="Public media">
-      ${cards}
-    </ul>
-    ${pagination(page, pageCount(data.total_count, WALL_PAGE_SIZE))}`;
+  const pages = pagination(page, pageCount(data.total_count, WALL_PAGE_SIZE));
+  // prettier-ignore
+  return html`<ul class="card-grid wall-grid" aria-label="Public media">${cards}</ul>${pages}`;
 }
 
 /**
