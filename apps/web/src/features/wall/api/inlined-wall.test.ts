@@ -1,3 +1,4 @@
+import type { WallPage } from '@flashbooth/contracts';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -14,7 +15,7 @@ async function withPage(text: string | null) {
   };
 }
 
-const page = { items: [{ id: 4 }], total_count: 1, next_cursor: null };
+const page = { items: [{ id: 4 }], total_count: 1, next_cursor: null } as unknown as WallPage;
 
 afterEach(() => {
   vi.unstubAllGlobals();
