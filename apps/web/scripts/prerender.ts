@@ -286,7 +286,16 @@ const onUse =
   root.dataset.appStart === 'use' &&
   (!signedIn || !['hydrate', 'wall'].includes(root.dataset.prerendered));
 const fields = () => [...root.querySelectorAll('input, textarea, select')];
-const early = { values: [], kinds: [], focused: -1, submit: -1, click: -1 };
+const early = {
+  values: [],
+  kinds: [],
+  focused: -1,
+  submit: -1,
+  click: -1,
+  clickIn: null,
+  clickInIndex: -1,
+  page: location.pathname,
+};
 const kindOf = (field) => (field.tagName + ':' + field.type).toLowerCase();
 const onInput = (event) => {
   const index = fields().indexOf(event.target);
@@ -307,16 +316,20 @@ const onSubmit = (event) => {
   event.preventDefault();
   early.submit = [...root.querySelectorAll('form')].indexOf(event.target);
 };
-// A tap on a button that only the app works (a slideshow's arrows): the app taps it again once
-// it has taken over. A link that signs in and comes back (data-sign-in-returns) remembers the page
-// as the app's own link would.
-const buttons = () => [...root.querySelectorAll('button:not([type="submit"])')];
+// A tap on a button that only the app works (a slideshow's arrows, a wall card's Like): the app
+// taps it again once it has taken over. A button in an item (a wall card: data-media-id) is
+// found again in that item, wherever the app's list has it. A link that signs in and comes back
+// (data-sign-in-returns) remembers the page as the app's own link would.
+const BUTTONS = 'button:not([type="submit"])';
 const onClick = (event) => {
-  const button = event.target.closest?.('button:not([type="submit"])');
-  const index = button ? buttons().indexOf(button) : -1;
+  const button = event.target.closest?.(BUTTONS);
+  const index = button ? [...root.querySelectorAll(BUTTONS)].indexOf(button) : -1;
   if (index >= 0) {
+    const item = button.closest('[data-media-id]');
     early.click = index;
     early.clickLabel = button.getAttribute('aria-label') ?? button.textContent;
+    early.clickIn = item && item.getAttribute('data-media-id');
+    early.clickInIndex = item ? [...item.querySelectorAll(BUTTONS)].indexOf(button) : -1;
   }
   if (event.target.closest?.('a[data-sign-in-returns]')) {
     try {

@@ -1,6 +1,6 @@
 import type { WallPage } from '@flashbooth/contracts';
 import { WALL_MESSAGES, WALL_PAGE_SIZE } from '@flashbooth/contracts/rules';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { INLINED_WALL_FRESH_MS, inlinedWall } from './inlined-wall';
 
@@ -52,4 +52,18 @@ export function publicMediaQueryOptions({
 
 export function usePublicMedia(search: string, page: number, signedIn: boolean) {
   return useQuery(publicMediaQueryOptions({ search, page, signedIn }));
+}
+
+/** The wall's pages, every search and page, signed in and out. */
+export const WALL_PAGES_KEY = ['media', 'regular', 'public'] as const;
+
+/**
+ * Reads the wall's pages again after a change the visitor made (a like or comment done on coming
+ * back from sign-in). A page still loading is cancelled first: an invalidation joins a first
+ * fetch in flight (a query with no data yet is not refetched), whose answer may have been read
+ * before the change, so the card would show the count before the like.
+ */
+export async function refetchWallAfter(queryClient: QueryClient): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: WALL_PAGES_KEY });
+  await queryClient.invalidateQueries({ queryKey: WALL_PAGES_KEY });
 }
