@@ -115,6 +115,8 @@ describe('wall page', () => {
     const response = await get();
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    // A page a visitor opens from outside: no opener policy (lib/opener-policy.ts).
+    expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
     expect(response.body).toContain('data-prerendered="wall" data-app-start="use"');
     expect(response.body).toContain('No public media found.');
     expect(response.body).not.toContain('wall-list');
@@ -167,5 +169,7 @@ describe('wall page', () => {
       'if-none-match': String(first.headers.etag),
     });
     expect(again.statusCode).toBe(304);
+    expect(first.headers['cross-origin-opener-policy']).toBeUndefined();
+    expect(again.headers['cross-origin-opener-policy']).toBeUndefined();
   });
 });
