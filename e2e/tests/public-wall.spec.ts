@@ -54,6 +54,14 @@ async function publicPhoto(
     });
     expect(changed.ok(), await changed.text()).toBe(true);
   }
+  // The wall's first page comes in its HTML, which the server renders again at most every few
+  // seconds (apps/server/src/modules/wall/wall-page.ts WALL_PAGE_MIN_AGE_MS): a visitor opening
+  // it in that moment reads the page before this photo.
+  if (isPublic) {
+    await expect
+      .poll(async () => (await request.get('/regular/wall')).text(), { timeout: 15_000 })
+      .toContain(`data-media-id="${id}"`);
+  }
   return { id, token, orgId: rig.orgId, venue: rig.venue };
 }
 

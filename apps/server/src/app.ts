@@ -11,6 +11,7 @@ import { JobRunner } from './lib/job-runner.js';
 import { instrumentServices, jobRunObserver } from './modules/metrics/instrument.js';
 import { createMetrics, registerMetrics } from './modules/metrics/setup.js';
 import type { PaymentsService } from './modules/payments/payments.service.js';
+import { wallPageSource } from './modules/wall/wall-page.js';
 import { registerApiDocs } from './plugins/api-docs.js';
 import { registerCompression } from './plugins/compression.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
@@ -88,7 +89,10 @@ export async function buildApp(
   await registerApiDocs(app);
   await registerMetrics(app, config, metrics);
   await registerRoutes(app, routeTable(config, infra, services));
-  await registerWebApp(app, config, { booths: services.boothPages });
+  await registerWebApp(app, config, {
+    booths: services.boothPages,
+    wall: wallPageSource(services.wall, services.wallCache),
+  });
 
   const { deviceLink } = infra;
   deviceLink.onStatus((thing, report) => services.devices.recordStatus(thing, report));

@@ -63,9 +63,11 @@ interface PageSpec {
   /**
    * `hydrate`: the app's first render in a signed-out browser; `frame`: rendered over;
    * `booth`: the booth page as it opens (its location dialog), filled in per booth by the server
-   * and rendered over.
+   * and rendered over; `wall`: the wall signed out, its list a skeleton between markers that the
+   * server fills with the first page of cards (apps/server/src/modules/wall/wall-page.ts), and
+   * rendered over.
    */
-  mode: 'hydrate' | 'frame' | 'booth';
+  mode: 'hydrate' | 'frame' | 'booth' | 'wall';
   /**
    * When the app starts on the page (the loader, below): `use`, at the visitor's first touch,
    * key or field, or once the loaded page has been idle IDLE_START_MS (the HTML shows what the
@@ -97,13 +99,13 @@ const PAGES: PageSpec[] = [
     mode: 'hydrate',
     start: 'use',
   },
-  // The wall's cards come from the API: the app starts at once, over the list's skeleton.
+  // The server puts the wall's first page of cards in (the app starts at once where it cannot).
   {
     path: '/regular/wall',
     url: '/regular/wall',
     module: 'src/app/routes/regular/wall.tsx',
-    mode: 'hydrate',
-    start: 'now',
+    mode: 'wall',
+    start: 'use',
   },
   ...(
     [
@@ -282,9 +284,18 @@ const INTENT = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
 const onUse =
   !resuming &&
   root.dataset.appStart === 'use' &&
-  (!signedIn || root.dataset.prerendered !== 'hydrate');
+  (!signedIn || !['hydrate', 'wall'].includes(root.dataset.prerendered));
 const fields = () => [...root.querySelectorAll('input, textarea, select')];
-const early = { values: [], kinds: [], focused: -1, submit: -1, click: -1 };
+const early = {
+  values: [],
+  kinds: [],
+  focused: -1,
+  submit: -1,
+  click: -1,
+  clickIn: null,
+  clickInIndex: -1,
+  page: location.pathname,
+};
 const kindOf = (field) => (field.tagName + ':' + field.type).toLowerCase();
 const onInput = (event) => {
   const index = fields().indexOf(event.target);
@@ -305,16 +316,20 @@ const onSubmit = (event) => {
   event.preventDefault();
   early.submit = [...root.querySelectorAll('form')].indexOf(event.target);
 };
-// A tap on a button that only the app works (a slideshow's arrows): the app taps it again once
-// it has taken over. A link that signs in and comes back (data-sign-in-returns) remembers the page
-// as the app's own link would.
-const buttons = () => [...root.querySelectorAll('button:not([type="submit"])')];
+// A tap on a button that only the app works (a slideshow's arrows, a wall card's Like): the app
+// taps it again once it has taken over. A button in an item (a wall card: data-media-id) is
+// found again in that item, wherever the app's list has it. A link that signs in and comes back
+// (data-sign-in-returns) remembers the page as the app's own link would.
+const BUTTONS = 'button:not([type="submit"])';
 const onClick = (event) => {
-  const button = event.target.closest?.('button:not([type="submit"])');
-  const index = button ? buttons().indexOf(button) : -1;
+  const button = event.target.closest?.(BUTTONS);
+  const index = button ? [...root.querySelectorAll(BUTTONS)].indexOf(button) : -1;
   if (index >= 0) {
+    const item = button.closest('[data-media-id]');
     early.click = index;
     early.clickLabel = button.getAttribute('aria-label') ?? button.textContent;
+    early.clickIn = item && item.getAttribute('data-media-id');
+    early.clickInIndex = item ? [...item.querySelectorAll(BUTTONS)].indexOf(button) : -1;
   }
   if (event.target.closest?.('a[data-sign-in-returns]')) {
     try {
@@ -378,6 +393,16 @@ if (onUse) {
 // A visitor already in a field (or done typing in one) before this script ran needs the app now.
 if (early.values.length > 0 || early.focused >= 0) start();
 `;
+
+/**
+ * The wall's list (its loading skeleton) between the markers the server replaces with the first
+ * page of cards (apps/server/src/modules/wall/wall-page.ts WALL_LIST_MARKERS).
+ */
+function markWallList(body: string): string {
+  const skeleton = /<div aria-busy="true">[\s\S]*?<\/ul><\/div>/g;
+  if (body.match(skeleton)?.length !== 1) throw new Error('prerender: the wall has no one list');
+  return body.replace(skeleton, (list) => `<!--wall-list-->${list}<!--/wall-list-->`);
+}
 
 /** The loader as a hashed asset (cached like the others); its address. */
 async function writeAppLoader(): Promise<string> {
@@ -473,14 +498,17 @@ async function prerender(): Promise<void> {
       { file: string; paths: string[]; placeholders: typeof BOOTH_PLACEHOLDERS } | undefined;
     for (const page of PAGES) {
       const rendered =
-        page.mode === 'hydrate'
+        page.mode === 'hydrate' || page.mode === 'wall'
           ? await entry.renderPage(page.url)
           : page.mode === 'booth'
             ? await entry.renderBoothPage(page.url, BOOTH_PLACEHOLDERS)
             : await entry.renderBoothFrame(page.url);
       // React puts the page's <title> (and any other head element) first: move it to the head.
       const hoisted = /^(?:<(?:title|meta|link)\b[^>]*>(?:[^<]*<\/title>)?)*/.exec(rendered)![0];
-      const body = rendered.slice(hoisted.length);
+      const body =
+        page.mode === 'wall'
+          ? markWallList(rendered.slice(hoisted.length))
+          : rendered.slice(hoisted.length);
       const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
       const { scripts, styles } = chunkFiles(manifest, page.module);
       const routeStyles = [...styles].filter((file) => !inShell.styles.has(file));

@@ -43,3 +43,15 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
 export function trusted(markup: string): SafeHtml {
   return new SafeHtml(markup);
 }
+
+/**
+ * Escapes a JSON text for a <script> element (a page's data for its app): no value can close the
+ * tag or open a comment (`<`), and the two line separators JSON allows in strings but older
+ * JavaScript parsers did not (U+2028, U+2029) are written as escapes too.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

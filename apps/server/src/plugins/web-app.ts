@@ -3,23 +3,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
+import type { WallPage } from '@flashbooth/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { BoothPageData } from '../modules/templates/booth-page-source.js';
-import { escapeHtml } from '../lib/html.js';
+import { escapeHtml, scriptSafeJson } from '../lib/html.js';
 import { openableFromOutside } from '../lib/opener-policy.js';
+import {
+  fillWallPage,
+  unfilledWallPage,
+  WALL_LIST_MARKERS,
+  WallPageCache,
+} from '../modules/wall/wall-page.js';
 
-/**
- * Escapes a JSON text for a <script> element: no value can close the tag or open a comment
- * (`<`), and the two line separators JSON allows in strings but older JavaScript parsers did not
- * (U+2028, U+2029) are written as escapes too.
- */
-export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
+export { scriptSafeJson };
 
 /** Files with build-time Brotli and gzip copies (apps/web/scripts/prerender.ts). */
 const PRECOMPRESSED = /\.(?:js|mjs|css|svg|html|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;
@@ -51,11 +48,13 @@ class HtmlPage {
 
   /**
    * `entry`: a page a visitor opens from outside the app (a prerendered visitor page, a booth
-   * page), sent without the opener policy (lib/opener-policy.ts); the app's shell keeps it.
+   * page, the wall), sent without the opener policy (lib/opener-policy.ts); the app's shell
+   * keeps it. `brotliQuality`: 11 for a page made once; less for one rendered again and again.
    */
   constructor(
     html: string,
     private readonly entry = false,
+    private readonly brotliQuality: number = constants.BROTLI_MAX_QUALITY,
   ) {
     const body = Buffer.from(html);
     this.bodies.set('identity', body);
@@ -70,7 +69,7 @@ class HtmlPage {
         encoding === 'br'
           ? brotliCompressSync(identity, {
               params: {
-                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_QUALITY]: this.brotliQuality,
                 [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
                 [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
               },
@@ -210,6 +209,24 @@ export interface BoothPages {
   boothPage(deviceId: number): Promise<BoothPageData | undefined>;
 }
 
+/**
+ * Where the wall page's cards come from: the first page as a signed-out visitor reads it
+ * (WallService.list without a caller), and the version of the wall's page cache (undefined
+ * while it keeps nothing), which says when the page may have changed.
+ */
+export interface WallPages {
+  firstPage(): Promise<WallPage>;
+  version(): number | undefined;
+}
+
+/** The public wall's address (prerendered with its list between markers the server fills). */
+export const WALL_PAGE_PATH = '/regular/wall';
+/**
+ * Brotli quality of the filled wall page: it is rendered again whenever the wall changes (at
+ * most every few seconds), so it is compressed fast (about 1 ms here) rather than smallest.
+ */
+const WALL_PAGE_BROTLI_QUALITY = 6;
+
 /** How long a booth's rendered page is reused, here and in caches on the way. */
 export const BOOTH_PAGE_TTL_SECONDS = 30;
 /** Booth pages kept at most (the least recently rendered go first). */
@@ -254,7 +271,7 @@ class BoothPageCache {
 export async function registerWebApp(
   app: FastifyInstance,
   config: Config,
-  options: { booths?: BoothPages } = {},
+  options: { booths?: BoothPages; wall?: WallPages } = {},
 ): Promise<void> {
   const dist = config.web.distDir;
   const indexFile = path.join(dist, 'index.html');
@@ -344,6 +361,43 @@ export async function registerWebApp(
         pages.set(file, page);
       }
       const html = page;
+      // The wall with its first page of cards (modules/wall/wall-page.ts), rendered again when
+      // the wall changes; the skeleton with the app started at once when it cannot be read.
+      const wallTemplate =
+        route === WALL_PAGE_PATH
+          ? fillIn(
+              readFileSync(path.join(dist, file), 'utf8'),
+              runtimeConfig,
+              manifest!.placeholders,
+            )
+          : undefined;
+      if (wallTemplate !== undefined && WALL_LIST_MARKERS.test(wallTemplate)) {
+        const unfilled = new HtmlPage(unfilledWallPage(wallTemplate), true);
+        const source = options.wall;
+        const wallPages =
+          source &&
+          new WallPageCache(
+            async () =>
+              new HtmlPage(
+                fillWallPage(wallTemplate, await source.firstPage(), Date.now()),
+                true,
+                WALL_PAGE_BROTLI_QUALITY,
+              ),
+            () => source.version(),
+          );
+        app.get(route, { schema: { hide: true } }, async (request, reply) => {
+          if (!wallPages) return unfilled.send(request, reply);
+          let filled: HtmlPage;
+          try {
+            filled = await wallPages.get();
+          } catch (error) {
+            request.log.error({ err: error }, 'wall page: could not read the wall');
+            return unfilled.send(request, reply);
+          }
+          return filled.send(request, reply);
+        });
+        continue;
+      }
       if (boothFrame?.paths.includes(route)) {
         app.get<{ Params: { deviceId: string } }>(
           route,

@@ -22,6 +22,19 @@ interface EarlyInput {
   /** That button's name (its aria-label, or else its text): tapped again only if it matches. */
   clickLabel?: string | null;
   /**
+   * The item the button belongs to (the `data-media-id` of its closest element that has one: a
+   * wall card), or null (older loaders: absent): the button is then found in that item, by its
+   * place among the item's buttons (`clickInIndex`), never in another item that happens to
+   * stand at its place in a list that changed (a wall that has more cards by then).
+   */
+  clickIn?: string | null;
+  clickInIndex?: number;
+  /**
+   * The address's path the input was recorded at (older loaders: absent): once the app has gone
+   * elsewhere (the tap already led on, the visitor navigated), nothing is replayed any more.
+   */
+  page?: string;
+  /**
    * Removes the loader's listeners. They stay until the replay: what is typed while the app
    * renders is still recorded, and a submit in that moment is held and replayed like the others.
    */
@@ -61,9 +74,47 @@ type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 /** A field's kind as the loader records it (`input:tel`, `select:select-one`). */
 const kindOf = (field: Field) => `${field.tagName}:${field.type}`.toLowerCase();
 
+/** What the replay needs of the page's elements (a button, an item, the app's container). */
+interface NodeLike {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  querySelectorAll(selector: string): ArrayLike<NodeLike>;
+}
+
 /** A button's name as the loader records it: its aria-label, or else its text. */
-const nameOf = (button: HTMLButtonElement) =>
-  button.getAttribute('aria-label') ?? button.textContent;
+const nameOf = (button: NodeLike) => button.getAttribute('aria-label') ?? button.textContent;
+
+const BUTTONS = 'button:not([type="submit"])';
+
+/**
+ * The button to tap again, as the loader recorded it: in its item (`clickIn`) when it had one,
+ * else by its place in the page; undefined when there is no such button (yet) or it is not the
+ * one tapped (another name). Nothing to tap: null.
+ */
+export function buttonToReplay(
+  container: Pick<NodeLike, 'querySelectorAll'>,
+  early: Pick<EarlyInput, 'click' | 'clickLabel' | 'clickIn' | 'clickInIndex'>,
+): NodeLike | null | undefined {
+  const clickIndex = early.click ?? -1;
+  if (clickIndex < 0) return null;
+  let button: NodeLike | undefined;
+  if (early.clickIn != null) {
+    const item = Array.from(container.querySelectorAll('[data-media-id]')).find(
+      (candidate) => candidate.getAttribute('data-media-id') === early.clickIn,
+    );
+    // At its place in the item, or else the item's button of that name (the app's card may lack
+    // one before it, such as a clip's Play once the clip would not play).
+    const buttons = item ? Array.from(item.querySelectorAll(BUTTONS)) : [];
+    const atPlace = buttons[early.clickInIndex ?? -1];
+    button =
+      atPlace && nameOf(atPlace) === early.clickLabel
+        ? atPlace
+        : buttons.find((candidate) => nameOf(candidate) === early.clickLabel);
+  } else {
+    button = Array.from(container.querySelectorAll(BUTTONS))[clickIndex];
+  }
+  return button && nameOf(button) === early.clickLabel ? button : undefined;
+}
 
 /**
  * Puts the recorded input into `container` if the page there is the one it was recorded on
@@ -83,12 +134,8 @@ function apply(container: HTMLElement, early: EarlyInput): boolean {
   if (!recorded.every(sameField)) return false;
   const form = early.submit >= 0 ? container.querySelectorAll('form')[early.submit] : undefined;
   if (early.submit >= 0 && !form) return false;
-  const clickIndex = early.click ?? -1;
-  const button =
-    clickIndex >= 0
-      ? container.querySelectorAll<HTMLButtonElement>('button:not([type="submit"])')[clickIndex]
-      : undefined;
-  if (clickIndex >= 0 && (!button || nameOf(button) !== early.clickLabel)) return false;
+  const button = buttonToReplay(container, early) as HTMLButtonElement | null | undefined;
+  if (button === undefined) return false;
 
   early.values.forEach((value, index) => {
     const field = fields[index];
@@ -130,7 +177,9 @@ export function replayEarlyInput(container: HTMLElement, early: EarlyInput | und
     (early.click ?? -1) < 0;
   if (nothing || apply(container, early)) return;
   const observer = new MutationObserver(() => {
-    if (apply(container, early)) done();
+    // The app has gone on to another page: what was recorded is not for it.
+    if (early.page !== undefined && window.location.pathname !== early.page) done();
+    else if (apply(container, early)) done();
   });
   const timer = setTimeout(done, REPLAY_WAIT_MS);
   function done() {

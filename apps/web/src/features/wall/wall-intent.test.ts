@@ -3,7 +3,9 @@ import {
   WALL_INTENT_MAX_AGE_MS,
   WALL_INTENT_STORAGE_KEY,
   rememberWallIntent,
+  peekWallIntent,
   takeWallIntent,
+  takeWallIntentFor,
   wallReturnPath,
 } from './wall-intent';
 
@@ -27,6 +29,20 @@ describe('wall intent', () => {
     expect(takeWallIntent(2000, store)).toBeNull();
     rememberWallIntent({ action: 'comment', mediaId: 3, text: 'Lovely', at: 1000 }, store);
     expect(takeWallIntent(1000, store)).toMatchObject({ action: 'comment', text: 'Lovely' });
+  });
+
+  it('takes an intent only at its card, leaving it for that card otherwise', () => {
+    rememberWallIntent({ action: 'like', mediaId: 12, at: 1000 }, store);
+    expect(takeWallIntentFor('', 2000, store)).toBeNull();
+    expect(takeWallIntentFor('#wall-item-13', 2000, store)).toBeNull();
+    expect(peekWallIntent(2000, store)).toEqual({ action: 'like', mediaId: 12, at: 1000 });
+    expect(takeWallIntentFor('#wall-item-12', 2000, store)).toEqual({
+      action: 'like',
+      mediaId: 12,
+      at: 1000,
+    });
+    expect(takeWallIntentFor('#wall-item-12', 2000, store)).toBeNull();
+    expect(peekWallIntent(2000, store)).toBeNull();
   });
 
   it('drops stale, future and malformed intents', () => {

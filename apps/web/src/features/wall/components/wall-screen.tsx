@@ -8,11 +8,11 @@ import { useSearchPaging } from '@/hooks/use-search-paging';
 import { useSession } from '@/lib/session';
 import { rememberRedirect } from '@/lib/storage';
 import { useAddComment } from '../api/add-comment';
-import { publicMediaQueryOptions, usePublicMedia } from '../api/get-public-media';
+import { publicMediaQueryOptions, refetchWallAfter, usePublicMedia } from '../api/get-public-media';
 import { useLike } from '../api/toggle-like';
 import {
   rememberWallIntent,
-  takeWallIntent,
+  takeWallIntentFor,
   type WallIntent,
   wallItemAnchor,
   wallReturnPath,
@@ -60,11 +60,13 @@ export function WallScreen() {
   // Back from signing in: do what was asked (once: taking the intent forgets it), then show
   // the card with the result. Only on the way back to that card (its address fragment): a
   // visitor who left the login and signs in some other time is not surprised by an old tap.
+  // The intent is taken only at that card's address, so a render before it (signed in, the
+  // fragment not there yet) leaves it for the render that is.
   const arrivedAt = location.hash;
   useEffect(() => {
     if (!signedIn) return;
-    const intent = takeWallIntent(Date.now());
-    if (!intent || arrivedAt !== `#${wallItemAnchor(intent.mediaId)}`) return;
+    const intent = takeWallIntentFor(arrivedAt, Date.now());
+    if (!intent) return;
     const { mediaId } = intent;
     void (async () => {
       try {
@@ -84,7 +86,7 @@ export function WallScreen() {
           show('error', WALL_MESSAGES.commentAddFailed, wallMessageAt.comments(mediaId));
         }
       }
-      await queryClient.invalidateQueries({ queryKey: ['media', 'regular', 'public'] });
+      await refetchWallAfter(queryClient);
       setFocusId(mediaId);
     })();
   }, [signedIn, arrivedAt, show, queryClient, like, comment]);
