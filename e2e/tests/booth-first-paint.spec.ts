@@ -8,7 +8,9 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import {
   latestCode,
+  layoutShiftSoFar,
   newMobile,
+  recordLayoutShifts,
   signInNewVisitor,
   signInThroughUi,
   staffApi,
@@ -44,22 +46,6 @@ async function holdScripts(
     await route.continue();
   });
   return release;
-}
-
-/** Sums the page's layout shifts (as Cumulative Layout Shift counts them) from its start. */
-async function recordLayoutShifts(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const state = globalThis as unknown as { layoutShift: number };
-    state.layoutShift = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as {
-        value: number;
-        hadRecentInput: boolean;
-      }[]) {
-        if (!entry.hadRecentInput) state.layoutShift += entry.value;
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
 }
 
 let booth: RegisteredBooth;
@@ -132,9 +118,7 @@ test.describe('booth page first paint', () => {
       await expect(page.locator('dialog.booth-location-dialog:modal')).toBeVisible();
       await expect(dialog.getByTestId('location-device')).toHaveText(booth.name);
       expect(await dialog.boundingBox()).toEqual(before);
-      const shift = await page.evaluate(
-        () => (globalThis as unknown as { layoutShift: number }).layoutShift,
-      );
+      const shift = await layoutShiftSoFar(page);
       expect(shift).toBeLessThan(0.01);
 
       await dialog.getByRole('button', { name: "Yes, I'm Here" }).click();

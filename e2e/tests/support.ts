@@ -309,3 +309,24 @@ export async function staffApi(request: APIRequestContext): Promise<StaffApi> {
 export function uniqueTag(): string {
   return `T${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
+
+/** Sums the page's layout shifts (as Cumulative Layout Shift counts them) from its start. */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const state = globalThis as unknown as { layoutShift: number };
+    state.layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as {
+        value: number;
+        hadRecentInput: boolean;
+      }[]) {
+        if (!entry.hadRecentInput) state.layoutShift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The layout shift summed since the page started (recordLayoutShifts). */
+export async function layoutShiftSoFar(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as unknown as { layoutShift: number }).layoutShift);
+}

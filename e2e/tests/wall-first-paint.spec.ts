@@ -6,7 +6,13 @@
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { captureAt, demoRig } from './booths';
-import { signInNewVisitor, signUpThroughApi, uniqueTag } from './support';
+import {
+  layoutShiftSoFar,
+  recordLayoutShifts,
+  signInNewVisitor,
+  signUpThroughApi,
+  uniqueTag,
+} from './support';
 
 const rig = demoRig('Wall First Paint');
 
@@ -78,22 +84,6 @@ function wallShape(page: Page) {
   });
 }
 
-/** Sums the page's layout shifts (as Cumulative Layout Shift counts them) from its start. */
-async function recordLayoutShifts(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const state = globalThis as unknown as { layoutShift: number };
-    state.layoutShift = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as {
-        value: number;
-        hadRecentInput: boolean;
-      }[]) {
-        if (!entry.hadRecentInput) state.layoutShift += entry.value;
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-}
-
 test(
   'the HTML alone shows the wall’s first cards, with their pictures and Sign in',
   { tag: '@flow' },
@@ -148,9 +138,7 @@ test(
     const after = await wallShape(page);
     expect(after).toEqual(before);
     expect(asked).toEqual([]);
-    const shift = await page.evaluate(
-      () => (globalThis as unknown as { layoutShift: number }).layoutShift,
-    );
+    const shift = await layoutShiftSoFar(page);
     expect(shift).toBeLessThan(0.01);
   },
 );

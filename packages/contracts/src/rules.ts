@@ -407,3 +407,6 @@ export * from './stats-rules.js';
 
 // A booth's health: when its disk is low.
 export * from './device-health-rules.js';
+
+// How the visitor screens write dates, pagers and the wall's card texts (web app and server HTML).
+export * from './display-rules.js';

@@ -2,8 +2,6 @@ import type { Media, WallPage } from '@flashbooth/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   fillWallPage,
-  formatUtcTimestamp,
-  pageSlots,
   unfilledWallPage,
   WALL_PAGE_MAX_AGE_MS,
   WALL_PAGE_MIN_AGE_MS,
@@ -135,21 +133,6 @@ describe('wallList', () => {
     expect(list).not.toMatch(/disabled=""[^>]*aria-label="Next page"/);
     // No text between tags that the app's markup does not have (a whitespace node would differ).
     expect(list).not.toMatch(/>\s+</);
-  });
-});
-
-describe('the app’s formats', () => {
-  it('page slots: first, last, neighbours, gaps', () => {
-    expect(pageSlots(1, 1)).toEqual([1]);
-    expect(pageSlots(1, 5)).toEqual([1, 2, null, 5]);
-    expect(pageSlots(3, 5)).toEqual([1, 2, 3, 4, 5]);
-    expect(pageSlots(5, 9)).toEqual([1, null, 4, 5, 6, null, 9]);
-  });
-
-  it('times as dd/mm/yyyy hh:mm in UTC', () => {
-    expect(formatUtcTimestamp('2025-05-14T21:07:09')).toBe('14/05/2025 21:07');
-    expect(formatUtcTimestamp('2025-05-14T23:30:00+05:30')).toBe('14/05/2025 18:00');
-    expect(formatUtcTimestamp('soon')).toBe('soon');
   });
 });
 

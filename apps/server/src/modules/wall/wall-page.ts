@@ -1,5 +1,11 @@
 import {
+  displayName,
+  formatUtcTimestamp,
+  likeLabel,
   type Media,
+  mediaWhere,
+  pageCount,
+  pageSlots,
   WALL_MESSAGES,
   WALL_PAGE_SIZE,
   type WallPage,
@@ -20,8 +26,9 @@ import type { WallService } from './wall.service.js';
  * The markup is the app's (apps/web/src/features/wall/components/wall-card.tsx, MediaPreview,
  * ListBody and Pagination in apps/web/src/components): what a signed-out visitor's app draws for
  * the first page, so nothing moves when the app renders over it (e2e/tests/wall-first-paint.spec.ts
- * compares the two). Every value from the database (names, captions, venues, addresses) is
- * escaped by `html`.
+ * compares the two); its texts and formats (the like label, names, dates, page slots) are the
+ * app's own functions (packages/contracts/src/display-rules.ts). Every value from the database
+ * (names, captions, venues, addresses) is escaped by `html`.
  */
 
 /** Where the build left the wall's list (its skeleton) for the server to fill in. */
@@ -33,60 +40,6 @@ export interface InlinedWall {
   search: string;
   page: number;
   data: WallPage;
-}
-
-// --- The app's wording and formats (apps/web/src/features/wall/wall-model.ts, format-date.ts) ---
-
-/** "Like, 3 likes" (wall-model.ts likeLabel). */
-export function likeLabel(likes: number): string {
-  return `Like, ${likes} ${likes === 1 ? 'like' : 'likes'}`;
-}
-
-/** A name, or "User" without one (wall-model.ts displayName). */
-export function displayName(userName: string | null | undefined): string {
-  const name = userName?.trim();
-  return name ? name : 'User';
-}
-
-/** Organization and booth, either alone, or "Photobooth" (wall-model.ts mediaWhere). */
-export function mediaWhere(media: Pick<Media, 'org_name' | 'device_name'>): string {
-  return [media.org_name, media.device_name].filter(Boolean).join(' · ') || 'Photobooth';
-}
-
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** "dd/mm/yyyy hh:mm" in UTC, or the value as it came (format-date.ts formatUtcTimestamp). */
-export function formatUtcTimestamp(value: string): string {
-  const plain = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(value);
-  if (plain) {
-    const [, year, month, day, hour, minute] = plain;
-    return `${day}/${month}/${year} ${hour}:${minute}`;
-  }
-  const parsed = new Date(value);
-  if (Number.isNaN(parsed.getTime())) return value;
-  return (
-    `${pad(parsed.getUTCDate())}/${pad(parsed.getUTCMonth() + 1)}/${parsed.getUTCFullYear()} ` +
-    `${pad(parsed.getUTCHours())}:${pad(parsed.getUTCMinutes())}`
-  );
-}
-
-/** Pages of `total` items (pagination-model.ts pageCount). */
-export function pageCount(totalCount: number, pageSize: number): number {
-  if (!Number.isFinite(totalCount) || totalCount <= 0 || pageSize <= 0) return 1;
-  return Math.ceil(totalCount / pageSize);
-}
-
-/** First, last and the neighbours within 1, `null` for a gap (pagination-model.ts pageSlots). */
-export function pageSlots(current: number, total: number): (number | null)[] {
-  const last = Math.max(1, Math.floor(total));
-  const here = Math.min(Math.max(1, Math.floor(current)), last);
-  const pages = [...new Set([1, last, here - 1, here, here + 1])]
-    .filter((p) => p >= 1 && p <= last)
-    .sort((a, b) => a - b);
-  return pages.flatMap((page, index) => {
-    const previous = pages[index - 1];
-    return previous !== undefined && page - previous > 1 ? [null, page] : [page];
-  });
 }
 
 // --- Markup (each template on lines of its own, no whitespace between tags: the app has none) ---
@@ -154,10 +107,10 @@ export function wallCard(media: Media, first = false): SafeHtml {
 function pagination(page: number, totalPages: number): SafeHtml | '' {
   if (totalPages <= 1) return '';
   const slots = pageSlots(page, totalPages).map((slot) => {
-    if (slot === null) return html`<li class="pagination-gap" aria-hidden="true">…</li>`;
-    const current = slot === page ? html` aria-current="page"` : '';
+    if (slot.kind === 'gap') return html`<li class="pagination-gap" aria-hidden="true">…</li>`;
+    const current = slot.page === page ? html` aria-current="page"` : '';
     // prettier-ignore
-    return html`<li><button type="button" class="pagination-button"${current} aria-label="Page ${slot}">${slot}</button></li>`;
+    return html`<li><button type="button" class="pagination-button"${current} aria-label="Page ${slot.page}">${slot.page}</button></li>`;
   });
   const first = page <= 1 ? html` disabled=""` : '';
   const last = page >= totalPages ? html` disabled=""` : '';

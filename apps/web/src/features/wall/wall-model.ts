@@ -39,21 +39,8 @@ export function likeToggle(current: LikeView) {
   };
 }
 
-/** The like button's accessible name: what it is, with the count ("Like, 3 likes"). */
-export function likeLabel(likes: number): string {
-  return `Like, ${likes} ${likes === 1 ? 'like' : 'likes'}`;
-}
-
-/** Spec: a comment without a user name shows "User" (so does a wall card's owner). */
-export function displayName(userName: string | null | undefined): string {
-  const name = userName?.trim();
-  return name ? name : 'User';
-}
-
-/** The card's "where": organization and booth, either alone, or "Photobooth". */
-export function mediaWhere(media: Pick<Media, 'org_name' | 'device_name'>): string {
-  return [media.org_name, media.device_name].filter(Boolean).join(' · ') || 'Photobooth';
-}
+// Shared with the server's own HTML of the wall's first page (packages/contracts/src/display-rules.ts).
+export { displayName, likeLabel, mediaWhere } from '@flashbooth/contracts/rules';
 
 /**
  * The page to show after deleting a comment on `page` that held `itemsOnPage`: the previous
