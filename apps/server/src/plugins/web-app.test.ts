@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boothIdOf, fillBoothFrame, scriptSafeJson } from './web-app.js';
+import { scriptSafeJson } from '../lib/html.js';
+import { boothIdOf, fillBoothFrame } from './web-app.js';
 
 describe('scriptSafeJson', () => {
   it('cannot close its script element or open a comment, and escapes the line separators', () => {

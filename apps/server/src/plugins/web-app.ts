@@ -16,8 +16,6 @@ import {
   WallPageCache,
 } from '../modules/wall/wall-page.js';
 
-export { scriptSafeJson };
-
 /** Files with build-time Brotli and gzip copies (apps/web/scripts/prerender.ts). */
 const PRECOMPRESSED = /\.(?:js|mjs|css|svg|html|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;
 
